@@ -1,0 +1,36 @@
+package io.inferencegateway.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.config.GatewayConfig;
+import io.inferencegateway.config.InvalidConfigException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Run the gateway in front of the model servers named in the config.")
+final class ServeCommand implements Callable<Integer> {
+
+    @Option(names = "--config", required = true, paramLabel = "FILE",
+            description = "InferenceGatewayConfig YAML file.")
+    Path config;
+
+    @Option(names = "--port", defaultValue = "8080", paramLabel = "N",
+            description = "Port of the OpenAI-compatible endpoint (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Override
+    public Integer call() throws Exception {
+        GatewayConfig gatewayConfig;
+        try {
+            gatewayConfig = ConfigLoader.load(config);
+        } catch (InvalidConfigException e) {
+            System.err.println("invalid config " + config + ": " + e.getMessage());
+            return InferenceGatewayCli.EXIT_USAGE;
+        }
+        System.err.println("config ok: " + gatewayConfig.pools().size() + " pool(s); gateway not wired yet");
+        return 0;
+    }
+}

@@ -1,0 +1,237 @@
+package io.inferencegateway.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import io.inferencegateway.config.InferenceGatewayConfig.Scheduler;
+import io.inferencegateway.core.Endpoint;
+
+/**
+ * Reads and validates an {@code InferenceGatewayConfig} YAML document. Every problem is reported as
+ * one line that names the path in the document, e.g. {@code spec.schedulers[1].modelName is required}.
+ */
+public final class ConfigLoader {
+
+    public static final String KIND = "InferenceGatewayConfig";
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    private ConfigLoader() {
+    }
+
+    public static GatewayConfig load(Path file) throws InvalidConfigException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return parse(in);
+        } catch (NoSuchFileException e) {
+            throw new InvalidConfigException("config file not found: " + file);
+        } catch (IOException e) {
+            throw new InvalidConfigException("cannot read config file " + file + ": " + e.getMessage());
+        }
+    }
+
+    public static GatewayConfig parse(String yaml) throws InvalidConfigException {
+        try {
+            return validate(YAML.readValue(yaml, InferenceGatewayConfig.class));
+        } catch (JsonProcessingException e) {
+            throw describe(e);
+        }
+    }
+
+    public static GatewayConfig parse(InputStream yaml) throws InvalidConfigException {
+        try {
+            return validate(YAML.readValue(yaml, InferenceGatewayConfig.class));
+        } catch (JsonProcessingException e) {
+            throw describe(e);
+        } catch (IOException e) {
+            throw new InvalidConfigException("cannot read config: " + e.getMessage());
+        }
+    }
+
+    private static InvalidConfigException describe(JsonProcessingException e) {
+        if (e instanceof UnrecognizedPropertyException u) {
+            return new InvalidConfigException(path(u) + " is not a known field");
+        }
+        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
+            return new InvalidConfigException(path(m) + " has the wrong type: " + m.getOriginalMessage().split("\n")[0]);
+        }
+        String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
+        return new InvalidConfigException("config is not valid YAML" + where + ": " + e.getOriginalMessage());
+    }
+
+    private static String path(JsonMappingException e) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonMappingException.Reference ref : e.getPath()) {
+            if (ref.getFieldName() != null) {
+                if (sb.length() > 0) {
+                    sb.append('.');
+                }
+                sb.append(ref.getFieldName());
+            } else if (ref.getIndex() >= 0) {
+                sb.append('[').append(ref.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    static GatewayConfig validate(InferenceGatewayConfig doc) throws InvalidConfigException {
+        if (doc == null) {
+            throw new InvalidConfigException("config is empty");
+        }
+        if (!KIND.equals(doc.kind())) {
+            throw new InvalidConfigException("kind must be " + KIND + ", got " + doc.kind());
+        }
+        if (doc.spec() == null) {
+            throw new InvalidConfigException("spec is required");
+        }
+        List<Scheduler> schedulers = doc.spec().schedulers();
+        if (schedulers == null || schedulers.isEmpty()) {
+            throw new InvalidConfigException("spec.schedulers must list at least one scheduler");
+        }
+        long maxBody = GatewayConfig.DEFAULT_MAX_REQUEST_BODY_BYTES;
+        if (doc.spec().bbr() != null && doc.spec().bbr().maxRequestBodyBytes() != null) {
+            maxBody = doc.spec().bbr().maxRequestBodyBytes();
+            if (maxBody < 1 || maxBody > Integer.MAX_VALUE) {
+                throw new InvalidConfigException("spec.bbr.maxRequestBodyBytes must be between 1 and " + Integer.MAX_VALUE);
+            }
+        }
+        Map<String, String> servedNames = new HashMap<>();
+        Map<String, String> poolNames = new HashMap<>();
+        List<PoolConfig> pools = new ArrayList<>();
+        for (int i = 0; i < schedulers.size(); i++) {
+            PoolConfig pool = validateScheduler("spec.schedulers[" + i + "]", schedulers.get(i));
+            claim(poolNames, pool.name(), "spec.schedulers[" + i + "].name");
+            claim(servedNames, pool.modelName(), "spec.schedulers[" + i + "].modelName");
+            for (int a = 0; a < pool.loraAdapters().size(); a++) {
+                claim(servedNames, pool.loraAdapters().get(a), "spec.schedulers[" + i + "].loraAdapters[" + a + "]");
+            }
+            pools.add(pool);
+        }
+        return new GatewayConfig(pools, maxBody);
+    }
+
+    private static void claim(Map<String, String> taken, String name, String path) throws InvalidConfigException {
+        String previous = taken.putIfAbsent(name, path);
+        if (previous != null) {
+            throw new InvalidConfigException(path + " '" + name + "' duplicates " + previous);
+        }
+    }
+
+    private static PoolConfig validateScheduler(String at, Scheduler s) throws InvalidConfigException {
+        if (s == null) {
+            throw new InvalidConfigException(at + " must not be empty");
+        }
+        String modelName = required(s.modelName(), at + ".modelName");
+        String name = s.name() == null ? modelName : required(s.name(), at + ".name");
+
+        List<String> adapters = s.loraAdapters() == null ? List.of() : s.loraAdapters();
+        for (int a = 0; a < adapters.size(); a++) {
+            required(adapters.get(a), at + ".loraAdapters[" + a + "]");
+        }
+
+        List<Endpoint> endpoints = new ArrayList<>();
+        List<String> rawEndpoints = s.endpoints() == null ? List.of() : s.endpoints();
+        for (int e = 0; e < rawEndpoints.size(); e++) {
+            try {
+                endpoints.add(Endpoint.parse(rawEndpoints.get(e)));
+            } catch (IllegalArgumentException ex) {
+                throw new InvalidConfigException(at + ".endpoints[" + e + "] " + ex.getMessage());
+            }
+        }
+
+        Map<String, String> selector = s.modelSelector() == null || s.modelSelector().matchLabels() == null
+                ? Map.of() : s.modelSelector().matchLabels();
+        if (s.modelSelector() != null && selector.isEmpty()) {
+            throw new InvalidConfigException(at + ".modelSelector.matchLabels must name at least one label");
+        }
+        if (endpoints.isEmpty() && selector.isEmpty()) {
+            throw new InvalidConfigException(at + " needs endpoints (host:port list) or a modelSelector");
+        }
+
+        int targetPort = s.targetPort() == null ? PoolConfig.DEFAULT_TARGET_PORT : s.targetPort();
+        if (targetPort < 1 || targetPort > 65535) {
+            throw new InvalidConfigException(at + ".targetPort must be 1..65535, got " + targetPort);
+        }
+
+        EngineType engine = EngineType.VLLM;
+        if (s.engineType() != null) {
+            engine = EngineType.fromConfigName(s.engineType());
+            if (engine == null) {
+                throw new InvalidConfigException(at + ".engineType must be one of vllm, sglang, tgi, trtllm; got '"
+                        + s.engineType() + "'");
+            }
+        }
+
+        Policy policy = Policy.GPU_AWARE;
+        if (s.policy() != null) {
+            policy = Policy.fromConfigName(s.policy());
+            if (policy == null) {
+                throw new InvalidConfigException(at + ".policy must be one of gpu-aware, round-robin, least-request, "
+                        + "random; got '" + s.policy() + "'");
+            }
+        }
+
+        Weights weights = Weights.forProfile(s.profile());
+        if (weights == null) {
+            throw new InvalidConfigException(at + ".profile must be one of " + String.join(", ", Weights.PROFILES)
+                    + "; got '" + s.profile() + "'");
+        }
+        if (s.weights() != null) {
+            for (Map.Entry<String, Integer> w : s.weights().entrySet()) {
+                String path = at + ".weights." + w.getKey();
+                if (!Weights.NAMES.contains(w.getKey())) {
+                    throw new InvalidConfigException(path + " is not a known weight (" + String.join(", ", Weights.NAMES) + ")");
+                }
+                if (w.getValue() == null || w.getValue() < 0) {
+                    throw new InvalidConfigException(path + " must be a non-negative integer");
+                }
+                weights = weights.with(w.getKey(), w.getValue());
+            }
+        }
+
+        Duration routeTimeout = duration(s.routeTimeout(), at + ".routeTimeout", PoolConfig.DEFAULT_ROUTE_TIMEOUT);
+        Duration metricsInterval = duration(s.metricsInterval(), at + ".metricsInterval",
+                PoolConfig.DEFAULT_METRICS_INTERVAL);
+
+        return new PoolConfig(name, modelName, adapters, endpoints, selector, s.namespace(), targetPort, engine,
+                policy, weights, routeTimeout, metricsInterval);
+    }
+
+    private static String required(String value, String path) throws InvalidConfigException {
+        if (value == null || value.isBlank()) {
+            throw new InvalidConfigException(path + " is required");
+        }
+        return value.trim();
+    }
+
+    private static Duration duration(String text, String path, Duration fallback) throws InvalidConfigException {
+        if (text == null) {
+            return fallback;
+        }
+        try {
+            Duration d = Durations.parse(text);
+            if (d.isZero() || d.isNegative()) {
+                throw new InvalidConfigException(path + " must be positive, got '" + text + "'");
+            }
+            return d;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigException(path + " " + e.getMessage());
+        }
+    }
+}

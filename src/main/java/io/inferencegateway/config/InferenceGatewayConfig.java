@@ -1,0 +1,39 @@
+package io.inferencegateway.config;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The YAML document as the user writes it ({@code kind: InferenceGatewayConfig}). Field names follow
+ * SageMaker HyperPod's InferenceGatewayConfig so that a user's file carries over. {@link ConfigLoader}
+ * validates it and turns it into a {@link GatewayConfig}.
+ */
+public record InferenceGatewayConfig(String apiVersion, String kind, Map<String, Object> metadata, Spec spec) {
+
+    public record Spec(List<Scheduler> schedulers, Bbr bbr) {
+    }
+
+    /** Body-based routing limits. */
+    public record Bbr(Long maxRequestBodyBytes) {
+    }
+
+    /** One model pool: the model it serves, where its pods are, and how to pick among them. */
+    public record Scheduler(
+            String name,
+            String modelName,
+            List<String> loraAdapters,
+            List<String> endpoints,
+            LabelSelector modelSelector,
+            String namespace,
+            Integer targetPort,
+            String engineType,
+            String policy,
+            String profile,
+            Map<String, Integer> weights,
+            String routeTimeout,
+            String metricsInterval) {
+    }
+
+    public record LabelSelector(Map<String, String> matchLabels) {
+    }
+}

@@ -1,0 +1,24 @@
+package io.inferencegateway.core;
+
+/**
+ * What the scheduler needs to know about one inference request, read once from its JSON body.
+ *
+ * @param model                 the body's {@code model}: a base model or a LoRA adapter name
+ * @param adapter               the LoRA adapter asked for, or null for the base model
+ * @param promptText            the prompt as text (chat messages serialized role by role), for prefix
+ *                              affinity; empty for embeddings of token arrays
+ * @param promptTokensEstimate  a cheap estimate (about 4 characters a token)
+ * @param stream                whether the client asked for an SSE stream
+ */
+public record InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
+        boolean stream) {
+
+    public InferenceRequest {
+        promptText = promptText == null ? "" : promptText;
+    }
+
+    /** Roughly four characters a token, as the anchors' approximate prefix index assumes. */
+    public static int estimateTokens(String text) {
+        return text == null ? 0 : (text.length() + 3) / 4;
+    }
+}

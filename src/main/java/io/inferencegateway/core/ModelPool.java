@@ -1,0 +1,50 @@
+package io.inferencegateway.core;
+
+import java.util.List;
+import java.util.Objects;
+
+import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.scheduling.SchedulingPolicy;
+
+/**
+ * The pods that serve one model (and its LoRA adapters), and the policy that picks among them.
+ * The endpoint list is replaced whole (by static config or by Kubernetes discovery), never mutated,
+ * so readers on the request path see a consistent list without locking.
+ */
+public final class ModelPool {
+
+    private final PoolConfig config;
+    private final SchedulingPolicy policy;
+    private volatile List<Endpoint> endpoints;
+
+    public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints) {
+        this.config = Objects.requireNonNull(config);
+        this.policy = Objects.requireNonNull(policy);
+        this.endpoints = List.copyOf(endpoints);
+    }
+
+    public String name() {
+        return config.name();
+    }
+
+    public PoolConfig config() {
+        return config;
+    }
+
+    public SchedulingPolicy policy() {
+        return policy;
+    }
+
+    public List<Endpoint> endpoints() {
+        return endpoints;
+    }
+
+    /** Replaces the pool's endpoints; requests already sent to a removed endpoint finish there. */
+    public void updateEndpoints(List<Endpoint> current) {
+        this.endpoints = List.copyOf(current);
+    }
+
+    public boolean serves(String model) {
+        return config.modelName().equals(model) || config.loraAdapters().contains(model);
+    }
+}

@@ -1,0 +1,54 @@
+package io.inferencegateway.core;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Resolves a request's {@code model} (a base model or a LoRA adapter) to the pool that serves it. */
+public final class ModelPools {
+
+    /** Where a model name leads: the pool, and the adapter when the name is one. */
+    public record Target(ModelPool pool, String adapter) {
+    }
+
+    private final List<ModelPool> pools;
+    private final Map<String, Target> byModel = new HashMap<>();
+
+    public ModelPools(List<ModelPool> pools) {
+        this.pools = List.copyOf(pools);
+        for (ModelPool pool : this.pools) {
+            byModel.put(pool.config().modelName(), new Target(pool, null));
+            for (String adapter : pool.config().loraAdapters()) {
+                byModel.put(adapter, new Target(pool, adapter));
+            }
+        }
+    }
+
+    /** The pool for a model or adapter name, or null when no pool serves it. */
+    public Target resolve(String model) {
+        return model == null ? null : byModel.get(model);
+    }
+
+    public List<ModelPool> pools() {
+        return pools;
+    }
+
+    public ModelPool pool(String name) {
+        for (ModelPool p : pools) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** True when every pool has at least one endpoint to send to. */
+    public boolean allHaveEndpoints() {
+        for (ModelPool p : pools) {
+            if (p.endpoints().isEmpty()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,43 @@
+package io.inferencegateway.metrics;
+
+import java.util.Set;
+
+import io.inferencegateway.core.InFlightRequests;
+
+/**
+ * What one scrape of a model server's {@code /metrics} says, in engine-neutral terms.
+ * Unknown values: {@code NaN} for doubles, {@code -1} for counts.
+ *
+ * @param waiting              requests queued in the engine
+ * @param running              requests in the running batch
+ * @param kvUsage              KV-cache use, 0..1
+ * @param runningAdapters      LoRA adapters in the running batch
+ * @param waitingAdapters      LoRA adapters of queued requests
+ * @param maxLora              adapter slots on the GPU, -1 when the engine does not say
+ * @param kvBlockSize          tokens per KV block, -1 when unknown
+ * @param kvTotalBlocks        KV blocks on the GPU, -1 when unknown
+ * @param prefixCacheQueries   prefix-cache queried tokens (a counter), NaN when unknown
+ * @param prefixCacheHits      prefix-cache hit tokens (a counter), NaN when unknown
+ * @param scrapeStartedNanos   {@link System#nanoTime()} (or the injected clock) when the scrape began
+ * @param dispatchedAtScrape   the gateway's own counters for this endpoint when the scrape began, so that
+ *                             the picker can add what it sent since
+ */
+public record EndpointMetrics(
+        int waiting,
+        int running,
+        double kvUsage,
+        Set<String> runningAdapters,
+        Set<String> waitingAdapters,
+        int maxLora,
+        int kvBlockSize,
+        long kvTotalBlocks,
+        double prefixCacheQueries,
+        double prefixCacheHits,
+        long scrapeStartedNanos,
+        InFlightRequests.Counters dispatchedAtScrape) {
+
+    public EndpointMetrics {
+        runningAdapters = Set.copyOf(runningAdapters);
+        waitingAdapters = Set.copyOf(waitingAdapters);
+    }
+}

@@ -1,0 +1,39 @@
+package io.inferencegateway.scheduling;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.core.InferenceRequest;
+
+/**
+ * Baseline {@code least-request}: the endpoint with the fewest requests in flight through this gateway.
+ * Ties go round the candidates so that an idle pool is not served by its first pod only.
+ */
+public final class LeastRequestPolicy implements SchedulingPolicy {
+
+    private final InFlightRequests inFlight;
+    private final AtomicInteger offset = new AtomicInteger();
+
+    public LeastRequestPolicy(InFlightRequests inFlight) {
+        this.inFlight = inFlight;
+    }
+
+    @Override
+    public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
+        int n = candidates.size();
+        int start = Math.floorMod(offset.getAndIncrement(), n);
+        Endpoint best = null;
+        long bestLoad = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            Endpoint e = candidates.get((start + i) % n);
+            long load = inFlight.inFlight(e);
+            if (load < bestLoad) {
+                best = e;
+                bestLoad = load;
+            }
+        }
+        return best;
+    }
+}

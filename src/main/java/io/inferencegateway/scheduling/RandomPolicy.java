@@ -1,0 +1,16 @@
+package io.inferencegateway.scheduling;
+
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InferenceRequest;
+
+/** Baseline {@code random}: a uniformly random endpoint. */
+public final class RandomPolicy implements SchedulingPolicy {
+
+    @Override
+    public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
+        return candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
+    }
+}

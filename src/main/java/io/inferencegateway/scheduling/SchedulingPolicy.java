@@ -1,0 +1,16 @@
+package io.inferencegateway.scheduling;
+
+import java.util.List;
+
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InferenceRequest;
+
+/** Picks the endpoint of a pool that should serve a request. Called on the request path: no blocking. */
+public interface SchedulingPolicy {
+
+    /**
+     * @param candidates the pool's endpoints that may take the request; never empty
+     * @return one of the candidates
+     */
+    Endpoint choose(InferenceRequest request, List<Endpoint> candidates);
+}
