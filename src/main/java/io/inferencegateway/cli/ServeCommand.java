@@ -3,8 +3,8 @@ package io.inferencegateway.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import io.inferencegateway.camel.GatewayServer;
 import io.inferencegateway.config.ConfigLoader;
-import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.InvalidConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,14 +23,13 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        GatewayConfig gatewayConfig;
         try {
-            gatewayConfig = ConfigLoader.load(config);
+            ConfigLoader.load(config);
         } catch (InvalidConfigException e) {
             System.err.println("invalid config " + config + ": " + e.getMessage());
             return InferenceGatewayCli.EXIT_USAGE;
         }
-        System.err.println("config ok: " + gatewayConfig.pools().size() + " pool(s); gateway not wired yet");
+        GatewayServer.newMain(config, port).run();
         return 0;
     }
 }

@@ -1,0 +1,38 @@
+package io.inferencegateway.processors;
+
+import io.inferencegateway.camel.GatewayExchange;
+import io.inferencegateway.core.Gateway;
+import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.core.ModelPool;
+import io.inferencegateway.core.Placement;
+import org.apache.camel.Exchange;
+import org.apache.camel.support.SynchronizationAdapter;
+
+/**
+ * The dynamic recipient: asks the pool's scheduling policy for the endpoint that should serve the
+ * request and returns it as an {@code upstream:host:port} URI for the route's {@code recipientList}.
+ * The {@link Placement} it leaves on the exchange lets the upstream producer fail over and count the
+ * request in flight until its response ends.
+ */
+public class EndpointPicker {
+
+    private final Gateway gateway;
+
+    public EndpointPicker(Gateway gateway) {
+        this.gateway = gateway;
+    }
+
+    public String pick(Exchange exchange) {
+        ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
+        InferenceRequest request = exchange.getProperty(GatewayExchange.REQUEST, InferenceRequest.class);
+        Placement placement = Placement.choose(pool, request, gateway.inFlight());
+        exchange.setProperty(GatewayExchange.PLACEMENT, placement);
+        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+            @Override
+            public void onFailure(Exchange failed) {
+                placement.finish(); // nothing streams after a failure
+            }
+        });
+        return "upstream:" + placement.endpoint();
+    }
+}

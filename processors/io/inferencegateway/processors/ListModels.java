@@ -1,0 +1,23 @@
+package io.inferencegateway.processors;
+
+import io.inferencegateway.core.Gateway;
+import io.inferencegateway.openai.ModelList;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/** {@code GET /v1/models}: every configured model and LoRA adapter, in the OpenAI list shape. */
+public class ListModels implements Processor {
+
+    private final Gateway gateway;
+    private final long created = System.currentTimeMillis() / 1000;
+
+    public ListModels(Gateway gateway) {
+        this.gateway = gateway;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        exchange.getMessage().setBody(ModelList.json(gateway.pools(), created));
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+    }
+}

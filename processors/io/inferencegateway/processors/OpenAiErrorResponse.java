@@ -1,0 +1,37 @@
+package io.inferencegateway.processors;
+
+import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.openai.OpenAiErrors;
+import io.inferencegateway.proxy.UpstreamResponse;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns the exception a route caught into the OpenAI error body and status. Unexpected exceptions are
+ * logged here with their stack trace and reach the client as a plain 500.
+ */
+public class OpenAiErrorResponse implements Processor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OpenAiErrorResponse.class);
+
+    @Override
+    public void process(Exchange exchange) {
+        Throwable caught = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
+        GatewayException error;
+        if (caught instanceof GatewayException g) {
+            error = g;
+        } else {
+            LOG.error("Unexpected failure on {} {}", exchange.getMessage().getHeader(Exchange.HTTP_METHOD),
+                    exchange.getMessage().getHeader(Exchange.HTTP_PATH), caught);
+            error = GatewayException.internal();
+        }
+        if (exchange.getMessage().getBody() instanceof UpstreamResponse relayed) {
+            relayed.body().abandon(); // the error replaces a response that will now never be relayed
+        }
+        exchange.getMessage().setBody(OpenAiErrors.body(error));
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, error.status());
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+    }
+}

@@ -1,0 +1,35 @@
+package io.inferencegateway.processors;
+
+import io.inferencegateway.camel.GatewayExchange;
+import io.inferencegateway.core.Gateway;
+import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.core.ModelPools;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * Body-based routing: the request's {@code model} (a base model or a LoRA adapter) names its pool.
+ * Sets {@code gatewayModelPool}, or leaves it unset for an unknown model (the route answers 404).
+ */
+public class ResolveModelPool implements Processor {
+
+    private final Gateway gateway;
+
+    public ResolveModelPool(Gateway gateway) {
+        this.gateway = gateway;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        InferenceRequest request = exchange.getProperty(GatewayExchange.REQUEST, InferenceRequest.class);
+        ModelPools.Target target = gateway.pools().resolve(request.model());
+        if (target == null) {
+            return;
+        }
+        exchange.setProperty(GatewayExchange.MODEL_POOL, target.pool());
+        if (target.adapter() != null) {
+            exchange.setProperty(GatewayExchange.REQUEST, new InferenceRequest(request.model(), target.adapter(),
+                    request.promptText(), request.promptTokensEstimate(), request.stream()));
+        }
+    }
+}

@@ -1,0 +1,17 @@
+package io.inferencegateway.camel;
+
+/** Exchange property names shared by the gateway's processors, binding and upstream producer. */
+public final class GatewayExchange {
+
+    /** The client's {@link io.netty.handler.codec.http.HttpHeaders}, forwarded upstream end-to-end. */
+    public static final String REQUEST_HEADERS = "gatewayRequestHeaders";
+    /** The parsed {@link io.inferencegateway.core.InferenceRequest}. */
+    public static final String REQUEST = "gatewayRequest";
+    /** The {@link io.inferencegateway.core.ModelPool} serving the request's model, if any. */
+    public static final String MODEL_POOL = "gatewayModelPool";
+    /** The {@link io.inferencegateway.core.Placement} of the request on an endpoint. */
+    public static final String PLACEMENT = "gatewayPlacement";
+
+    private GatewayExchange() {
+    }
+}

@@ -1,0 +1,53 @@
+package io.inferencegateway.camel;
+
+import java.nio.file.Path;
+
+import io.inferencegateway.core.Gateway;
+import org.apache.camel.CamelContext;
+import org.apache.camel.main.Main;
+
+/**
+ * Runs the gateway: Camel Main with the YAML routes from {@code routes/} (in the jar, or a folder
+ * given by {@code gateway.routes}) and the Kamelets from {@code kamelets/}.
+ */
+public final class GatewayServer implements AutoCloseable {
+
+    private final Main main;
+
+    private GatewayServer(Main main) {
+        this.main = main;
+    }
+
+    /** Builds the Camel Main that serves {@code config} on {@code port}; not started yet. */
+    public static Main newMain(Path config, int port) {
+        Main main = new Main();
+        main.addInitialProperty("gateway.config", config.toAbsolutePath().toString());
+        main.addInitialProperty("gateway.port", Integer.toString(port));
+        main.addInitialProperty("camel.main.name", "inference-gateway");
+        main.addInitialProperty("camel.main.routesIncludePattern", "classpath:routes/*.camel.yaml");
+        main.addInitialProperty("camel.component.kamelet.location", "classpath:kamelets");
+        // bodies are Netty buffers relayed as they are; nothing to cache
+        main.addInitialProperty("camel.main.streamCachingEnabled", "false");
+        return main;
+    }
+
+    /** Starts the gateway and returns once it listens. */
+    public static GatewayServer start(Path config, int port) throws Exception {
+        Main main = newMain(config, port);
+        main.start();
+        return new GatewayServer(main);
+    }
+
+    public CamelContext camelContext() {
+        return main.getCamelContext();
+    }
+
+    public Gateway gateway() {
+        return camelContext().getRegistry().lookupByNameAndType("gateway", Gateway.class);
+    }
+
+    @Override
+    public void close() {
+        main.stop();
+    }
+}

@@ -1,0 +1,139 @@
+package io.inferencegateway.camel;
+
+import java.time.Duration;
+
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.core.Placement;
+import io.inferencegateway.proxy.StreamingBody;
+import io.inferencegateway.proxy.UpstreamCall;
+import io.inferencegateway.proxy.UpstreamFailure;
+import io.inferencegateway.proxy.UpstreamListener;
+import io.inferencegateway.proxy.UpstreamRequests;
+import io.inferencegateway.proxy.UpstreamResponse;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponse;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.component.netty.NettyConstants;
+import org.apache.camel.support.DefaultAsyncProducer;
+
+/**
+ * Sends the client's request to the model server and completes the exchange as soon as the response
+ * headers arrive, with an {@link UpstreamResponse} whose body keeps streaming. Nothing blocks: the
+ * exchange continues on the upstream event loop. A connection failure before anything was sent moves
+ * the request to another endpoint of its pool; a client that goes away cancels the upstream call.
+ */
+final class UpstreamProducer extends DefaultAsyncProducer {
+
+    UpstreamProducer(UpstreamEndpoint endpoint) {
+        super(endpoint);
+    }
+
+    @Override
+    public UpstreamEndpoint getEndpoint() {
+        return (UpstreamEndpoint) super.getEndpoint();
+    }
+
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        try {
+            new Attempt(exchange, callback).start();
+            return false;
+        } catch (RuntimeException e) {
+            exchange.setException(e);
+            callback.done(true);
+            return true;
+        }
+    }
+
+    /** One request's way to a model server, across failovers. */
+    private final class Attempt implements UpstreamListener {
+        private final Exchange exchange;
+        private final AsyncCallback callback;
+        private final Placement placement;
+        private final ByteBuf body;
+        private final HttpHeaders clientHeaders;
+        private final String method;
+        private final String uri;
+        private final Channel client;
+        private final ChannelFutureListener onClientClosed = f -> cancel();
+        private volatile UpstreamCall call;
+
+        Attempt(Exchange exchange, AsyncCallback callback) {
+            this.exchange = exchange;
+            this.callback = callback;
+            this.placement = exchange.getProperty(GatewayExchange.PLACEMENT, Placement.class);
+            Object raw = exchange.getMessage().getBody();
+            this.body = raw instanceof ByteBuf b ? b
+                    : Unpooled.wrappedBuffer(exchange.getMessage().getBody(byte[].class));
+            this.clientHeaders = exchange.getProperty(GatewayExchange.REQUEST_HEADERS, HttpHeaders.class);
+            this.method = exchange.getMessage().getHeader(Exchange.HTTP_METHOD, "POST", String.class);
+            this.uri = exchange.getMessage().getHeader(Exchange.HTTP_URI, "/", String.class);
+            ChannelHandlerContext ctx = exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
+                    ChannelHandlerContext.class);
+            this.client = ctx == null ? null : ctx.channel();
+        }
+
+        void start() {
+            if (client != null) {
+                client.closeFuture().addListener(onClientClosed);
+            }
+            send(placement != null ? placement.endpoint() : getEndpoint().target());
+        }
+
+        private void send(Endpoint target) {
+            Duration timeout = placement != null ? placement.routeTimeout() : getEndpoint().timeout();
+            call = getEndpoint().getComponent().client().send(target,
+                    UpstreamRequests.forward(method, uri, clientHeaders, body, target), timeout, this);
+        }
+
+        private void cancel() {
+            UpstreamCall c = call;
+            if (c != null) {
+                c.cancel();
+            }
+        }
+
+        @Override
+        public void onResponse(HttpResponse head, StreamingBody streamingBody) {
+            streamingBody.onEnd(outcome -> finish());
+            exchange.getMessage().setBody(new UpstreamResponse(head, streamingBody));
+            exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, head.status().code());
+            callback.done(false);
+        }
+
+        @Override
+        public void onFailure(UpstreamFailure failure) {
+            if (failure.kind() == UpstreamFailure.Kind.CONNECT && placement != null) {
+                Endpoint next = placement.failover();
+                if (next != null) {
+                    send(next);
+                    return;
+                }
+            }
+            finish();
+            exchange.setException(switch (failure.kind()) {
+                case TIMEOUT -> GatewayException.upstreamTimeout();
+                case CANCELLED -> new GatewayException(499, "invalid_request_error", "client_closed", null,
+                        "The client closed the connection");
+                default -> GatewayException.upstreamUnavailable();
+            });
+            callback.done(false);
+        }
+
+        private void finish() {
+            if (placement != null) {
+                placement.finish();
+            }
+            if (client != null) {
+                client.closeFuture().removeListener(onClientClosed);
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.inferencegateway.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where one request is being served: the endpoint its pool's policy chose, and the endpoints tried
+ * before it. Counts the request in flight on its endpoint until {@link #finish()}; when the endpoint
+ * cannot be reached before any byte was sent, {@link #failover()} asks the policy for another one.
+ */
+public final class Placement {
+
+    private final ModelPool pool;
+    private final InferenceRequest request;
+    private final InFlightRequests inFlight;
+    private final List<Endpoint> tried = new ArrayList<>(2);
+    private Endpoint current;
+    private boolean finished;
+
+    private Placement(ModelPool pool, InferenceRequest request, InFlightRequests inFlight, Endpoint first) {
+        this.pool = pool;
+        this.request = request;
+        this.inFlight = inFlight;
+        start(first);
+    }
+
+    /** Picks the endpoint for a request; 503 when the pool has none. */
+    public static Placement choose(ModelPool pool, InferenceRequest request, InFlightRequests inFlight) {
+        List<Endpoint> candidates = pool.endpoints();
+        if (candidates.isEmpty()) {
+            throw GatewayException.noEndpoint(pool.name());
+        }
+        return new Placement(pool, request, inFlight, pool.policy().choose(request, candidates));
+    }
+
+    public Endpoint endpoint() {
+        return current;
+    }
+
+    public ModelPool pool() {
+        return pool;
+    }
+
+    public InferenceRequest request() {
+        return request;
+    }
+
+    public Duration routeTimeout() {
+        return pool.config().routeTimeout();
+    }
+
+    /**
+     * The current endpoint could not be reached: moves the request to another endpoint of the pool that
+     * was not tried yet, or returns null when none is left.
+     */
+    public synchronized Endpoint failover() {
+        release();
+        List<Endpoint> left = new ArrayList<>(pool.endpoints());
+        left.removeAll(tried);
+        if (left.isEmpty()) {
+            return null;
+        }
+        start(pool.policy().choose(request, left));
+        return current;
+    }
+
+    /** The response ended (or failed); safe to call more than once. */
+    public synchronized void finish() {
+        release();
+    }
+
+    private void start(Endpoint endpoint) {
+        current = endpoint;
+        tried.add(endpoint);
+        finished = false;
+        inFlight.started(endpoint, request.promptTokensEstimate());
+    }
+
+    private void release() {
+        if (!finished) {
+            finished = true;
+            inFlight.finished(current);
+        }
+    }
+}

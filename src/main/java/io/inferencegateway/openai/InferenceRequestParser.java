@@ -1,0 +1,162 @@
+package io.inferencegateway.openai;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+
+import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.core.InferenceRequest;
+
+/**
+ * Reads what routing needs from an OpenAI request body in one streaming pass: {@code model},
+ * {@code stream} and the prompt text. Every other field is skipped unread (but still checked to be
+ * valid JSON); the body itself goes upstream untouched.
+ *
+ * <p>The prompt text follows the simulator's chat serialization, {@code "<|role|>\n" + content + "\n"}
+ * per message, so that prefix-affinity blocks line up with the model server's KV blocks.
+ */
+public final class InferenceRequestParser {
+
+    private static final JsonFactory JSON = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(256).build())
+            .build();
+
+    private InferenceRequestParser() {
+    }
+
+    public static InferenceRequest parse(InputStream body) {
+        try (JsonParser p = JSON.createParser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw GatewayException.badRequest(null, "The request body must be a JSON object");
+            }
+            String model = null;
+            boolean modelSeen = false;
+            boolean stream = false;
+            StringBuilder prompt = new StringBuilder();
+            int tokenArrayLength = 0;
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "model" -> {
+                        modelSeen = true;
+                        if (value != JsonToken.VALUE_STRING) {
+                            throw GatewayException.badRequest("model", "'model' must be a string");
+                        }
+                        model = p.getText();
+                    }
+                    case "stream" -> stream = value == JsonToken.VALUE_TRUE;
+                    case "messages" -> readMessages(p, value, prompt);
+                    case "prompt", "input" -> tokenArrayLength += readPrompt(p, value, prompt);
+                    default -> p.skipChildren();
+                }
+            }
+            if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+                throw GatewayException.badRequest(null, "The request body is not valid JSON");
+            }
+            if (!modelSeen || model == null || model.isBlank()) {
+                throw GatewayException.badRequest("model", "You must provide a model parameter");
+            }
+            String text = prompt.toString();
+            int tokens = InferenceRequest.estimateTokens(text) + tokenArrayLength;
+            return new InferenceRequest(model, null, text, tokens, stream);
+        } catch (IOException e) {
+            throw GatewayException.badRequest(null, "The request body is not valid JSON: " + firstLine(e.getMessage()));
+        }
+    }
+
+    private static void readMessages(JsonParser p, JsonToken value, StringBuilder prompt) throws IOException {
+        if (value != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+            String role = "";
+            String content = "";
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken v = p.nextToken();
+                if ("role".equals(field) && v == JsonToken.VALUE_STRING) {
+                    role = p.getText();
+                } else if ("content".equals(field)) {
+                    content = readContent(p, v);
+                } else {
+                    p.skipChildren();
+                }
+            }
+            prompt.append("<|").append(role).append("|>\n").append(content).append('\n');
+        }
+        // tolerate non-object items: skip them
+        if (p.currentToken() != JsonToken.END_ARRAY) {
+            skipRestOfArray(p);
+        }
+    }
+
+    /** Content is a string, or an array of parts of which the text parts count. */
+    private static String readContent(JsonParser p, JsonToken v) throws IOException {
+        if (v == JsonToken.VALUE_STRING) {
+            return p.getText();
+        }
+        if (v != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (p.currentToken() != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                continue;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken t = p.nextToken();
+                if ("text".equals(field) && t == JsonToken.VALUE_STRING) {
+                    sb.append(p.getText());
+                } else {
+                    p.skipChildren();
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A string, an array of strings, or token ids; returns how many token ids were seen. */
+    private static int readPrompt(JsonParser p, JsonToken value, StringBuilder prompt) throws IOException {
+        if (value == JsonToken.VALUE_STRING) {
+            prompt.append(p.getText());
+            return 0;
+        }
+        if (value != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return 0;
+        }
+        int tokenIds = 0;
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            switch (p.currentToken()) {
+                case VALUE_STRING -> prompt.append(p.getText());
+                case VALUE_NUMBER_INT -> tokenIds++;
+                default -> p.skipChildren();
+            }
+        }
+        return tokenIds;
+    }
+
+    private static void skipRestOfArray(JsonParser p) throws IOException {
+        while (p.currentToken() != JsonToken.END_ARRAY) {
+            p.skipChildren();
+            p.nextToken();
+        }
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

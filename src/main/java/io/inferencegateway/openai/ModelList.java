@@ -1,0 +1,46 @@
+package io.inferencegateway.openai;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.inferencegateway.core.ModelPool;
+import io.inferencegateway.core.ModelPools;
+
+/** The OpenAI {@code /v1/models} list of every served model; adapters name their base model as parent. */
+public final class ModelList {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ModelList() {
+    }
+
+    public static byte[] json(ModelPools pools, long created) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("object", "list");
+        ArrayNode data = root.putArray("data");
+        for (ModelPool pool : pools.pools()) {
+            String base = pool.config().modelName();
+            model(data, base, created, null);
+            for (String adapter : pool.config().loraAdapters()) {
+                model(data, adapter, created, base);
+            }
+        }
+        try {
+            return JSON.writeValueAsBytes(root);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void model(ArrayNode data, String id, long created, String parent) {
+        ObjectNode m = data.addObject();
+        m.put("id", id);
+        m.put("object", "model");
+        m.put("created", created);
+        m.put("owned_by", "inference-gateway");
+        m.put("root", parent == null ? id : parent);
+        m.put("parent", parent);
+    }
+}

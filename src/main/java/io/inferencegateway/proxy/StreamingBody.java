@@ -1,0 +1,253 @@
+package io.inferencegateway.proxy;
+
+import java.io.IOException;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.openai.OpenAiErrors;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.stream.ChunkedInput;
+import io.netty.handler.stream.ChunkedWriteHandler;
+
+/**
+ * A response body relayed from a model server to a client as it arrives. The upstream event loop
+ * {@link #offer offers} chunks; the client channel's {@link ChunkedWriteHandler} reads them. When the
+ * queue is empty {@link #readChunk} returns null, which suspends the writer without blocking a thread;
+ * each new chunk resumes it. Reading upstream pauses while too much is queued for a slow client.
+ */
+public final class StreamingBody implements ChunkedInput<HttpContent> {
+
+    /** How a relayed body ended. */
+    public enum Outcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE }
+
+    /** What the body needs from the upstream connection. */
+    interface Upstream {
+        void pauseReading();
+
+        void resumeReading();
+
+        void cancel();
+    }
+
+    static final long HIGH_WATER_BYTES = 1 << 20;
+    static final long LOW_WATER_BYTES = 256 << 10;
+
+    private static final int OPEN = 0;
+    private static final int FINISHED = 1;
+    private static final int FAILED = 2;
+
+    private final Upstream upstream;
+    private final boolean eventStream;
+    private final Queue<ByteBuf> chunks = new ConcurrentLinkedQueue<>();
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final AtomicBoolean resumePending = new AtomicBoolean();
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private volatile int state = OPEN;
+    private volatile GatewayException failure;
+    private volatile boolean paused;
+    private volatile ChunkedWriteHandler writer;
+    private volatile Channel client;
+    private volatile boolean closeClientAtEnd;
+    private volatile Consumer<Outcome> onEnd = outcome -> { };
+
+    // touched only on the client channel's event loop
+    private boolean lastSent;
+    private long progress;
+
+    StreamingBody(Upstream upstream, boolean eventStream) {
+        this.upstream = upstream;
+        this.eventStream = eventStream;
+    }
+
+    /** Whether the body is a server-sent event stream (a failure then ends it with an error event). */
+    public boolean isEventStream() {
+        return eventStream;
+    }
+
+    /** Called once, when the body ended one way or another. Set before {@link #attach}. */
+    public void onEnd(Consumer<Outcome> listener) {
+        this.onEnd = listener;
+    }
+
+    /**
+     * Binds the body to the client channel whose {@link ChunkedWriteHandler} will read it.
+     *
+     * @param closeClientAtEnd close the client connection once the body is written (the client asked
+     *                         for {@code Connection: close})
+     */
+    public void attach(Channel clientChannel, ChunkedWriteHandler clientWriter, boolean closeClientAtEnd) {
+        this.closeClientAtEnd = closeClientAtEnd;
+        this.client = clientChannel;
+        this.writer = clientWriter;
+        wake();
+    }
+
+
+    // ---- upstream side -------------------------------------------------------------------------
+
+    void offer(ByteBuf chunk) {
+        chunks.add(chunk);
+        if (ended.get()) {
+            releaseQueued();
+            return;
+        }
+        if (queuedBytes.addAndGet(chunk.readableBytes()) > HIGH_WATER_BYTES && !paused) {
+            paused = true;
+            upstream.pauseReading();
+        }
+        wake();
+    }
+
+    void finish() {
+        state = FINISHED;
+        wake();
+    }
+
+    void fail(GatewayException cause) {
+        failure = cause;
+        state = FAILED;
+        wake();
+    }
+
+    private void wake() {
+        ChunkedWriteHandler w = writer;
+        if (w != null && resumePending.compareAndSet(false, true)) {
+            w.resumeTransfer();
+        }
+    }
+
+    // ---- client side (ChunkedWriteHandler, on the client channel's event loop) -------------------
+
+    @Override
+    public HttpContent readChunk(ByteBufAllocator allocator) throws Exception {
+        resumePending.set(false);
+        if (lastSent) {
+            return null;
+        }
+        ByteBuf data = drain(allocator);
+        if (data != null) {
+            return new DefaultHttpContent(data);
+        }
+        int s = state;
+        if (s == OPEN) {
+            return null;
+        }
+        data = drain(allocator); // chunks offered just before the end
+        if (data != null) {
+            return new DefaultHttpContent(data);
+        }
+        lastSent = true;
+        if (s == FAILED) {
+            if (!eventStream) {
+                // a plain body cannot signal a failure in-band: the client must see the connection break
+                Channel c = client;
+                if (c != null) {
+                    c.close();
+                }
+                throw new IOException("upstream failed mid-response: " + failure.getMessage());
+            }
+            ByteBuf event = Unpooled.wrappedBuffer(OpenAiErrors.sseEvent(failure));
+            progress += event.readableBytes();
+            return new DefaultLastHttpContent(event);
+        }
+        return LastHttpContent.EMPTY_LAST_CONTENT;
+    }
+
+    @Override
+    @Deprecated
+    public HttpContent readChunk(ChannelHandlerContext ctx) throws Exception {
+        return readChunk(ctx.alloc());
+    }
+
+    /** Everything queued so far as one buffer, so that a burst goes out in one write. */
+    private ByteBuf drain(ByteBufAllocator allocator) {
+        ByteBuf first = chunks.poll();
+        if (first == null) {
+            return null;
+        }
+        ByteBuf next = chunks.poll();
+        ByteBuf out = first;
+        if (next != null) {
+            CompositeByteBuf composite = allocator.compositeBuffer(64);
+            composite.addComponent(true, first);
+            do {
+                composite.addComponent(true, next);
+            } while (composite.numComponents() < 64 && (next = chunks.poll()) != null);
+            out = composite;
+        }
+        int n = out.readableBytes();
+        progress += n;
+        if (queuedBytes.addAndGet(-n) < LOW_WATER_BYTES && paused) {
+            paused = false;
+            upstream.resumeReading();
+        }
+        return out;
+    }
+
+    @Override
+    public boolean isEndOfInput() {
+        return lastSent;
+    }
+
+    /** Called by the writer when the body was fully written, or when the client went away first. */
+    @Override
+    public void close() {
+        Outcome outcome;
+        if (lastSent) {
+            outcome = state == FAILED ? Outcome.UPSTREAM_FAILED : Outcome.COMPLETED;
+            Channel c = client;
+            if (closeClientAtEnd && c != null) {
+                c.close();
+            }
+        } else {
+            upstream.cancel();
+            outcome = Outcome.CLIENT_GONE;
+        }
+        end(outcome);
+    }
+
+    /** Ends the body without a client having read it (e.g. the response could not be written). */
+    public void abandon() {
+        if (!ended.get()) {
+            upstream.cancel();
+            end(Outcome.CLIENT_GONE);
+        }
+    }
+
+    private void end(Outcome outcome) {
+        if (ended.compareAndSet(false, true)) {
+            releaseQueued();
+            onEnd.accept(outcome);
+        }
+    }
+
+    private void releaseQueued() {
+        ByteBuf b;
+        while ((b = chunks.poll()) != null) {
+            b.release();
+        }
+    }
+
+    @Override
+    public long length() {
+        return -1;
+    }
+
+    @Override
+    public long progress() {
+        return progress;
+    }
+}

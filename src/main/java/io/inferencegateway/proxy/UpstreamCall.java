@@ -1,0 +1,263 @@
+package io.inferencegateway.proxy;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.GatewayException;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+
+/**
+ * One request/response exchange with a model server. Runs on its connection's event loop; the only
+ * calls from other threads are {@link #cancel()} and the hand-over in {@link #dispatch}.
+ */
+public final class UpstreamCall implements StreamingBody.Upstream {
+
+    private final UpstreamClient client;
+    private final Endpoint endpoint;
+    private final FullHttpRequest request;
+    private final long timeoutNanos;
+    private final UpstreamListener listener;
+    private final AtomicBoolean answered = new AtomicBoolean();
+    private final AtomicBoolean released = new AtomicBoolean();
+
+    private volatile Channel channel;
+    private volatile boolean cancelled;
+    private boolean reused;
+    private boolean retried;
+    private StreamingBody body;
+    private boolean done;
+    private boolean keepAlive = true;
+    private volatile boolean paused;
+    private long lastActivityNanos;
+    private ScheduledFuture<?> timer;
+
+    UpstreamCall(UpstreamClient client, Endpoint endpoint, FullHttpRequest request, long timeoutNanos,
+            UpstreamListener listener) {
+        this.client = client;
+        this.endpoint = endpoint;
+        this.request = request;
+        this.timeoutNanos = timeoutNanos;
+        this.listener = listener;
+    }
+
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    /** The client went away: stop the model server's work by closing the connection. Any thread. */
+    public void cancel() {
+        cancelled = true;
+        Channel ch = channel;
+        if (ch != null) {
+            ch.eventLoop().execute(this::abortOnLoop);
+        }
+    }
+
+    // ---- lifecycle ------------------------------------------------------------------------------
+
+    void dispatch(Channel ch, boolean pooled) {
+        channel = ch;
+        reused = pooled;
+        if (ch.eventLoop().inEventLoop()) {
+            start();
+        } else {
+            ch.eventLoop().execute(this::start);
+        }
+    }
+
+    private void start() {
+        Channel ch = channel;
+        if (cancelled) {
+            client.recycle(endpoint, ch);
+            fail(UpstreamFailure.Kind.CANCELLED, "cancelled before sending");
+            return;
+        }
+        if (!ch.isActive()) {
+            retryOrFail(null);
+            return;
+        }
+        handler(ch).begin(this);
+        ch.config().setAutoRead(true);
+        lastActivityNanos = System.nanoTime();
+        scheduleTimer(timeoutNanos);
+        ch.writeAndFlush(request.retainedDuplicate()).addListener(f -> {
+            if (!f.isSuccess() && !done) {
+                handler(ch).end();
+                ch.close();
+                retryOrFail(f.cause());
+            }
+        });
+    }
+
+    void connectFailed(Throwable cause) {
+        fail(UpstreamFailure.Kind.CONNECT, describe(cause));
+    }
+
+    void onHeaders(HttpResponse head) {
+        if (done) {
+            return;
+        }
+        lastActivityNanos = System.nanoTime();
+        String type = head.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        boolean eventStream = type != null && type.regionMatches(true, 0, "text/event-stream", 0, 17);
+        body = new StreamingBody(this, eventStream);
+        keepAlive = HttpUtil.isKeepAlive(head);
+        if (answered.compareAndSet(false, true)) {
+            releaseRequest();
+            listener.onResponse(head, body);
+        }
+    }
+
+    void onContent(HttpContent content) {
+        if (done || body == null) {
+            content.release();
+            return;
+        }
+        lastActivityNanos = System.nanoTime();
+        if (content.content().isReadable()) {
+            body.offer(content.content());
+        } else {
+            content.release();
+        }
+        if (content instanceof LastHttpContent) {
+            done = true;
+            cancelTimer();
+            body.finish();
+            Channel ch = channel;
+            handler(ch).end();
+            if (keepAlive && !cancelled) {
+                client.recycle(endpoint, ch);
+            } else {
+                ch.close();
+            }
+        }
+    }
+
+    /** The connection closed or broke while this call was on it. */
+    void onClosed(Throwable cause) {
+        if (done) {
+            return;
+        }
+        if (body == null) {
+            if (cancelled) {
+                fail(UpstreamFailure.Kind.CANCELLED, "cancelled");
+            } else {
+                retryOrFail(cause);
+            }
+            return;
+        }
+        done = true;
+        cancelTimer();
+        body.fail(new GatewayException(502, "server_error", "upstream_broken", null,
+                "The model server closed the stream before it ended"));
+    }
+
+    /**
+     * A pooled connection may have been closed by the server just as it was reused; the request never
+     * reached it, so one retry on a fresh connection is safe. Otherwise the server broke the call.
+     */
+    private void retryOrFail(Throwable cause) {
+        if (reused && !retried && !cancelled) {
+            retried = true;
+            reused = false;
+            cancelTimer();
+            client.connect(this);
+            return;
+        }
+        fail(UpstreamFailure.Kind.BROKEN, cause == null ? "connection closed before the response" : describe(cause));
+    }
+
+    private void abortOnLoop() {
+        if (done) {
+            return;
+        }
+        done = true;
+        cancelTimer();
+        Channel ch = channel;
+        handler(ch).end();
+        ch.close();
+        if (body == null) {
+            fail(UpstreamFailure.Kind.CANCELLED, "cancelled");
+        }
+    }
+
+    private void fail(UpstreamFailure.Kind kind, String detail) {
+        done = true;
+        cancelTimer();
+        if (answered.compareAndSet(false, true)) {
+            releaseRequest();
+            listener.onFailure(new UpstreamFailure(kind, detail));
+        }
+    }
+
+    // ---- timeouts -------------------------------------------------------------------------------
+
+    private void scheduleTimer(long delayNanos) {
+        timer = channel.eventLoop().schedule(this::checkTimeout, delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+    }
+
+    private void checkTimeout() {
+        timer = null;
+        if (done) {
+            return;
+        }
+        long idle = System.nanoTime() - lastActivityNanos;
+        if (idle < timeoutNanos || paused) {
+            // activity since, or a slow client holds reading back: not the server's fault
+            scheduleTimer(paused ? timeoutNanos : timeoutNanos - idle);
+            return;
+        }
+        Channel ch = channel;
+        handler(ch).end();
+        ch.close();
+        if (body == null) {
+            fail(UpstreamFailure.Kind.TIMEOUT, "no response within the route timeout");
+        } else {
+            done = true;
+            body.fail(GatewayException.upstreamTimeout());
+        }
+    }
+
+    // ---- back-pressure (StreamingBody.Upstream) -------------------------------------------------
+
+    @Override
+    public void pauseReading() {
+        paused = true;
+        channel.config().setAutoRead(false);
+    }
+
+    @Override
+    public void resumeReading() {
+        paused = false;
+        channel.config().setAutoRead(true);
+    }
+
+    private void releaseRequest() {
+        if (released.compareAndSet(false, true)) {
+            request.release();
+        }
+    }
+
+    private static UpstreamHandler handler(Channel ch) {
+        return (UpstreamHandler) ch.pipeline().get("call");
+    }
+
+    private static String describe(Throwable cause) {
+        return cause == null ? "unknown" : cause.getClass().getSimpleName() + ": " + cause.getMessage();
+    }
+}

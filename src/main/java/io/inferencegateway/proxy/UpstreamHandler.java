@@ -1,0 +1,65 @@
+package io.inferencegateway.proxy;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.util.ReferenceCountUtil;
+
+/** Hands what one upstream connection reads to the call it currently carries. */
+final class UpstreamHandler extends ChannelInboundHandlerAdapter {
+
+    private UpstreamCall call;
+
+    void begin(UpstreamCall c) {
+        this.call = c;
+    }
+
+    void end() {
+        this.call = null;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        UpstreamCall c = call;
+        if (c == null) {
+            // nothing asked for this: a server talking out of turn cannot be trusted with the next call
+            ReferenceCountUtil.release(msg);
+            ctx.close();
+            return;
+        }
+        if (msg instanceof HttpResponse head) {
+            c.onHeaders(head);
+        }
+        if (msg instanceof HttpContent content) {
+            c.onContent(content);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        UpstreamCall c = call;
+        call = null;
+        if (c != null) {
+            c.onClosed(null);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        UpstreamCall c = call;
+        call = null;
+        if (c != null) {
+            c.onClosed(cause);
+        }
+        ctx.close();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof IdleStateEvent && call == null) {
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.inferencegateway.testing;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import io.inferencegateway.camel.GatewayServer;
+
+/** Runs the real gateway (Camel Main, the YAML routes, netty-http) in-process on a free port. */
+public final class GatewayHarness implements AutoCloseable {
+
+    private final GatewayServer server;
+    private final int port;
+    private final Path configFile;
+
+    private GatewayHarness(GatewayServer server, int port, Path configFile) {
+        this.server = server;
+        this.port = port;
+        this.configFile = configFile;
+    }
+
+    public static GatewayHarness start(String configYaml) throws Exception {
+        Path file = Files.createTempFile("gateway-config", ".yaml");
+        Files.writeString(file, configYaml);
+        int port = freePort();
+        return new GatewayHarness(GatewayServer.start(file, port), port, file);
+    }
+
+    /** A one-pool config for {@code model} over the given endpoints. */
+    public static String config(String model, String policy, String... endpoints) {
+        StringBuilder sb = new StringBuilder("""
+                apiVersion: inferencegateway.io/v1alpha1
+                kind: InferenceGatewayConfig
+                metadata: {name: test}
+                spec:
+                  schedulers:
+                    - name: pool
+                      modelName: %s
+                      loraAdapters: [%s-adapter]
+                      policy: %s
+                      routeTimeout: 2s
+                      endpoints:
+                """.formatted(model, model, policy));
+        for (String e : endpoints) {
+            sb.append("        - \"").append(e).append("\"\n");
+        }
+        return sb.toString();
+    }
+
+    public static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String baseUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public GatewayServer server() {
+        return server;
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+        Files.deleteIfExists(configFile);
+    }
+}

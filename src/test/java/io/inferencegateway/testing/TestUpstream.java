@@ -1,0 +1,191 @@
+package io.inferencegateway.testing;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+
+/**
+ * A model server stand-in for gateway tests, on a real loopback socket: answers JSON, or streams SSE
+ * events on a schedule, or dies or hangs on command; records what it received and which clients
+ * went away.
+ */
+public final class TestUpstream implements AutoCloseable {
+
+    /** What the upstream does with the next requests. */
+    public sealed interface Behaviour permits Json, Sse, Hang, DieMidStream {
+    }
+
+    /** Answers {@code status} with a JSON body. */
+    public record Json(int status, String body) implements Behaviour {
+    }
+
+    /** Sends {@code events} SSE events {@code gapMillis} apart (the first right after the headers). */
+    public record Sse(int events, long gapMillis) implements Behaviour {
+    }
+
+    /** Accepts the request and never answers. */
+    public record Hang() implements Behaviour {
+    }
+
+    /** Streams {@code eventsBeforeDeath} SSE events, then closes the connection mid-stream. */
+    public record DieMidStream(int eventsBeforeDeath, long gapMillis) implements Behaviour {
+    }
+
+    /** A request as received. */
+    public record Received(String method, String uri, HttpHeaders headers, byte[] body) {
+        public String bodyText() {
+            return new String(body, StandardCharsets.UTF_8);
+        }
+    }
+
+    private final EventLoopGroup group = new NioEventLoopGroup(1);
+    private final Channel server;
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final List<Long> eventSentNanos = new CopyOnWriteArrayList<>();
+    private final AtomicInteger clientsGoneMidResponse = new AtomicInteger();
+    private final AtomicInteger connections = new AtomicInteger();
+    private volatile Behaviour behaviour = new Json(200, "{\"ok\":true}");
+
+    public TestUpstream() throws InterruptedException {
+        server = new ServerBootstrap()
+                .group(group)
+                .channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        connections.incrementAndGet();
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 24), new Handler());
+                    }
+                })
+                .bind("127.0.0.1", 0).sync().channel();
+    }
+
+    public int port() {
+        return ((java.net.InetSocketAddress) server.localAddress()).getPort();
+    }
+
+    public String address() {
+        return "127.0.0.1:" + port();
+    }
+
+    public TestUpstream behave(Behaviour b) {
+        this.behaviour = b;
+        return this;
+    }
+
+    public List<Received> received() {
+        return received;
+    }
+
+    /** System.nanoTime() when each SSE event was written, across all requests. */
+    public List<Long> eventSentNanos() {
+        return eventSentNanos;
+    }
+
+    /** Clients (the gateway) that closed the connection while a response was still being produced. */
+    public int clientsGoneMidResponse() {
+        return clientsGoneMidResponse.get();
+    }
+
+    public int connectionsAccepted() {
+        return connections.get();
+    }
+
+    public static String sseEvent(int i) {
+        return "data: {\"i\":" + i + "}\n\n";
+    }
+
+    @Override
+    public void close() {
+        server.close().syncUninterruptibly();
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+        private boolean responding;
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+            byte[] body = new byte[req.content().readableBytes()];
+            req.content().getBytes(0, body);
+            received.add(new Received(req.method().name(), req.uri(), req.headers().copy(), body));
+            Behaviour b = behaviour;
+            if (b instanceof Json json) {
+                byte[] bytes = json.body().getBytes(StandardCharsets.UTF_8);
+                FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                        HttpResponseStatus.valueOf(json.status()), Unpooled.wrappedBuffer(bytes));
+                r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                        .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+                ctx.writeAndFlush(r);
+            } else if (b instanceof Sse sse) {
+                stream(ctx, sse.events(), sse.gapMillis(), false);
+            } else if (b instanceof DieMidStream die) {
+                stream(ctx, die.eventsBeforeDeath(), die.gapMillis(), true);
+            } else {
+                responding = true; // Hang: never answer
+            }
+        }
+
+        private void stream(ChannelHandlerContext ctx, int events, long gapMillis, boolean die) {
+            responding = true;
+            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
+                    .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            ctx.writeAndFlush(head);
+            sendEvent(ctx, 0, events, gapMillis, die);
+        }
+
+        private void sendEvent(ChannelHandlerContext ctx, int i, int events, long gapMillis, boolean die) {
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            if (i == events) {
+                if (die) {
+                    ctx.close();
+                } else {
+                    ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                }
+                responding = false;
+                return;
+            }
+            eventSentNanos.add(System.nanoTime());
+            ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(sseEvent(i), StandardCharsets.UTF_8)));
+            ctx.executor().schedule(() -> sendEvent(ctx, i + 1, events, gapMillis, die), gapMillis,
+                    TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (responding) {
+                clientsGoneMidResponse.incrementAndGet();
+            }
+        }
+    }
+}
