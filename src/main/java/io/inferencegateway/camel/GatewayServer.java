@@ -1,6 +1,7 @@
 package io.inferencegateway.camel;
 
 import java.nio.file.Path;
+import java.util.Map;
 
 import io.inferencegateway.core.Gateway;
 import org.apache.camel.CamelContext;
@@ -33,7 +34,13 @@ public final class GatewayServer implements AutoCloseable {
 
     /** Starts the gateway and returns once it listens. */
     public static GatewayServer start(Path config, int port) throws Exception {
+        return start(config, port, Map.of());
+    }
+
+    /** Starts the gateway with extra Camel properties (e.g. {@code gateway.ioThreads}). */
+    public static GatewayServer start(Path config, int port, Map<String, String> properties) throws Exception {
         Main main = newMain(config, port);
+        properties.forEach(main::addInitialProperty);
         main.start();
         return new GatewayServer(main);
     }

@@ -73,6 +73,10 @@ public final class RequestSizeGuard extends DefaultChannelHandlerFactory {
         private void refuse(ChannelHandlerContext ctx, Object msg) {
             refusing = true;
             ReferenceCountUtil.release(msg);
+            // drop what the aggregator holds of this request, so the close does not look premature to it
+            if (ctx.pipeline().get("aggregator") != null) {
+                ctx.pipeline().remove("aggregator");
+            }
             byte[] json = OpenAiErrors.body(GatewayException.bodyTooLarge(limit));
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                     HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, Unpooled.wrappedBuffer(json));

@@ -1,32 +1,47 @@
 package io.inferencegateway.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.inferencegateway.core.Endpoint;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.TestUpstream;
 
+/** The proxy relays streams as they are produced, on few threads, and cleans up when either side leaves. */
 class StreamingProxyTest {
 
     static TestUpstream upstream;
     static GatewayHarness gateway;
-    static HttpClient http = HttpClient.newHttpClient();
+    static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() throws Exception {
         upstream = new TestUpstream();
-        gateway = GatewayHarness.start(GatewayHarness.config("m", "round-robin", upstream.address()));
+        // one I/O thread each way: a design that blocked a thread per stream could not serve two streams
+        gateway = GatewayHarness.start(GatewayHarness.config("m", "round-robin", upstream.address()),
+                Map.of("gateway.ioThreads", "1", "camel.component.upstream.ioThreads", "1"));
     }
 
     @AfterAll
@@ -36,38 +51,182 @@ class StreamingProxyTest {
     }
 
     @Test
-    void nonStreamingResponseIsRelayed() throws Exception {
-        upstream.behave(new TestUpstream.Json(200, "{\"id\":\"cmpl-1\"}"));
-        HttpResponse<String> r = http.send(post("{\"model\":\"m\",\"prompt\":\"hi\"}"), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).isEqualTo(200);
-        assertThat(r.body()).isEqualTo("{\"id\":\"cmpl-1\"}");
+    void nonStreamingBodyGoesUpstreamByteForByteAndTheAnswerComesBack() throws Exception {
+        upstream.behave(new TestUpstream.Json(201, "{\"id\":\"cmpl-1\"}"));
+        String odd = "{ \"model\" : \"m\",\n  \"prompt\":\"h\u00e9llo\",\"extra\":[1, 2.50, {\"k\":null}] }";
+        byte[] body = odd.getBytes(StandardCharsets.UTF_8);
+        String response;
+        try (Socket s = new Socket("127.0.0.1", gateway.port())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("POST /v1/completions?trace=1 HTTP/1.1\r\nHost: gw\r\n"
+                    + "Content-Type: application/json\r\nAuthorization: Bearer sk-test\r\n"
+                    + "X-Hop: drop-me\r\nConnection: keep-alive, X-Hop\r\n"
+                    + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().write(body);
+            response = readResponse(s.getInputStream());
+        }
+
+        assertThat(response).startsWith("HTTP/1.1 201").endsWith("\r\n\r\n{\"id\":\"cmpl-1\"}");
+        TestUpstream.Received got = upstream.received().get(upstream.received().size() - 1);
+        assertThat(got.body()).isEqualTo(body);
+        assertThat(got.uri()).isEqualTo("/v1/completions?trace=1");
+        assertThat(got.headers().get("Authorization")).isEqualTo("Bearer sk-test");
+        assertThat(got.headers().contains("X-Hop")).as("a header named by Connection is hop-by-hop").isFalse();
+        assertThat(got.headers().get("Host")).isEqualTo(upstream.address());
     }
 
     @Test
-    void firstEventArrivesBeforeTheSecondIsSent() throws Exception {
+    void clientHoldsTheFirstEventBeforeTheUpstreamSendsTheSecond() throws Exception {
         upstream.behave(new TestUpstream.Sse(3, 400));
-        upstream.eventSentNanos().clear();
-        HttpResponse<java.io.InputStream> r = http.send(post("{\"model\":\"m\",\"stream\":true}"),
+        HttpResponse<InputStream> r = HTTP.send(post("{\"model\":\"m\",\"stream\":true,\"user\":\"first-event\"}"),
                 HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(r.headers().firstValue("content-type")).hasValue("text/event-stream");
         try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
-            String first = in.readLine();
+            assertThat(in.readLine()).isEqualTo("data: {\"i\":0}");
             long firstSeen = System.nanoTime();
-            assertThat(first).isEqualTo("data: {\"i\":0}");
-            // event 1 is sent 400 ms after event 0: holding event 0 before it exists proves no buffering
-            assertThat(upstream.eventSentNanos()).hasSize(1);
-            StringBuilder rest = new StringBuilder();
-            String line;
-            while ((line = in.readLine()) != null) {
-                rest.append(line).append('\n');
-            }
-            assertThat(rest.toString()).contains("{\"i\":1}", "{\"i\":2}");
-            assertThat(upstream.eventSentNanos().get(1)).isGreaterThan(firstSeen);
+            List<String> rest = in.lines().toList();
+            assertThat(rest).contains("data: {\"i\":1}", "data: {\"i\":2}");
+            assertThat(request("first-event").eventNanos().get(1)).isGreaterThan(firstSeen);
         }
     }
 
-    private HttpRequest post(String json) {
-        return HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/completions"))
+    @Test
+    void twoHundredConcurrentStreamsEachGetTheirFirstEventBeforeTheirSecondIsSent() throws Exception {
+        upstream.behave(new TestUpstream.Sse(3, 1500));
+        int streams = 200;
+        List<FirstLine> firsts = new ArrayList<>();
+        List<CompletableFuture<HttpResponse<Void>>> done = new ArrayList<>();
+        for (int i = 0; i < streams; i++) {
+            FirstLine first = new FirstLine();
+            firsts.add(first);
+            done.add(HTTP.sendAsync(post("{\"model\":\"m\",\"stream\":true,\"user\":\"c" + i + "\"}"),
+                    HttpResponse.BodyHandlers.fromLineSubscriber(first)));
+        }
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+        for (int i = 0; i < streams; i++) {
+            FirstLine first = firsts.get(i);
+            assertThat(first.line).as("stream %d", i).isEqualTo("data: {\"i\":0}");
+            assertThat(first.lines).as("stream %d complete", i).isEqualTo(6);
+            assertThat(first.nanos).as("stream %d first event before its second was sent", i)
+                    .isLessThan(request("c" + i).eventNanos().get(1));
+        }
+    }
+
+    @Test
+    void clientThatLeavesMidStreamCancelsTheUpstreamRequest() throws Exception {
+        upstream.behave(new TestUpstream.Sse(50, 200));
+        int gone = upstream.clientsGoneMidResponse();
+        try (Socket s = rawStreamRequest("leaver")) {
+            readUntil(s.getInputStream(), "data: {\"i\":0}");
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> upstream.clientsGoneMidResponse() == gone + 1);
+        Endpoint e = Endpoint.parse(upstream.address());
+        await().atMost(Duration.ofSeconds(10)).until(() -> gateway.server().gateway().inFlight().inFlight(e) == 0);
+    }
+
+    @Test
+    void upstreamDyingMidStreamEndsTheClientStreamWithAnErrorEvent() throws Exception {
+        upstream.behave(new TestUpstream.DieMidStream(2, 100));
+        HttpResponse<String> r = HTTP.send(post("{\"model\":\"m\",\"stream\":true}"), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(r.body()).startsWith("data: {\"i\":0}\n\ndata: {\"i\":1}\n\n")
+                .endsWith("\n\n")
+                .contains("data: {\"error\":{", "\"code\":\"upstream_broken\"");
+    }
+
+    @Test
+    void connectionsAreKeptAliveOnBothSides() throws Exception {
+        upstream.behave(new TestUpstream.Json(200, "{\"n\":1}"));
+        try (Socket s = new Socket("127.0.0.1", gateway.port())) {
+            s.setSoTimeout(10_000);
+            // warm the upstream pool, then count new upstream connections over sequential requests
+            exchange(s);
+            int before = upstream.connectionsAccepted();
+            for (int i = 0; i < 5; i++) {
+                assertThat(exchange(s)).startsWith("HTTP/1.1 200").endsWith("{\"n\":1}");
+            }
+            assertThat(upstream.connectionsAccepted()).isEqualTo(before);
+        }
+    }
+
+    private static String exchange(Socket s) throws Exception {
+        String body = "{\"model\":\"m\"}";
+        s.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+        return readResponse(s.getInputStream());
+    }
+
+    /** Reads one Content-Length response. */
+    private static String readResponse(InputStream in) throws Exception {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            head.append((char) in.read());
+        }
+        int length = 0;
+        for (String line : head.toString().split("\r\n")) {
+            if (line.toLowerCase().startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+    }
+
+    private static Socket rawStreamRequest(String user) throws Exception {
+        Socket s = new Socket("127.0.0.1", gateway.port());
+        s.setSoTimeout(10_000);
+        String body = "{\"model\":\"m\",\"stream\":true,\"user\":\"" + user + "\"}";
+        OutputStream out = s.getOutputStream();
+        out.write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return s;
+    }
+
+    private static void readUntil(InputStream in, String marker) throws Exception {
+        StringBuilder seen = new StringBuilder();
+        while (seen.indexOf(marker) < 0) {
+            int c = in.read();
+            assertThat(c).as("stream ended before " + marker).isNotEqualTo(-1);
+            seen.append((char) c);
+        }
+    }
+
+    private static TestUpstream.Received request(String user) {
+        return upstream.received().stream().filter(r -> r.bodyText().contains("\"" + user + "\"")).findFirst().orElseThrow();
+    }
+
+    private static HttpRequest post(String json) {
+        return HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/chat/completions"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+    }
+
+    /** Notes the first line of a body and when it arrived, and counts lines. */
+    static final class FirstLine implements Flow.Subscriber<String> {
+        volatile String line;
+        volatile long nanos;
+        volatile int lines;
+
+        @Override
+        public void onSubscribe(Flow.Subscription subscription) {
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(String item) {
+            if (line == null) {
+                nanos = System.nanoTime();
+                line = item;
+            }
+            lines++;
+        }
+
+        @Override
+        public void onError(Throwable throwable) {
+        }
+
+        @Override
+        public void onComplete() {
+        }
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import io.inferencegateway.camel.GatewayServer;
 
@@ -21,10 +22,14 @@ public final class GatewayHarness implements AutoCloseable {
     }
 
     public static GatewayHarness start(String configYaml) throws Exception {
+        return start(configYaml, Map.of());
+    }
+
+    public static GatewayHarness start(String configYaml, Map<String, String> properties) throws Exception {
         Path file = Files.createTempFile("gateway-config", ".yaml");
         Files.writeString(file, configYaml);
         int port = freePort();
-        return new GatewayHarness(GatewayServer.start(file, port), port, file);
+        return new GatewayHarness(GatewayServer.start(file, port, properties), port, file);
     }
 
     /** A one-pool config for {@code model} over the given endpoints. */

@@ -58,8 +58,8 @@ public final class TestUpstream implements AutoCloseable {
     public record DieMidStream(int eventsBeforeDeath, long gapMillis) implements Behaviour {
     }
 
-    /** A request as received. */
-    public record Received(String method, String uri, HttpHeaders headers, byte[] body) {
+    /** A request as received, and when each SSE event of its response was written (System.nanoTime()). */
+    public record Received(String method, String uri, HttpHeaders headers, byte[] body, List<Long> eventNanos) {
         public String bodyText() {
             return new String(body, StandardCharsets.UTF_8);
         }
@@ -68,7 +68,6 @@ public final class TestUpstream implements AutoCloseable {
     private final EventLoopGroup group = new NioEventLoopGroup(1);
     private final Channel server;
     private final List<Received> received = new CopyOnWriteArrayList<>();
-    private final List<Long> eventSentNanos = new CopyOnWriteArrayList<>();
     private final AtomicInteger clientsGoneMidResponse = new AtomicInteger();
     private final AtomicInteger connections = new AtomicInteger();
     private volatile Behaviour behaviour = new Json(200, "{\"ok\":true}");
@@ -104,11 +103,6 @@ public final class TestUpstream implements AutoCloseable {
         return received;
     }
 
-    /** System.nanoTime() when each SSE event was written, across all requests. */
-    public List<Long> eventSentNanos() {
-        return eventSentNanos;
-    }
-
     /** Clients (the gateway) that closed the connection while a response was still being produced. */
     public int clientsGoneMidResponse() {
         return clientsGoneMidResponse.get();
@@ -135,34 +129,36 @@ public final class TestUpstream implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             byte[] body = new byte[req.content().readableBytes()];
             req.content().getBytes(0, body);
-            received.add(new Received(req.method().name(), req.uri(), req.headers().copy(), body));
+            Received r = new Received(req.method().name(), req.uri(), req.headers().copy(), body,
+                    new CopyOnWriteArrayList<>());
+            received.add(r);
             Behaviour b = behaviour;
             if (b instanceof Json json) {
                 byte[] bytes = json.body().getBytes(StandardCharsets.UTF_8);
-                FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                         HttpResponseStatus.valueOf(json.status()), Unpooled.wrappedBuffer(bytes));
-                r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
                         .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
-                ctx.writeAndFlush(r);
+                ctx.writeAndFlush(response);
             } else if (b instanceof Sse sse) {
-                stream(ctx, sse.events(), sse.gapMillis(), false);
+                stream(ctx, r, sse.events(), sse.gapMillis(), false);
             } else if (b instanceof DieMidStream die) {
-                stream(ctx, die.eventsBeforeDeath(), die.gapMillis(), true);
+                stream(ctx, r, die.eventsBeforeDeath(), die.gapMillis(), true);
             } else {
                 responding = true; // Hang: never answer
             }
         }
 
-        private void stream(ChannelHandlerContext ctx, int events, long gapMillis, boolean die) {
+        private void stream(ChannelHandlerContext ctx, Received r, int events, long gapMillis, boolean die) {
             responding = true;
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
                     .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
             ctx.writeAndFlush(head);
-            sendEvent(ctx, 0, events, gapMillis, die);
+            sendEvent(ctx, r, 0, events, gapMillis, die);
         }
 
-        private void sendEvent(ChannelHandlerContext ctx, int i, int events, long gapMillis, boolean die) {
+        private void sendEvent(ChannelHandlerContext ctx, Received r, int i, int events, long gapMillis, boolean die) {
             if (!ctx.channel().isActive()) {
                 return;
             }
@@ -175,9 +171,10 @@ public final class TestUpstream implements AutoCloseable {
                 responding = false;
                 return;
             }
-            eventSentNanos.add(System.nanoTime());
+            long now = System.nanoTime();
+            r.eventNanos().add(now);
             ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(sseEvent(i), StandardCharsets.UTF_8)));
-            ctx.executor().schedule(() -> sendEvent(ctx, i + 1, events, gapMillis, die), gapMillis,
+            ctx.executor().schedule(() -> sendEvent(ctx, r, i + 1, events, gapMillis, die), gapMillis,
                     TimeUnit.MILLISECONDS);
         }
 
