@@ -7,11 +7,16 @@ import io.inferencegateway.camel.GatewayServer;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.InvalidConfigException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = "Run the gateway in front of the model servers named in the config.")
 final class ServeCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
 
     @Option(names = "--config", required = true, paramLabel = "FILE",
             description = "InferenceGatewayConfig YAML file.")
@@ -26,7 +31,8 @@ final class ServeCommand implements Callable<Integer> {
         try {
             ConfigLoader.load(config);
         } catch (InvalidConfigException e) {
-            System.err.println("invalid config " + config + ": " + e.getMessage());
+            spec.commandLine().getErr().println("invalid config " + config + ": " + e.getMessage());
+            spec.commandLine().getErr().flush();
             return InferenceGatewayCli.EXIT_USAGE;
         }
         GatewayServer.newMain(config, port).run();

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -65,14 +66,28 @@ public final class ConfigLoader {
     }
 
     private static InvalidConfigException describe(JsonProcessingException e) {
+        StreamReadException syntax = syntaxError(e);
+        if (syntax != null) {
+            String where = syntax.getLocation() == null ? "" : " at line " + syntax.getLocation().getLineNr();
+            return new InvalidConfigException("config is not valid YAML" + where + ": "
+                    + syntax.getOriginalMessage().split("\n")[0]);
+        }
         if (e instanceof UnrecognizedPropertyException u) {
             return new InvalidConfigException(path(u) + " is not a known field");
         }
         if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
             return new InvalidConfigException(path(m) + " has the wrong type: " + m.getOriginalMessage().split("\n")[0]);
         }
-        String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr();
-        return new InvalidConfigException("config is not valid YAML" + where + ": " + e.getOriginalMessage());
+        return new InvalidConfigException("config cannot be read: " + e.getOriginalMessage().split("\n")[0]);
+    }
+
+    private static StreamReadException syntaxError(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof StreamReadException s) {
+                return s;
+            }
+        }
+        return null;
     }
 
     private static String path(JsonMappingException e) {

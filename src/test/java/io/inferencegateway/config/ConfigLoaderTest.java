@@ -1,0 +1,187 @@
+package io.inferencegateway.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.inferencegateway.core.Endpoint;
+
+class ConfigLoaderTest {
+
+    private static final String HEAD = """
+            apiVersion: inferencegateway.io/v1alpha1
+            kind: InferenceGatewayConfig
+            metadata: {name: t}
+            """;
+
+    @Test
+    void fullSchedulerIsReadWithEveryField() throws Exception {
+        GatewayConfig c = ConfigLoader.parse(HEAD + """
+                spec:
+                  bbr: {maxRequestBodyBytes: 4096}
+                  schedulers:
+                    - name: llama
+                      modelName: meta-llama/Llama-3.1-8B-Instruct
+                      loraAdapters: [sql-lora, ko-lora]
+                      endpoints: ["10.0.0.1:8000", "[::1]:8001"]
+                      modelSelector: {matchLabels: {app: vllm, model: llama}}
+                      namespace: inference
+                      targetPort: 8080
+                      engineType: sglang
+                      policy: least-request
+                      profile: throughput
+                      weights: {queue: 5, runningRequests: 1}
+                      routeTimeout: 1m30s
+                      metricsInterval: 100ms
+                """);
+        assertThat(c.maxRequestBodyBytes()).isEqualTo(4096);
+        PoolConfig p = c.pools().get(0);
+        assertThat(p.name()).isEqualTo("llama");
+        assertThat(p.loraAdapters()).containsExactly("sql-lora", "ko-lora");
+        assertThat(p.endpoints()).containsExactly(new Endpoint("10.0.0.1", 8000), new Endpoint("::1", 8001));
+        assertThat(p.modelSelector()).containsEntry("app", "vllm").containsEntry("model", "llama");
+        assertThat(p.namespace()).isEqualTo("inference");
+        assertThat(p.targetPort()).isEqualTo(8080);
+        assertThat(p.engine()).isEqualTo(EngineType.SGLANG);
+        assertThat(p.policy()).isEqualTo(Policy.LEAST_REQUEST);
+        // profile preset, then the two explicit weights over it
+        Weights preset = Weights.forProfile("throughput");
+        assertThat(p.weights()).isEqualTo(preset.with("queue", 5).with("runningRequests", 1));
+        assertThat(p.routeTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(p.metricsInterval()).isEqualTo(Duration.ofMillis(100));
+    }
+
+    @Test
+    void defaultsApplyWhenFieldsAreLeftOut() throws Exception {
+        GatewayConfig c = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - modelName: m
+                      endpoints: ["127.0.0.1:9000"]
+                """);
+        PoolConfig p = c.pools().get(0);
+        assertThat(c.maxRequestBodyBytes()).isEqualTo(GatewayConfig.DEFAULT_MAX_REQUEST_BODY_BYTES);
+        assertThat(p.name()).as("name defaults to the model name").isEqualTo("m");
+        assertThat(p.engine()).isEqualTo(EngineType.VLLM);
+        assertThat(p.policy()).isEqualTo(Policy.GPU_AWARE);
+        assertThat(p.weights()).isEqualTo(Weights.DEFAULT);
+        assertThat(p.weights().queue()).isEqualTo(2);
+        assertThat(p.weights().kvCache()).isEqualTo(2);
+        assertThat(p.weights().prefix()).isEqualTo(3);
+        assertThat(p.targetPort()).isEqualTo(8000);
+        assertThat(p.routeTimeout()).isEqualTo(Duration.ofSeconds(300));
+        assertThat(p.metricsInterval()).isEqualTo(Duration.ofMillis(50));
+    }
+
+    static Stream<Arguments> invalidConfigs() {
+        return Stream.of(
+                Arguments.of("wrong kind", "apiVersion: x\nkind: Pod\nspec: {}\n", "kind must be InferenceGatewayConfig"),
+                Arguments.of("no spec", HEAD, "spec is required"),
+                Arguments.of("no schedulers", HEAD + "spec: {schedulers: []}\n", "spec.schedulers must list at least one"),
+                Arguments.of("missing modelName", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"]}
+                            - {name: b, endpoints: ["h:2"]}
+                        """, "spec.schedulers[1].modelName is required"),
+                Arguments.of("unknown weight", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], weights: {latency: 3}}
+                        """, "spec.schedulers[0].weights.latency is not a known weight"),
+                Arguments.of("negative weight", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], weights: {queue: -1}}
+                        """, "spec.schedulers[0].weights.queue must be a non-negative integer"),
+                Arguments.of("weight not a number", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], weights: {queue: lots}}
+                        """, "spec.schedulers[0].weights.queue has the wrong type"),
+                Arguments.of("duplicate modelName", HEAD + """
+                        spec:
+                          schedulers:
+                            - {name: a, modelName: m, endpoints: ["h:1"]}
+                            - {name: b, modelName: m, endpoints: ["h:2"]}
+                        """, "spec.schedulers[1].modelName 'm' duplicates spec.schedulers[0].modelName"),
+                Arguments.of("adapter named like a model", HEAD + """
+                        spec:
+                          schedulers:
+                            - {name: a, modelName: m, endpoints: ["h:1"]}
+                            - {name: b, modelName: n, loraAdapters: [m], endpoints: ["h:2"]}
+                        """, "spec.schedulers[1].loraAdapters[0] 'm' duplicates spec.schedulers[0].modelName"),
+                Arguments.of("bad endpoint", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1", "just-a-host"]}
+                        """, "spec.schedulers[0].endpoints[1] endpoint must be host:port"),
+                Arguments.of("endpoint port out of range", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:70000"]}
+                        """, "spec.schedulers[0].endpoints[0] port must be 1..65535"),
+                Arguments.of("neither endpoints nor selector", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a}
+                        """, "spec.schedulers[0] needs endpoints (host:port list) or a modelSelector"),
+                Arguments.of("unknown field", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], replicas: 3}
+                        """, "spec.schedulers[0].replicas is not a known field"),
+                Arguments.of("unknown policy", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], policy: fastest}
+                        """, "spec.schedulers[0].policy must be one of"),
+                Arguments.of("unknown engine", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], engineType: llamacpp}
+                        """, "spec.schedulers[0].engineType must be one of"),
+                Arguments.of("unknown profile", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], profile: turbo}
+                        """, "spec.schedulers[0].profile must be one of latency, throughput"),
+                Arguments.of("bad route timeout", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], routeTimeout: soon}
+                        """, "spec.schedulers[0].routeTimeout"),
+                Arguments.of("zero route timeout", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], routeTimeout: 0s}
+                        """, "spec.schedulers[0].routeTimeout must be positive"),
+                Arguments.of("empty selector", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, modelSelector: {}}
+                        """, "spec.schedulers[0].modelSelector.matchLabels must name at least one label"),
+                Arguments.of("body limit zero", HEAD + """
+                        spec:
+                          bbr: {maxRequestBodyBytes: 0}
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"]}
+                        """, "spec.bbr.maxRequestBodyBytes must be between 1 and"),
+                Arguments.of("not YAML", "kind: InferenceGatewayConfig\nspec: {schedulers: [}\n", "config is not valid YAML"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalidConfigs")
+    void invalidConfigIsRejectedNamingThePath(String scenario, String yaml, String expected) {
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessageStartingWith(expected);
+    }
+}
