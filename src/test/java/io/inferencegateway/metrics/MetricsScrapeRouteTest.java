@@ -90,4 +90,22 @@ class MetricsScrapeRouteTest {
                 .contains("timer://model-server-metrics-" + POOL + "?delay=0&period=50",
                         "timer://model-server-metrics-" + OTHER_POOL + "?delay=0&period=50");
     }
+
+    @Test
+    void removingAPoolTakesItsRouteAndItsKameletRoute() throws Exception {
+        TemplatedRouteBuilder.builder(context, "metrics-scrape")
+                .routeId("metrics-scrape-llama")
+                .parameter("pool", POOL)
+                .add();
+        await().atMost(Duration.ofSeconds(10)).until(() -> cache.latest(server.endpoint()) != null);
+        assertThat(context.getRoutes()).extracting(route -> route.getRouteId())
+                .containsExactlyInAnyOrder("metrics-scrape-llama", "model-server-metrics-" + POOL);
+
+        for (String routeId : List.of("metrics-scrape-llama", "model-server-metrics-" + POOL)) {
+            context.getRouteController().stopRoute(routeId);
+            context.removeRoute(routeId);
+        }
+
+        assertThat(context.getRoutes()).isEmpty();
+    }
 }
