@@ -65,6 +65,7 @@ public final class MetricsScraper implements AutoCloseable {
     private final ScheduledThreadPoolExecutor timeouts;
 
     private final Set<Endpoint> scraping = ConcurrentHashMap.newKeySet();
+    private final Set<CompletableFuture<?>> responses = ConcurrentHashMap.newKeySet();
     private final Map<String, List<Endpoint>> endpointsSeen = new ConcurrentHashMap<>();
     private volatile ModelPools poolsSeen;
     private volatile boolean closed;
@@ -149,8 +150,9 @@ public final class MetricsScraper implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (Runnable cancelInFlight : timeouts.shutdownNow()) {
-            cancelInFlight.run();
+        timeouts.shutdownNow();
+        for (CompletableFuture<?> response : responses) {
+            response.cancel(true);
         }
     }
 
@@ -162,45 +164,49 @@ public final class MetricsScraper implements AutoCloseable {
         started.increment();
         long startedNanos = clock.nanoTime();
         InFlightRequests.Counters dispatched = inFlight.snapshot(endpoint);
-        URI uri = URI.create("http://" + endpoint + dialect.metricsPath());
+        String url = "http://" + endpoint + dialect.metricsPath();
         CompletableFuture<HttpResponse<byte[]>> response;
         try {
-            HttpRequest request = HttpRequest.newBuilder(uri)
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url))
                     .timeout(timeout)
                     .header("Accept", "text/plain")
                     .GET()
                     .build();
             response = http.sendAsync(request, BoundedBodySubscriber.handler(maxBodyBytes));
         } catch (RuntimeException e) {
-            finishFailed(endpoint, uri + ": " + describe(e), false);
+            finishFailed(endpoint, url + ": " + describe(e), false);
             return true;
         }
+        responses.add(response);
         // the request timeout covers only the wait for headers; cancelling also aborts a stalled body
-        ScheduledFuture<?> deadline;
-        try {
-            deadline = timeouts.schedule(() -> response.cancel(true), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closedMeanwhile) {
-            response.cancel(true);
-            deadline = null;
-        }
-        ScheduledFuture<?> deadlineToClear = deadline;
+        ScheduledFuture<?> deadline = scheduleCancel(response);
         response.whenComplete((answer, error) -> {
-            if (deadlineToClear != null) {
-                deadlineToClear.cancel(false);
+            responses.remove(response);
+            if (deadline != null) {
+                deadline.cancel(false);
             }
             if (error != null) {
                 Throwable cause = unwrap(error);
                 boolean timeoutHit = cause instanceof CancellationException || cause instanceof HttpTimeoutException;
-                finishFailed(endpoint, uri + (timeoutHit ? ": timed out after " + timeout.toMillis() + " ms"
+                finishFailed(endpoint, url + (timeoutHit ? ": timed out after " + timeout.toMillis() + " ms"
                         : ": " + describe(cause)), timeoutHit);
             } else {
-                finishAnswered(endpoint, dialect, uri, answer, startedNanos, dispatched);
+                finishAnswered(endpoint, dialect, url, answer, startedNanos, dispatched);
             }
         });
         return true;
     }
 
-    private void finishAnswered(Endpoint endpoint, EngineDialect dialect, URI uri, HttpResponse<byte[]> answer,
+    private ScheduledFuture<?> scheduleCancel(CompletableFuture<?> response) {
+        try {
+            return timeouts.schedule(() -> response.cancel(true), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            response.cancel(true);
+            return null;
+        }
+    }
+
+    private void finishAnswered(Endpoint endpoint, EngineDialect dialect, String uri, HttpResponse<byte[]> answer,
             long startedNanos, InFlightRequests.Counters dispatched) {
         if (answer.statusCode() != 200) {
             finishFailed(endpoint, uri + ": HTTP " + answer.statusCode(), false);

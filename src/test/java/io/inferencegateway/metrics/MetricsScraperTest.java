@@ -245,6 +245,21 @@ class MetricsScraperTest {
         assertThat(a.requests()).isZero();
     }
 
+    @Test
+    void closingCancelsScrapesInFlight() throws IOException {
+        scraper = scraper(Duration.ofSeconds(60), MetricsScraper.DEFAULT_MAX_BODY_BYTES); // only close() can end it
+        FakeModelServer stuck = server().serving(vllmWaiting(1)).holding();
+        usePools(pool("llama", EngineType.VLLM, stuck.endpoint()));
+        scraper.scrape("llama");
+        await().atMost(WAIT).until(() -> stuck.requests() == 1);
+
+        scraper.close();
+
+        await().atMost(WAIT).until(this::noScrapeInFlight);
+        assertThat(scraper.stats().failed()).isEqualTo(1);
+        assertThat(scraper.isScraping(stuck.endpoint())).isFalse();
+    }
+
     private boolean noScrapeInFlight() {
         MetricsScraper.Stats stats = scraper.stats();
         return stats.succeeded() + stats.failed() == stats.started();
