@@ -1,5 +1,8 @@
 package io.inferencegateway.metrics;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -27,6 +30,20 @@ public final class PrometheusTextParser {
      * @param garbageLines lines that could not be read and were skipped
      */
     public record Stats(int sampleLines, int wanted, int garbageLines) {
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+    private static final long LOW_BITS = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final boolean[] NAME_START = new boolean[256];
+    private static final boolean[] NAME_CHAR = new boolean[256];
+
+    static {
+        for (int b = 0; b < 256; b++) {
+            NAME_START[b] = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_' || b == ':';
+            NAME_CHAR[b] = NAME_START[b] || (b >= '0' && b <= '9');
+        }
     }
 
     private final Labels labels = new Labels();
@@ -61,7 +78,7 @@ public final class PrometheusTextParser {
                 p = nextLine(text, p, end);
                 continue;
             }
-            if (!isNameStart(first)) {
+            if (!NAME_START[first & 0xFF]) {
                 garbage++;
                 p = nextLine(text, p, end);
                 continue;
@@ -69,7 +86,7 @@ public final class PrometheusTextParser {
             sampleLines++;
             int nameStart = p;
             int hash = 0;
-            while (p < end && isNameChar(text[p])) {
+            while (p < end && NAME_CHAR[text[p] & 0xFF]) {
                 hash = 31 * hash + text[p];
                 p++;
             }
@@ -188,7 +205,20 @@ public final class PrometheusTextParser {
         }
     }
 
+    /**
+     * The position after the next {@code \n} at or after {@code p} (or {@code end + 1}). Most of an exposition is lines
+     * skipped by name, so this scans eight bytes at a time: a byte equal to LF becomes zero after the XOR, and the
+     * classic {@code (x - 0x01..) & ~x & 0x80..} test flags the lowest zero byte exactly.
+     */
     private static int nextLine(byte[] text, int p, int end) {
+        while (p + Long.BYTES <= end) {
+            long x = (long) LONGS.get(text, p) ^ NEWLINES;
+            long found = (x - LOW_BITS) & ~x & HIGH_BITS;
+            if (found != 0) {
+                return p + (Long.numberOfTrailingZeros(found) >>> 3) + 1;
+            }
+            p += Long.BYTES;
+        }
         while (p < end && text[p] != '\n') {
             p++;
         }
@@ -226,14 +256,6 @@ public final class PrometheusTextParser {
             }
         }
         return true;
-    }
-
-    private static boolean isNameStart(byte b) {
-        return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_' || b == ':';
-    }
-
-    private static boolean isNameChar(byte b) {
-        return isNameStart(b) || (b >= '0' && b <= '9');
     }
 
     private static boolean isLabelNameStart(byte b) {

@@ -151,6 +151,40 @@ class PrometheusTextParserTest {
     }
 
     @Test
+    void findsEveryLineWhateverItsLengthAndAlignment() {
+        Random random = new Random(7);
+        StringBuilder text = new StringBuilder();
+        List<Double> expected = new java.util.ArrayList<>();
+        for (int line = 0; line < 2_000; line++) {
+            boolean wanted = random.nextBoolean();
+            String padding = "x".repeat(random.nextInt(40));
+            text.append(wanted ? "want" : "skip").append("{p=\"").append(padding).append("\"} ").append(line)
+                    .append(random.nextInt(4) == 0 ? "\r\n" : "\n");
+            if (wanted) {
+                expected.add((double) line);
+            }
+        }
+        text.setLength(text.length() - 1); // last line without its newline
+        RecordingVisitor visitor = new RecordingVisitor("want"::equals);
+
+        PrometheusTextParser.Stats stats = parse(text.toString(), visitor);
+
+        assertThat(stats.garbageLines()).isZero();
+        assertThat(visitor.samples).extracting(Sample::value).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void aSkippedLineEndsAtTheEndOfTheRangeNotAtANewlineBeyondIt() {
+        byte[] text = bytes("skip 1\nwant 2\n");
+        RecordingVisitor visitor = new RecordingVisitor("want"::equals);
+
+        new PrometheusTextParser().parse(text, 0, 5, visitor); // "skip " only
+
+        assertThat(visitor.offered).containsExactly("skip");
+        assertThat(visitor.samples).isEmpty();
+    }
+
+    @Test
     void rejectsRangeOutsideTheArray() {
         assertThatThrownBy(() -> new PrometheusTextParser().parse(new byte[4], 2, 3, RecordingVisitor.all()))
                 .isInstanceOf(IndexOutOfBoundsException.class);
