@@ -1,0 +1,296 @@
+package io.inferencegateway.metrics;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.core.ModelPool;
+import io.inferencegateway.core.ModelPools;
+import io.inferencegateway.core.NanoClock;
+
+/**
+ * Scrapes the Prometheus exposition of every endpoint of a pool, without blocking: {@link #scrape(String)} only
+ * starts asynchronous HTTP requests and returns. Each response is parsed by the pool's {@link EngineDialect} on the
+ * HTTP client's threads and stored in the {@link MetricsCache}.
+ *
+ * <ul>
+ *   <li>At most one scrape per endpoint is in flight: while one is still running, a tick skips that endpoint, so a
+ *       slow {@code /metrics} costs only its own freshness, never other endpoints' scrapes or requests.</li>
+ *   <li>A scrape that has not finished within the timeout (headers and body) is cancelled, which closes its
+ *       connection, and counts as a failure.</li>
+ *   <li>Each reading is stamped with the clock time its scrape started and the gateway's own dispatch counters for
+ *       the endpoint at that moment, so the scheduler can add what it sent since.</li>
+ *   <li>A response without a single series the engine is known to publish counts as a failure (a wrong
+ *       {@code engineType}, or a server that is not a model server).</li>
+ *   <li>Endpoints that leave every pool are dropped from the cache; a late answer from one is discarded.</li>
+ * </ul>
+ */
+public final class MetricsScraper implements AutoCloseable {
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
+    public static final int DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+    /** Running totals, for the gateway's own metrics. */
+    public record Stats(long started, long succeeded, long failed, long timedOut, long skippedBusy,
+            long garbageLines) {
+    }
+
+    private final Supplier<ModelPools> pools;
+    private final MetricsCache cache;
+    private final InFlightRequests inFlight;
+    private final NanoClock clock;
+    private final HttpClient http;
+    private final Duration timeout;
+    private final int maxBodyBytes;
+    private final ScheduledThreadPoolExecutor timeouts;
+
+    private final Set<Endpoint> scraping = ConcurrentHashMap.newKeySet();
+    private final Set<CompletableFuture<?>> responses = ConcurrentHashMap.newKeySet();
+    private final Map<String, List<Endpoint>> endpointsSeen = new ConcurrentHashMap<>();
+    private volatile ModelPools poolsSeen;
+    private volatile boolean closed;
+
+    private final LongAdder started = new LongAdder();
+    private final LongAdder succeeded = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder timedOut = new LongAdder();
+    private final LongAdder skippedBusy = new LongAdder();
+    private final LongAdder garbageLines = new LongAdder();
+
+    /** A scraper with its own HTTP/1.1 client, a one-second timeout and an 8 MiB body limit. */
+    public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock) {
+        this(pools, cache, inFlight, clock, defaultHttpClient(DEFAULT_TIMEOUT), DEFAULT_TIMEOUT, DEFAULT_MAX_BODY_BYTES);
+    }
+
+    public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock,
+            HttpClient http, Duration timeout, int maxBodyBytes) {
+        this.pools = Objects.requireNonNull(pools, "pools");
+        this.cache = Objects.requireNonNull(cache, "cache");
+        this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.http = Objects.requireNonNull(http, "http");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+        }
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("maxBodyBytes must be positive, got " + maxBodyBytes);
+        }
+        this.timeout = timeout;
+        this.maxBodyBytes = maxBodyBytes;
+        this.timeouts = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread t = new Thread(runnable, "metrics-scrape-timeouts");
+            t.setDaemon(true);
+            return t;
+        });
+        this.timeouts.setRemoveOnCancelPolicy(true);
+    }
+
+    /** An HTTP/1.1 client (kept-alive connections, no upgrade attempts) that gives up connecting after a timeout. */
+    public static HttpClient defaultHttpClient(Duration connectTimeout) {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(connectTimeout)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+    }
+
+    /**
+     * Starts a scrape of every endpoint of the named pool that is not still being scraped, and returns at once.
+     *
+     * @return how many scrapes were started (0 for an unknown pool)
+     */
+    public int scrape(String poolName) {
+        ModelPools current = closed ? null : pools.get();
+        ModelPool pool = current == null ? null : current.pool(poolName);
+        if (pool == null) {
+            return 0;
+        }
+        forgetDepartedIfPoolsChanged(current);
+        EngineDialect dialect = EngineDialect.forEngine(pool.config().engine());
+        int count = 0;
+        for (Endpoint endpoint : pool.endpoints()) {
+            if (start(endpoint, dialect)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Whether a scrape of the endpoint is in flight right now. */
+    public boolean isScraping(Endpoint endpoint) {
+        return scraping.contains(endpoint);
+    }
+
+    public Stats stats() {
+        return new Stats(started.sum(), succeeded.sum(), failed.sum(), timedOut.sum(), skippedBusy.sum(),
+                garbageLines.sum());
+    }
+
+    /** Stops scraping: later ticks start nothing, and scrapes still in flight are cancelled. */
+    @Override
+    public void close() {
+        closed = true;
+        timeouts.shutdownNow();
+        for (CompletableFuture<?> response : responses) {
+            response.cancel(true);
+        }
+    }
+
+    private boolean start(Endpoint endpoint, EngineDialect dialect) {
+        if (!scraping.add(endpoint)) {
+            skippedBusy.increment();
+            return false;
+        }
+        started.increment();
+        long startedNanos = clock.nanoTime();
+        InFlightRequests.Counters dispatched = inFlight.snapshot(endpoint);
+        String url = "http://" + endpoint + dialect.metricsPath();
+        CompletableFuture<HttpResponse<byte[]>> response;
+        try {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(url))
+                    .timeout(timeout)
+                    .header("Accept", "text/plain")
+                    .GET()
+                    .build();
+            response = http.sendAsync(request, BoundedBodySubscriber.handler(maxBodyBytes));
+        } catch (RuntimeException e) {
+            finishFailed(endpoint, url + ": " + describe(e), false);
+            return true;
+        }
+        responses.add(response);
+        // the request timeout covers only the wait for headers; cancelling also aborts a stalled body
+        ScheduledFuture<?> deadline = scheduleCancel(response);
+        response.whenComplete((answer, error) -> {
+            responses.remove(response);
+            if (deadline != null) {
+                deadline.cancel(false);
+            }
+            if (error != null) {
+                Throwable cause = unwrap(error);
+                boolean timeoutHit = cause instanceof CancellationException || cause instanceof HttpTimeoutException;
+                finishFailed(endpoint, url + (timeoutHit ? ": timed out after " + timeout.toMillis() + " ms"
+                        : ": " + describe(cause)), timeoutHit);
+            } else {
+                finishAnswered(endpoint, dialect, url, answer, startedNanos, dispatched);
+            }
+        });
+        return true;
+    }
+
+    private ScheduledFuture<?> scheduleCancel(CompletableFuture<?> response) {
+        try {
+            return timeouts.schedule(() -> response.cancel(true), timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            response.cancel(true);
+            return null;
+        }
+    }
+
+    private void finishAnswered(Endpoint endpoint, EngineDialect dialect, String uri, HttpResponse<byte[]> answer,
+            long startedNanos, InFlightRequests.Counters dispatched) {
+        if (answer.statusCode() != 200) {
+            finishFailed(endpoint, uri + ": HTTP " + answer.statusCode(), false);
+            return;
+        }
+        EngineDialect.Parsed parsed;
+        try {
+            byte[] body = answer.body();
+            parsed = dialect.read(body, 0, body.length, startedNanos, dispatched);
+        } catch (RuntimeException e) {
+            finishFailed(endpoint, uri + ": " + describe(e), false);
+            return;
+        }
+        garbageLines.add(parsed.stats().garbageLines());
+        if (parsed.stats().wanted() == 0) {
+            finishFailed(endpoint, uri + ": no " + dialect.engine().configName() + " metrics in the response", false);
+            return;
+        }
+        try {
+            if (isInSomePool(endpoint)) {
+                cache.recordSuccess(endpoint, parsed.metrics(), clock.nanoTime());
+            }
+            succeeded.increment();
+        } finally {
+            scraping.remove(endpoint);
+        }
+    }
+
+    private void finishFailed(Endpoint endpoint, String error, boolean timeoutHit) {
+        try {
+            failed.increment();
+            if (timeoutHit) {
+                timedOut.increment();
+            }
+            if (isInSomePool(endpoint)) {
+                cache.recordFailure(endpoint, error);
+            }
+        } finally {
+            scraping.remove(endpoint);
+        }
+    }
+
+    /** Drops cached state of endpoints that left every pool; cheap unless the pools or their members changed. */
+    private void forgetDepartedIfPoolsChanged(ModelPools current) {
+        boolean changed = current != poolsSeen;
+        for (ModelPool pool : current.pools()) {
+            List<Endpoint> members = pool.endpoints(); // replaced whole on change, so identity tells
+            if (endpointsSeen.put(pool.name(), members) != members) {
+                changed = true;
+            }
+        }
+        if (!changed) {
+            return;
+        }
+        if (current != poolsSeen) {
+            endpointsSeen.keySet().retainAll(current.pools().stream().map(ModelPool::name).toList());
+        }
+        poolsSeen = current;
+        Set<Endpoint> all = new HashSet<>();
+        for (ModelPool pool : current.pools()) {
+            all.addAll(pool.endpoints());
+        }
+        cache.retainOnly(all);
+    }
+
+    private boolean isInSomePool(Endpoint endpoint) {
+        ModelPools current = pools.get();
+        if (current == null) {
+            return false;
+        }
+        for (ModelPool pool : current.pools()) {
+            if (pool.endpoints().contains(endpoint)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
+    private static String describe(Throwable error) {
+        String message = error.getMessage();
+        return error.getClass().getSimpleName() + (message == null || message.isBlank() ? "" : " " + message);
+    }
+}

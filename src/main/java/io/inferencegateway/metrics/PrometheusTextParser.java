@@ -1,0 +1,268 @@
+package io.inferencegateway.metrics;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Objects;
+
+/**
+ * A parser of the Prometheus text exposition format (version 0.0.4) that works on the bytes as received: no String
+ * per line, no regular expressions. For each sample line it scans the metric name, asks the {@link SampleVisitor}
+ * whether it wants it and, if not, jumps to the next line; only wanted lines have their labels and value read.
+ *
+ * <p>What it accepts: {@code # HELP}, {@code # TYPE} and other comment lines (skipped); blank lines; blanks and tabs
+ * between tokens; label values
+ * with {@code \\}, {@code \"} and {@code \n} escapes; a trailing comma in the label set; values such as
+ * {@code NaN}, {@code +Inf}, {@code -Inf} and exponents; an optional integer timestamp (ignored); LF or CRLF line
+ * ends and a last line without one. A malformed wanted line, or a line that does not start like a sample, is
+ * skipped and counted in {@link Stats#garbageLines()}; nothing is thrown. Lines skipped by name are not checked —
+ * that is what makes skipping cheap.
+ *
+ * <p>An instance reuses its label buffers, so it is not thread-safe; it is cheap to create one per scrape.
+ */
+public final class PrometheusTextParser {
+
+    /**
+     * What one parse saw.
+     *
+     * @param sampleLines  lines that looked like samples, wanted or not
+     * @param wanted       samples handed to the visitor
+     * @param garbageLines lines that could not be read and were skipped
+     */
+    public record Stats(int sampleLines, int wanted, int garbageLines) {
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+    private static final long LOW_BITS = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final boolean[] NAME_START = new boolean[256];
+    private static final boolean[] NAME_CHAR = new boolean[256];
+
+    static {
+        for (int b = 0; b < 256; b++) {
+            NAME_START[b] = (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_' || b == ':';
+            NAME_CHAR[b] = NAME_START[b] || (b >= '0' && b <= '9');
+        }
+    }
+
+    private final Labels labels = new Labels();
+
+    public Stats parse(byte[] text, SampleVisitor visitor) {
+        return parse(text, 0, text.length, visitor);
+    }
+
+    public Stats parse(byte[] text, int offset, int length, SampleVisitor visitor) {
+        Objects.requireNonNull(visitor, "visitor");
+        Objects.checkFromIndexSize(offset, length, text.length);
+        int end = offset + length;
+        int sampleLines = 0;
+        int wanted = 0;
+        int garbage = 0;
+        int p = offset;
+        while (p < end) {
+            p = skipBlanks(text, p, end);
+            if (p >= end) {
+                break;
+            }
+            byte first = text[p];
+            if (first == '\n') {
+                p++;
+                continue;
+            }
+            if (first == '\r' && p + 1 < end && text[p + 1] == '\n') {
+                p += 2;
+                continue;
+            }
+            if (first == '#') {
+                p = nextLine(text, p, end);
+                continue;
+            }
+            if (!NAME_START[first & 0xFF]) {
+                garbage++;
+                p = nextLine(text, p, end);
+                continue;
+            }
+            sampleLines++;
+            int nameStart = p;
+            int hash = 0;
+            while (p < end && NAME_CHAR[text[p] & 0xFF]) {
+                hash = 31 * hash + text[p];
+                p++;
+            }
+            int id = visitor.select(text, nameStart, p - nameStart, hash);
+            if (id < 0) {
+                p = nextLine(text, p, end);
+                continue;
+            }
+            int after = readSample(text, p, end, id, visitor);
+            if (after < 0) {
+                garbage++;
+                p = nextLine(text, -after - 1, end);
+            } else {
+                wanted++;
+                p = after;
+            }
+        }
+        return new Stats(sampleLines, wanted, garbage);
+    }
+
+    /**
+     * Reads labels, value and timestamp after the name and hands the sample over. Returns the start of the next
+     * line, or {@code -(errorPosition + 1)} when the line is malformed.
+     */
+    private int readSample(byte[] text, int p, int end, int id, SampleVisitor visitor) {
+        labels.reset(text);
+        int afterName = skipBlanks(text, p, end);
+        boolean separated = afterName > p;
+        if (afterName < end && text[afterName] == '{') {
+            p = readLabels(text, afterName + 1, end);
+            if (p < 0) {
+                return p;
+            }
+            separated = true; // the closing brace separates the value, as in Prometheus' own parser
+        }
+        int valueStart = skipBlanks(text, p, end);
+        if (!separated || valueStart >= end || isLineEnd(text, valueStart, end)) {
+            return -(p + 1);
+        }
+        int valueEnd = tokenEnd(text, valueStart, end);
+        double value = PrometheusNumbers.parse(text, valueStart, valueEnd);
+        if (Double.isNaN(value) && !PrometheusNumbers.isNaNLiteral(text, valueStart, valueEnd)) {
+            return -(valueStart + 1);
+        }
+        p = skipBlanks(text, valueEnd, end);
+        if (p < end && !isLineEnd(text, p, end)) {
+            int timestampEnd = tokenEnd(text, p, end);
+            if (!isInteger(text, p, timestampEnd)) {
+                return -(p + 1);
+            }
+            p = skipBlanks(text, timestampEnd, end);
+        }
+        if (p < end && !isLineEnd(text, p, end)) {
+            return -(p + 1);
+        }
+        visitor.sample(id, labels, value);
+        return nextLine(text, p, end);
+    }
+
+    /** Reads {@code name="value",...}} up to and including the closing brace; returns the position after it. */
+    private int readLabels(byte[] text, int p, int end) {
+        while (true) {
+            p = skipBlanks(text, p, end);
+            if (p >= end) {
+                return -(p + 1);
+            }
+            if (text[p] == '}') {
+                return p + 1;
+            }
+            if (!isLabelNameStart(text[p])) {
+                return -(p + 1);
+            }
+            int nameStart = p;
+            while (p < end && isLabelNameChar(text[p])) {
+                p++;
+            }
+            int nameLength = p - nameStart;
+            p = skipBlanks(text, p, end);
+            if (p >= end || text[p] != '=') {
+                return -(p + 1);
+            }
+            p = skipBlanks(text, p + 1, end);
+            if (p >= end || text[p] != '"') {
+                return -(p + 1);
+            }
+            int valueStart = ++p;
+            boolean escaped = false;
+            while (p < end && text[p] != '"') {
+                byte b = text[p];
+                if (b == '\n') {
+                    return -(p + 1); // a raw newline ends the line before the value closed
+                }
+                if (b == '\\') {
+                    escaped = true;
+                    p++;
+                    if (p < end && text[p] == '\n') {
+                        return -(p + 1);
+                    }
+                }
+                p++;
+            }
+            if (p >= end) {
+                return -(end + 1);
+            }
+            if (escaped) {
+                labels.addEscaped(nameStart, nameLength, valueStart, p);
+            } else {
+                labels.add(nameStart, nameLength, valueStart, p - valueStart);
+            }
+            p = skipBlanks(text, p + 1, end);
+            if (p < end && text[p] == ',') {
+                p++;
+            } else if (p >= end || text[p] != '}') {
+                return -(p + 1);
+            }
+        }
+    }
+
+    /**
+     * The position after the next {@code \n} at or after {@code p} (or {@code end + 1}). Most of an exposition is lines
+     * skipped by name, so this scans eight bytes at a time: a byte equal to LF becomes zero after the XOR, and the
+     * classic {@code (x - 0x01..) & ~x & 0x80..} test flags the lowest zero byte exactly.
+     */
+    private static int nextLine(byte[] text, int p, int end) {
+        while (p + Long.BYTES <= end) {
+            long x = (long) LONGS.get(text, p) ^ NEWLINES;
+            long found = (x - LOW_BITS) & ~x & HIGH_BITS;
+            if (found != 0) {
+                return p + (Long.numberOfTrailingZeros(found) >>> 3) + 1;
+            }
+            p += Long.BYTES;
+        }
+        while (p < end && text[p] != '\n') {
+            p++;
+        }
+        return p + 1;
+    }
+
+    private static int skipBlanks(byte[] text, int p, int end) {
+        while (p < end && (text[p] == ' ' || text[p] == '\t')) {
+            p++;
+        }
+        return p;
+    }
+
+    private static int tokenEnd(byte[] text, int p, int end) {
+        while (p < end && text[p] != ' ' && text[p] != '\t' && text[p] != '\n' && text[p] != '\r') {
+            p++;
+        }
+        return p;
+    }
+
+    private static boolean isLineEnd(byte[] text, int p, int end) {
+        return text[p] == '\n' || (text[p] == '\r' && (p + 1 == end || text[p + 1] == '\n'));
+    }
+
+    private static boolean isInteger(byte[] text, int from, int to) {
+        if (from < to && text[from] == '-') {
+            from++;
+        }
+        if (from >= to) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            if (text[i] < '0' || text[i] > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isLabelNameStart(byte b) {
+        return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_';
+    }
+
+    private static boolean isLabelNameChar(byte b) {
+        return isLabelNameStart(b) || (b >= '0' && b <= '9');
+    }
+}

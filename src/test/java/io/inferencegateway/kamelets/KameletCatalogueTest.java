@@ -1,0 +1,99 @@
+package io.inferencegateway.kamelets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+
+/** Every Kamelet in {@code kamelets/} follows the catalogue rules (DESIGN §8) and the Camel K Kamelet CRD. */
+class KameletCatalogueTest {
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Set<String> TYPES = Set.of("source", "sink", "action");
+
+    static Stream<Path> kamelets() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("kamelets"))) {
+            List<Path> found = files.filter(p -> p.getFileName().toString().endsWith(".kamelet.yaml")).sorted().toList();
+            assertThat(found).isNotEmpty();
+            return found.stream();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kamelets")
+    void nameAndTypeMatchTheFile(Path file) throws IOException {
+        JsonNode kamelet = YAML.readTree(file.toFile());
+        String name = file.getFileName().toString().replace(".kamelet.yaml", "");
+        String type = kamelet.at("/metadata/labels/camel.apache.org~1kamelet.type").asText();
+
+        assertThat(kamelet.at("/kind").asText()).isEqualTo("Kamelet");
+        assertThat(kamelet.at("/metadata/name").asText()).isEqualTo(name);
+        assertThat(type).isIn(TYPES);
+        assertThat(name).endsWith("-" + type);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kamelets")
+    void everyPropertyIsDocumentedAndItsDefaultOrExampleIsValid(Path file) throws IOException {
+        JsonNode definition = YAML.readTree(file.toFile()).at("/spec/definition");
+        assertThat(definition.path("title").asText()).isNotBlank();
+        assertThat(definition.path("description").asText()).isNotBlank();
+
+        JsonNode properties = definition.path("properties");
+        assertThat(properties.size()).isPositive();
+        for (Iterator<Map.Entry<String, JsonNode>> it = properties.fields(); it.hasNext();) {
+            Map.Entry<String, JsonNode> property = it.next();
+            JsonNode p = property.getValue();
+            String at = property.getKey();
+            assertThat(p.path("title").asText()).as(at + " title").isNotBlank();
+            assertThat(p.path("description").asText()).as(at + " description").isNotBlank();
+            assertThat(p.path("type").asText()).as(at + " type").isIn("string", "integer", "number", "boolean");
+            JsonNode sample = p.has("default") ? p.get("default") : p.get("example");
+            assertThat(sample).as(at + " needs a default or an example").isNotNull();
+            if (p.has("pattern")) {
+                assertThat(Pattern.compile(p.get("pattern").asText()).matcher(sample.asText()).matches())
+                        .as(at + " sample matches its pattern").isTrue();
+            }
+            if (p.has("minimum")) {
+                assertThat(sample.asDouble()).as(at + " sample above its minimum")
+                        .isGreaterThanOrEqualTo(p.get("minimum").asDouble());
+            }
+        }
+        for (JsonNode required : definition.path("required")) {
+            assertThat(properties.has(required.asText())).as("required " + required.asText() + " is defined").isTrue();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kamelets")
+    void conformsToTheCamelKKameletCrd(Path file) throws IOException {
+        JsonNode crdSchema;
+        try (InputStream in = KameletCatalogueTest.class.getResourceAsStream("/schemas/camel-k-crd-kamelets.yaml")) {
+            crdSchema = YAML.readTree(in).at("/spec/versions/0/schema/openAPIV3Schema");
+        }
+        JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V4).getSchema(crdSchema);
+
+        Set<ValidationMessage> errors = schema.validate(YAML.readTree(file.toFile()));
+
+        assertThat(errors).isEmpty();
+    }
+}

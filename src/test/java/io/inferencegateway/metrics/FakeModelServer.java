@@ -1,0 +1,96 @@
+package io.inferencegateway.metrics;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpServer;
+
+import io.inferencegateway.core.Endpoint;
+
+/**
+ * A loopback HTTP server standing in for a model server's metrics endpoint. Tests change what it answers while it
+ * runs: the body, the status, or holding every answer until released.
+ */
+final class FakeModelServer implements AutoCloseable {
+
+    private final HttpServer server;
+    private final AtomicInteger requests = new AtomicInteger();
+    private volatile byte[] body = new byte[0];
+    private volatile int status = 200;
+    private volatile CountDownLatch gate = new CountDownLatch(0);
+    private volatile String lastPath;
+
+    FakeModelServer() throws IOException {
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        server.createContext("/", exchange -> {
+            requests.incrementAndGet();
+            lastPath = exchange.getRequestURI().getPath();
+            try {
+                // bounded so that a forgotten release cannot hang the JVM at shutdown
+                gate.await(30, TimeUnit.SECONDS);
+                byte[] answer = body;
+                exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                exchange.sendResponseHeaders(status, answer.length == 0 ? -1 : answer.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(answer);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (IOException clientWentAway) {
+                // the scraper cancelled: nothing to do
+            } finally {
+                exchange.close();
+            }
+        });
+        server.setExecutor(Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "fake-model-server");
+            t.setDaemon(true);
+            return t;
+        }));
+        server.start();
+    }
+
+    Endpoint endpoint() {
+        return new Endpoint("127.0.0.1", server.getAddress().getPort());
+    }
+
+    FakeModelServer serving(byte[] text) {
+        this.body = text;
+        return this;
+    }
+
+    FakeModelServer answering(int httpStatus) {
+        this.status = httpStatus;
+        return this;
+    }
+
+    /** Holds every answer until {@link #release()}. */
+    FakeModelServer holding() {
+        this.gate = new CountDownLatch(1);
+        return this;
+    }
+
+    void release() {
+        gate.countDown();
+    }
+
+    int requests() {
+        return requests.get();
+    }
+
+    String lastPath() {
+        return lastPath;
+    }
+
+    @Override
+    public void close() {
+        release();
+        server.stop(0);
+    }
+}

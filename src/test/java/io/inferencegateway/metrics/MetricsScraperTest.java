@@ -1,0 +1,301 @@
+package io.inferencegateway.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.config.EngineType;
+import io.inferencegateway.config.Policy;
+import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.Weights;
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.core.ModelPool;
+import io.inferencegateway.core.ModelPools;
+import io.inferencegateway.scheduling.RoundRobinPolicy;
+
+class MetricsScraperTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final AtomicLong now = new AtomicLong(1_000);
+    private final InFlightRequests inFlight = new InFlightRequests();
+    private final MetricsCache cache = new MetricsCache();
+    private final AtomicReference<ModelPools> pools = new AtomicReference<>();
+    private final List<FakeModelServer> servers = new ArrayList<>();
+    private MetricsScraper scraper = scraper(MetricsScraper.DEFAULT_TIMEOUT, MetricsScraper.DEFAULT_MAX_BODY_BYTES);
+
+    @AfterEach
+    void stop() {
+        scraper.close();
+        servers.forEach(FakeModelServer::close);
+    }
+
+    @Test
+    void fillsTheCacheForEveryEndpointOfThePool() throws IOException {
+        FakeModelServer a = server().serving(fixture("vllm-0.10-metrics.txt"));
+        FakeModelServer b = server().serving(fixture("vllm-0.10-full-metrics.txt"));
+        usePools(pool("llama", EngineType.VLLM, a.endpoint(), b.endpoint()));
+        now.set(5_000);
+
+        int started = scraper.scrape("llama");
+
+        assertThat(started).isEqualTo(2);
+        await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null && cache.latest(b.endpoint()) != null);
+        EndpointMetrics first = cache.latest(a.endpoint());
+        assertThat(first.waiting()).isEqualTo(3);
+        assertThat(first.runningAdapters()).containsExactly("adapter_ko");
+        assertThat(first.scrapeStartedNanos()).isEqualTo(5_000);
+        assertThat(cache.latest(b.endpoint()).waiting()).isEqualTo(7);
+        assertThat(a.lastPath()).isEqualTo("/metrics");
+        assertThat(scraper.stats()).isEqualTo(new MetricsScraper.Stats(2, 2, 0, 0, 0, 0));
+    }
+
+    @Test
+    void dispatchCountersAreTakenWhenTheScrapeStarts() throws IOException {
+        FakeModelServer a = server().serving(fixture("vllm-0.10-metrics.txt")).holding();
+        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+        inFlight.started(a.endpoint(), 100);
+        inFlight.started(a.endpoint(), 100);
+        inFlight.finished(a.endpoint());
+
+        scraper.scrape("llama");
+        inFlight.started(a.endpoint(), 50); // sent while the scrape is under way: the picker adds it on top
+        a.release();
+
+        await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null);
+        assertThat(cache.latest(a.endpoint()).dispatchedAtScrape())
+                .isEqualTo(new InFlightRequests.Counters(2, 1, 200));
+    }
+
+    @Test
+    void aSlowEndpointIsSkippedWhileTheOthersKeepBeingScraped() throws IOException {
+        FakeModelServer slow = server().serving(fixture("vllm-0.10-metrics.txt")).holding();
+        FakeModelServer fast = server().serving(vllmWaiting(1));
+        usePools(pool("llama", EngineType.VLLM, slow.endpoint(), fast.endpoint()));
+
+        assertThat(scraper.scrape("llama")).isEqualTo(2);
+        await().atMost(WAIT).until(() -> cache.latest(fast.endpoint()) != null && !scraper.isScraping(fast.endpoint()));
+        fast.serving(vllmWaiting(2));
+
+        assertThat(scraper.scrape("llama")).isEqualTo(1);
+        await().atMost(WAIT).until(() -> cache.latest(fast.endpoint()).waiting() == 2);
+        assertThat(slow.requests()).isEqualTo(1);
+        assertThat(cache.latest(slow.endpoint())).isNull();
+        assertThat(scraper.stats().skippedBusy()).isEqualTo(1);
+
+        slow.release();
+        await().atMost(WAIT).until(() -> cache.latest(slow.endpoint()) != null && noScrapeInFlight());
+        assertThat(scraper.scrape("llama")).isEqualTo(2);
+    }
+
+    @Test
+    void aScrapeThatOutlivesTheTimeoutIsCancelledCountedAndFreesTheEndpoint() throws IOException {
+        scraper = scraper(Duration.ofMillis(300), MetricsScraper.DEFAULT_MAX_BODY_BYTES);
+        FakeModelServer stuck = server().serving(fixture("vllm-0.10-metrics.txt")).holding();
+        usePools(pool("llama", EngineType.VLLM, stuck.endpoint()));
+
+        scraper.scrape("llama");
+
+        await().atMost(WAIT).until(() -> cache.state(stuck.endpoint()) != null && noScrapeInFlight());
+        MetricsCache.EndpointState state = cache.state(stuck.endpoint());
+        assertThat(state.consecutiveFailures()).isEqualTo(1);
+        assertThat(state.lastError()).contains("timed out");
+        assertThat(scraper.stats().timedOut()).isEqualTo(1);
+        assertThat(scraper.scrape("llama")).isEqualTo(1);
+    }
+
+    @Test
+    void failuresAreCountedAndTheLastGoodMetricsStay() throws IOException {
+        FakeModelServer a = server().serving(fixture("vllm-0.10-metrics.txt"));
+        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+        scraper.scrape("llama");
+        await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null && noScrapeInFlight());
+
+        a.answering(503);
+        scraper.scrape("llama");
+
+        await().atMost(WAIT).until(() -> cache.state(a.endpoint()).consecutiveFailures() == 1);
+        assertThat(cache.state(a.endpoint()).lastError()).endsWith("/metrics: HTTP 503");
+        assertThat(cache.latest(a.endpoint()).waiting()).isEqualTo(3);
+        assertThat(scraper.stats().failed()).isEqualTo(1);
+    }
+
+    @Test
+    void anEndpointThatRefusesConnectionsIsAFailure() throws IOException {
+        FakeModelServer gone = server();
+        Endpoint endpoint = gone.endpoint();
+        gone.close();
+        usePools(pool("llama", EngineType.VLLM, endpoint));
+
+        scraper.scrape("llama");
+
+        await().atMost(WAIT).until(() -> cache.state(endpoint) != null);
+        assertThat(cache.state(endpoint).lastError()).contains("ConnectException");
+        assertThat(cache.latest(endpoint)).isNull();
+    }
+
+    @Test
+    void aResponseWithoutTheEnginesMetricsIsAFailure() throws IOException {
+        FakeModelServer tgi = server().serving(fixture("tgi-3-metrics.txt"));
+        usePools(pool("llama", EngineType.VLLM, tgi.endpoint()));
+
+        scraper.scrape("llama");
+
+        await().atMost(WAIT).until(() -> cache.state(tgi.endpoint()) != null);
+        assertThat(cache.state(tgi.endpoint()).lastError()).endsWith("no vllm metrics in the response");
+        assertThat(cache.latest(tgi.endpoint())).isNull();
+    }
+
+    @Test
+    void garbageLinesAreCountedButDoNotFailTheScrape() throws IOException {
+        byte[] body = ("!!! broken\n" + new String(fixture("vllm-0.10-metrics.txt"), StandardCharsets.UTF_8)
+                + "vllm:num_requests_running{engine=\"0\"} twelve\n").getBytes(StandardCharsets.UTF_8);
+        FakeModelServer a = server().serving(body);
+        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+
+        scraper.scrape("llama");
+
+        await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null);
+        assertThat(scraper.stats().garbageLines()).isEqualTo(2);
+        assertThat(cache.latest(a.endpoint()).running()).isEqualTo(12);
+    }
+
+    @Test
+    void aBodyOverTheLimitIsAFailure() throws IOException {
+        scraper = scraper(MetricsScraper.DEFAULT_TIMEOUT, 4096);
+        FakeModelServer a = server().serving(fixture("vllm-0.10-full-metrics.txt"));
+        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+
+        scraper.scrape("llama");
+
+        await().atMost(WAIT).until(() -> cache.state(a.endpoint()) != null);
+        assertThat(cache.state(a.endpoint()).lastError()).contains("larger than 4096 bytes");
+    }
+
+    @Test
+    void trtllmIsScrapedAtItsPrometheusPath() throws IOException {
+        FakeModelServer a = server().serving(fixture("trtllm-serve-metrics.txt"));
+        usePools(pool("trt", EngineType.TRTLLM, a.endpoint()));
+
+        scraper.scrape("trt");
+
+        await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null);
+        assertThat(a.lastPath()).isEqualTo("/prometheus/metrics");
+        assertThat(cache.latest(a.endpoint()).kvBlockSize()).isEqualTo(32);
+    }
+
+    @Test
+    void endpointsThatLeaveThePoolAreForgottenAndTheirLateAnswersDropped() throws IOException {
+        FakeModelServer staying = server().serving(vllmWaiting(1));
+        FakeModelServer leaving = server().serving(vllmWaiting(2));
+        ModelPool pool = pool("llama", EngineType.VLLM, staying.endpoint(), leaving.endpoint());
+        usePools(pool);
+        scraper.scrape("llama");
+        await().atMost(WAIT).until(() -> cache.endpoints().size() == 2 && noScrapeInFlight());
+
+        leaving.holding();
+        scraper.scrape("llama");
+        await().atMost(WAIT).until(() -> leaving.requests() == 2);
+        pool.updateEndpoints(List.of(staying.endpoint()));
+        scraper.scrape("llama");
+        assertThat(cache.endpoints()).containsExactly(staying.endpoint());
+
+        leaving.release();
+        await().atMost(WAIT).until(this::noScrapeInFlight);
+        assertThat(cache.endpoints()).containsExactly(staying.endpoint());
+    }
+
+    @Test
+    void aConfigReloadSwapsThePools() throws IOException {
+        FakeModelServer old = server().serving(vllmWaiting(1));
+        FakeModelServer fresh = server().serving(fixture("sglang-0.5-metrics.txt"));
+        usePools(pool("old", EngineType.VLLM, old.endpoint()));
+        scraper.scrape("old");
+        await().atMost(WAIT).until(() -> cache.latest(old.endpoint()) != null && noScrapeInFlight());
+
+        usePools(pool("fresh", EngineType.SGLANG, fresh.endpoint()));
+
+        assertThat(scraper.scrape("old")).isZero();
+        assertThat(scraper.scrape("fresh")).isEqualTo(1);
+        await().atMost(WAIT).until(() -> cache.latest(fresh.endpoint()) != null);
+        assertThat(cache.latest(fresh.endpoint()).waiting()).isEqualTo(5);
+        assertThat(cache.endpoints()).containsExactly(fresh.endpoint());
+    }
+
+    @Test
+    void unknownPoolAndClosedScraperStartNothing() throws IOException {
+        FakeModelServer a = server().serving(vllmWaiting(1));
+        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+
+        assertThat(scraper.scrape("nope")).isZero();
+        scraper.close();
+        assertThat(scraper.scrape("llama")).isZero();
+        assertThat(a.requests()).isZero();
+    }
+
+    @Test
+    void closingCancelsScrapesInFlight() throws IOException {
+        scraper = scraper(Duration.ofSeconds(60), MetricsScraper.DEFAULT_MAX_BODY_BYTES); // only close() can end it
+        FakeModelServer stuck = server().serving(vllmWaiting(1)).holding();
+        usePools(pool("llama", EngineType.VLLM, stuck.endpoint()));
+        scraper.scrape("llama");
+        await().atMost(WAIT).until(() -> stuck.requests() == 1);
+
+        scraper.close();
+
+        await().atMost(WAIT).until(this::noScrapeInFlight);
+        assertThat(scraper.stats().failed()).isEqualTo(1);
+        assertThat(scraper.isScraping(stuck.endpoint())).isFalse();
+    }
+
+    private boolean noScrapeInFlight() {
+        MetricsScraper.Stats stats = scraper.stats();
+        return stats.succeeded() + stats.failed() == stats.started();
+    }
+
+    private MetricsScraper scraper(Duration timeout, int maxBodyBytes) {
+        if (scraper != null) {
+            scraper.close();
+        }
+        return new MetricsScraper(pools::get, cache, inFlight, now::get, MetricsScraper.defaultHttpClient(timeout),
+                timeout, maxBodyBytes);
+    }
+
+    private FakeModelServer server() throws IOException {
+        FakeModelServer server = new FakeModelServer();
+        servers.add(server);
+        return server;
+    }
+
+    private void usePools(ModelPool... modelPools) {
+        pools.set(new ModelPools(List.of(modelPools)));
+    }
+
+    static ModelPool pool(String name, EngineType engine, Endpoint... endpoints) {
+        PoolConfig config = new PoolConfig(name, name, List.of(), List.of(endpoints), Map.of(), null,
+                PoolConfig.DEFAULT_TARGET_PORT, engine, Policy.ROUND_ROBIN, Weights.DEFAULT,
+                PoolConfig.DEFAULT_ROUTE_TIMEOUT, PoolConfig.DEFAULT_METRICS_INTERVAL);
+        return new ModelPool(config, new RoundRobinPolicy(), List.of(endpoints));
+    }
+
+    static byte[] vllmWaiting(int waiting) {
+        return ("vllm:num_requests_waiting{engine=\"0\",model_name=\"m\"} " + waiting + ".0\n")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] fixture(String name) throws IOException {
+        return PrometheusTextParserTest.fixture(name);
+    }
+}
