@@ -8,26 +8,28 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.InvalidConfigException;
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.metrics.MetricsView;
+import io.inferencegateway.metrics.MetricsCache;
+import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.scheduling.SchedulingPolicies;
 
 /**
  * The gateway's state, free of Camel: the configuration, the model pools and what the gateway knows
  * about each endpoint. The routes' processors read it; one instance per running gateway.
  */
-public final class Gateway {
+public final class Gateway implements AutoCloseable {
 
     private final NanoClock clock;
     private final InFlightRequests inFlight = new InFlightRequests();
-    private final MetricsView metrics;
+    private final MetricsCache metrics = new MetricsCache();
+    private final MetricsScraper scraper;
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this.clock = clock;
-        this.metrics = endpoint -> null;
         this.config = config;
         this.pools = buildPools(config);
+        this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock);
     }
 
     /** Loads and validates the config file; the bean factory the YAML routes use. */
@@ -55,8 +57,13 @@ public final class Gateway {
         return inFlight;
     }
 
-    public MetricsView metrics() {
+    public MetricsCache metrics() {
         return metrics;
+    }
+
+    /** Scrapes the pools' model servers into {@link #metrics()}; driven by one timer route per pool. */
+    public MetricsScraper metricsScraper() {
+        return scraper;
     }
 
     public NanoClock clock() {
@@ -65,5 +72,10 @@ public final class Gateway {
 
     public long maxRequestBodyBytes() {
         return config.maxRequestBodyBytes();
+    }
+
+    @Override
+    public void close() {
+        scraper.close();
     }
 }

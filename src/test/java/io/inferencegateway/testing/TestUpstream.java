@@ -65,6 +65,12 @@ public final class TestUpstream implements AutoCloseable {
         }
     }
 
+    private static final String IDLE_VLLM_METRICS = """
+            vllm:num_requests_running{engine="0",model_name="m"} 0.0
+            vllm:num_requests_waiting{engine="0",model_name="m"} 0.0
+            vllm:kv_cache_usage_perc{engine="0",model_name="m"} 0.0
+            """;
+
     private final EventLoopGroup group = new NioEventLoopGroup(1);
     private final Channel server;
     private final List<Received> received = new CopyOnWriteArrayList<>();
@@ -127,6 +133,16 @@ public final class TestUpstream implements AutoCloseable {
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+            if (req.uri().equals("/metrics")) {
+                // an idle vLLM server, so that the gateway's scrapes neither fail nor count as requests
+                byte[] text = IDLE_VLLM_METRICS.getBytes(StandardCharsets.UTF_8);
+                FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
+                        Unpooled.wrappedBuffer(text));
+                response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4")
+                        .setInt(HttpHeaderNames.CONTENT_LENGTH, text.length);
+                ctx.writeAndFlush(response);
+                return;
+            }
             byte[] body = new byte[req.content().readableBytes()];
             req.content().getBytes(0, body);
             Received r = new Received(req.method().name(), req.uri(), req.headers().copy(), body,
