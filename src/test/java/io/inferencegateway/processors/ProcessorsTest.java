@@ -1,0 +1,120 @@
+package io.inferencegateway.processors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.impl.DefaultCamelContext;
+import org.apache.camel.support.DefaultExchange;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.inferencegateway.camel.GatewayExchange;
+import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.Gateway;
+import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.core.ModelPool;
+import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.core.Placement;
+import io.netty.buffer.Unpooled;
+
+/** The thin processors, each on a bare exchange without a route. */
+class ProcessorsTest {
+
+    static final DefaultCamelContext CAMEL = new DefaultCamelContext();
+    final Gateway gateway;
+
+    ProcessorsTest() throws Exception {
+        gateway = new Gateway(ConfigLoader.parse("""
+                kind: InferenceGatewayConfig
+                spec:
+                  schedulers:
+                    - {name: llama, modelName: llama, loraAdapters: [sql], policy: round-robin,
+                       endpoints: ["10.0.0.1:8000", "10.0.0.2:8000"]}
+                """), NanoClock.SYSTEM);
+    }
+
+    static Exchange exchange(String contentType, String body) {
+        Exchange e = new DefaultExchange(CAMEL);
+        e.getMessage().setHeader(Exchange.CONTENT_TYPE, contentType);
+        e.getMessage().setBody(Unpooled.wrappedBuffer(body.getBytes(StandardCharsets.UTF_8)));
+        return e;
+    }
+
+    @Test
+    void parseReadsTheBodyWithoutConsumingIt() {
+        String body = "{\"model\":\"sql\",\"prompt\":\"p\"}";
+        Exchange e = exchange("application/json; charset=utf-8", body);
+        new ParseInferenceRequest().process(e);
+        assertThat(e.getProperty(GatewayExchange.REQUEST, InferenceRequest.class).model()).isEqualTo("sql");
+        assertThat(e.getMessage().getBody(io.netty.buffer.ByteBuf.class).readableBytes()).as("body left whole")
+                .isEqualTo(body.length());
+    }
+
+    @Test
+    void parseRefusesOtherContentTypesWith415() {
+        assertThatThrownBy(() -> new ParseInferenceRequest().process(exchange("text/plain", "{\"model\":\"m\"}")))
+                .isInstanceOfSatisfying(GatewayException.class, g -> assertThat(g.status()).isEqualTo(415));
+    }
+
+    @Test
+    void adapterNameResolvesToItsBaseModelsPoolAndMarksTheAdapter() {
+        Exchange e = exchange("application/json", "");
+        e.setProperty(GatewayExchange.REQUEST, new InferenceRequest("sql", null, "p", 1, false));
+        new ResolveModelPool(gateway).process(e);
+        assertThat(e.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class).name()).isEqualTo("llama");
+        assertThat(e.getProperty(GatewayExchange.REQUEST, InferenceRequest.class).adapter()).isEqualTo("sql");
+    }
+
+    @Test
+    void unknownModelLeavesThePoolUnset() {
+        Exchange e = exchange("application/json", "");
+        e.setProperty(GatewayExchange.REQUEST, new InferenceRequest("gpt-9", null, "", 0, false));
+        new ResolveModelPool(gateway).process(e);
+        assertThat(e.getProperty(GatewayExchange.MODEL_POOL)).isNull();
+    }
+
+    @Test
+    void pickerReturnsAnUpstreamUriAndCountsTheRequestInFlight() {
+        Exchange e = exchange("application/json", "");
+        e.setProperty(GatewayExchange.MODEL_POOL, gateway.pools().pool("llama"));
+        e.setProperty(GatewayExchange.REQUEST, new InferenceRequest("llama", null, "p", 7, false));
+        String uri = new EndpointPicker(gateway).pick(e);
+        Placement placement = e.getProperty(GatewayExchange.PLACEMENT, Placement.class);
+        assertThat(uri).isEqualTo("upstream:" + placement.endpoint());
+        assertThat(placement.endpoint()).isIn(Endpoint.parse("10.0.0.1:8000"), Endpoint.parse("10.0.0.2:8000"));
+        assertThat(gateway.inFlight().inFlight(placement.endpoint())).isEqualTo(1);
+        placement.finish();
+        assertThat(gateway.inFlight().inFlight(placement.endpoint())).isZero();
+    }
+
+    @Test
+    void wrongMethodIs405() {
+        Exchange e = exchange(null, "");
+        e.getMessage().setHeader(Exchange.HTTP_METHOD, "GET");
+        e.getMessage().setHeader("Allow", "POST");
+        assertThatThrownBy(() -> new RequireAllowedMethod().process(e))
+                .isInstanceOfSatisfying(GatewayException.class, g -> assertThat(g.status()).isEqualTo(405));
+    }
+
+    @Test
+    void errorResponseRendersGatewayExceptionsAndHidesOthers() throws Exception {
+        Exchange e = exchange(null, "");
+        e.setProperty(Exchange.EXCEPTION_CAUGHT, GatewayException.noEndpoint("llama"));
+        new OpenAiErrorResponse().process(e);
+        assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
+        assertThat(new ObjectMapper().readTree(e.getMessage().getBody(byte[].class)).at("/error/code").asText())
+                .isEqualTo("no_endpoint");
+
+        Exchange other = exchange(null, "");
+        other.setProperty(Exchange.EXCEPTION_CAUGHT, new IllegalStateException("secret internals"));
+        new OpenAiErrorResponse().process(other);
+        assertThat(other.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(500);
+        assertThat(new String(other.getMessage().getBody(byte[].class), StandardCharsets.UTF_8)).doesNotContain("secret");
+    }
+}
