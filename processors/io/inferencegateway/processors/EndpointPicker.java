@@ -6,6 +6,7 @@ import io.inferencegateway.core.InferenceRequest;
 import io.inferencegateway.core.ModelPool;
 import io.inferencegateway.core.Placement;
 import org.apache.camel.Exchange;
+import org.apache.camel.Expression;
 import org.apache.camel.support.SynchronizationAdapter;
 
 /**
@@ -14,7 +15,7 @@ import org.apache.camel.support.SynchronizationAdapter;
  * The {@link Placement} it leaves on the exchange lets the upstream producer fail over and count the
  * request in flight until its response ends.
  */
-public class EndpointPicker {
+public class EndpointPicker implements Expression {
 
     private final Gateway gateway;
 
@@ -22,7 +23,12 @@ public class EndpointPicker {
         this.gateway = gateway;
     }
 
-    public String pick(Exchange exchange) {
+    @Override
+    public <T> T evaluate(Exchange exchange, Class<T> type) {
+        return type.cast(pick(exchange));
+    }
+
+    String pick(Exchange exchange) {
         ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
         InferenceRequest request = exchange.getProperty(GatewayExchange.REQUEST, InferenceRequest.class);
         Placement placement = Placement.choose(pool, request, gateway.inFlight());

@@ -84,7 +84,7 @@ class ProcessorsTest {
         Exchange e = exchange("application/json", "");
         e.setProperty(GatewayExchange.MODEL_POOL, gateway.pools().pool("llama"));
         e.setProperty(GatewayExchange.REQUEST, new InferenceRequest("llama", null, "p", 7, false));
-        String uri = new EndpointPicker(gateway).pick(e);
+        String uri = new EndpointPicker(gateway).evaluate(e, String.class);
         Placement placement = e.getProperty(GatewayExchange.PLACEMENT, Placement.class);
         assertThat(uri).isEqualTo("upstream:" + placement.endpoint());
         assertThat(placement.endpoint()).isIn(Endpoint.parse("10.0.0.1:8000"), Endpoint.parse("10.0.0.2:8000"));
