@@ -1,5 +1,7 @@
 package io.inferencegateway.bench;
 
+import io.inferencegateway.bench.fleet.FleetSpec;
+
 import java.time.Duration;
 import java.util.function.LongFunction;
 

@@ -1,8 +1,11 @@
 package io.inferencegateway.bench;
 
+import io.inferencegateway.bench.fleet.FleetSpec;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 import io.inferencegateway.bench.workload.IntRange;
@@ -67,7 +70,7 @@ public final class Scenarios {
      * juggles all 16 and requests wait for a free adapter slot; grouped, each pod keeps its few hot.
      */
     static Scenario lora(String model) {
-        List<String> adapters = adapterNames(16);
+        List<String> adapters = adapterNames(model, 16);
         FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(PODS), adapters, 4, KV_BLOCKS, MAX_NUM_SEQS,
                 FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
         return new Scenario("lora",
@@ -79,7 +82,7 @@ public final class Scenarios {
 
     /** Real traffic is a blend: shared-prefix groups, adapter traffic and one-off prompts together. */
     static Scenario mixed(String model) {
-        List<String> adapters = adapterNames(8);
+        List<String> adapters = adapterNames(model, 8);
         FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(PODS), adapters, 4, KV_BLOCKS, MAX_NUM_SEQS,
                 FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
         return new Scenario("mixed",
@@ -133,10 +136,15 @@ public final class Scenarios {
                 new PoissonArrivals(1), 0.85, Duration.ofSeconds(60), 4000);
     }
 
-    static List<String> adapterNames(int count) {
+    /**
+     * Adapter names as the simulator registers them: the model name after its last '/', lower-cased,
+     * then {@code -lora-<i>} (meta-llama/Llama-3.1-8B-Instruct → llama-3.1-8b-instruct-lora-0).
+     */
+    public static List<String> adapterNames(String model, int count) {
+        String shortName = model.substring(model.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
         List<String> names = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            names.add(String.format("lora-%02d", i));
+            names.add(shortName + "-lora-" + i);
         }
         return names;
     }

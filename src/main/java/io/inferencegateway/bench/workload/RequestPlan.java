@@ -45,6 +45,19 @@ public final class RequestPlan {
         return new RequestPlan(planned, limit);
     }
 
+    /** A hand-made plan, e.g. a fixed trace; requests must be in index order. */
+    public static RequestPlan of(List<PlannedRequest> requests, long durationNanos) {
+        for (int i = 0; i < requests.size(); i++) {
+            if (requests.get(i).index() != i) {
+                throw new IllegalArgumentException("request " + i + " has index " + requests.get(i).index());
+            }
+            if (i > 0 && requests.get(i).offsetNanos() < requests.get(i - 1).offsetNanos()) {
+                throw new IllegalArgumentException("request " + i + " is due before request " + (i - 1));
+            }
+        }
+        return new RequestPlan(requests, durationNanos);
+    }
+
     public List<PlannedRequest> requests() {
         return requests;
     }

@@ -1,4 +1,4 @@
-package io.inferencegateway.bench;
+package io.inferencegateway.bench.fleet;
 
 import java.util.ArrayList;
 import java.util.List;

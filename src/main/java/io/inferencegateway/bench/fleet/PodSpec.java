@@ -1,4 +1,4 @@
-package io.inferencegateway.bench;
+package io.inferencegateway.bench.fleet;
 
 /**
  * One simulated model server.
