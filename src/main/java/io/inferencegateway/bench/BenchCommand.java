@@ -1,5 +1,6 @@
 package io.inferencegateway.bench;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,6 +31,9 @@ import picocli.CommandLine.Spec;
                 + "the gateway over HTTP in front of it, and the same open-loop traffic.",
                 "Latencies are in simulated time. Writes report.md, PNG charts and one JSON per run to --out."})
 public final class BenchCommand implements Callable<Integer> {
+
+    /** Exit code for a usage problem, as the main CLI uses. */
+    static final int EXIT_USAGE = 2;
 
     /** How the bench gets a fleet; {@code sim} is filled in when the simulator lands. */
     public enum FleetKind { sim, stub }
@@ -135,7 +139,17 @@ public final class BenchCommand implements Callable<Integer> {
                 timeScale, eventBudget, model, seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out);
         BenchRunner runner = new BenchRunner(fleetLauncher(), gatewayLauncher(settings), gateway.name(), System.err,
                 Progress.onTerminal());
-        runner.run(settings, "bench " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        try {
+            runner.run(settings, "bench " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // a usage problem (unknown scenario, no simulator yet): one line, not a stack trace
+            System.err.println("bench: " + e.getMessage());
+            return EXIT_USAGE;
+        } catch (IOException e) {
+            // e.g. the gateway did not come up; the message carries the end of its log
+            System.err.println("bench: " + e.getMessage());
+            return 1;
+        }
         return 0;
     }
 

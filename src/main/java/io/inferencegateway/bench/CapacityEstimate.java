@@ -1,7 +1,6 @@
 package io.inferencegateway.bench;
 
 import io.inferencegateway.bench.fleet.FleetSpec;
-
 import io.inferencegateway.bench.workload.WorkloadShape;
 
 /**

@@ -1,10 +1,10 @@
 package io.inferencegateway.bench;
 
-import io.inferencegateway.bench.fleet.FleetSpec;
-
 import java.time.Duration;
+import java.util.SplittableRandom;
 import java.util.function.LongFunction;
 
+import io.inferencegateway.bench.fleet.FleetSpec;
 import io.inferencegateway.bench.workload.ArrivalProcess;
 import io.inferencegateway.bench.workload.RequestPlan;
 import io.inferencegateway.bench.workload.Seeds;
@@ -45,7 +45,7 @@ public record Scenario(String name, String summary, FleetSpec fleet, LongFunctio
     }
 
     /** Seed-derived stream for a workload's fixed texts. */
-    static java.util.SplittableRandom fixedText(long seed) {
+    static SplittableRandom fixedText(long seed) {
         return Seeds.FIXED_TEXT.stream(seed);
     }
 }

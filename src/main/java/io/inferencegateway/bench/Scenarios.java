@@ -1,13 +1,12 @@
 package io.inferencegateway.bench;
 
-import io.inferencegateway.bench.fleet.FleetSpec;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import io.inferencegateway.bench.fleet.FleetSpec;
 import io.inferencegateway.bench.workload.IntRange;
 import io.inferencegateway.bench.workload.LoraWorkload;
 import io.inferencegateway.bench.workload.MixedWorkload;
@@ -31,6 +30,9 @@ public final class Scenarios {
     private static final int MAX_NUM_SEQS = 64;
     private static final IntRange SHAREGPT_PROMPT = new IntRange(64, 512);
     private static final IntRange SHORT_OUTPUT = new IntRange(32, 96);
+    /** Simulated span of arrivals: long enough for caches and queues to settle, short enough for a small box. */
+    private static final Duration RUN = Duration.ofSeconds(20);
+    private static final int MAX_REQUESTS = 3000;
 
     private Scenarios() {
     }
@@ -62,7 +64,7 @@ public final class Scenarios {
                 fleet,
                 seed -> new SharedPrefixWorkload(model, 128, 2048, new IntRange(64, 256), SHORT_OUTPUT,
                         Scenario.fixedText(seed)),
-                new PoissonArrivals(1), 0.85, Duration.ofSeconds(60), 4000);
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
     }
 
     /**
@@ -77,7 +79,7 @@ public final class Scenarios {
                 "16 LoRA adapters with Zipf(1.0) popularity on pods holding max_loras=4 each",
                 fleet,
                 seed -> new LoraWorkload(adapters, 1.0, SHAREGPT_PROMPT, SHORT_OUTPUT, 4),
-                new PoissonArrivals(1), 0.85, Duration.ofSeconds(60), 4000);
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
     }
 
     /** Real traffic is a blend: shared-prefix groups, adapter traffic and one-off prompts together. */
@@ -93,7 +95,7 @@ public final class Scenarios {
                                 SHORT_OUTPUT, Scenario.fixedText(seed))),
                         new MixedWorkload.Part(0.3, new LoraWorkload(adapters, 1.0, SHAREGPT_PROMPT, SHORT_OUTPUT, 4)),
                         new MixedWorkload.Part(0.3, new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT)))),
-                new PoissonArrivals(1), 0.85, Duration.ofSeconds(60), 4000);
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
     }
 
     /**
@@ -108,7 +110,7 @@ public final class Scenarios {
                 "unique prompts (64..2,048 tokens) in on/off bursts: 2 s at 3x the mean rate, 6 s at 1/3",
                 fleet,
                 seed -> new UniquePromptWorkload(model, new IntRange(64, 2048), new IntRange(16, 160)),
-                new OnOffArrivals(1, 3, 2, 6), 0.6, Duration.ofSeconds(64), 4000);
+                new OnOffArrivals(1, 3, 2, 6), 0.6, Duration.ofSeconds(24), MAX_REQUESTS);
     }
 
     /**
@@ -122,7 +124,7 @@ public final class Scenarios {
                 "half the pods at half speed, steady Poisson traffic of unique prompts",
                 fleet,
                 seed -> new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
-                new PoissonArrivals(1), 0.85, Duration.ofSeconds(60), 4000);
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
     }
 
     /** The control: equal pods, steady Poisson traffic, nothing to exploit. Gains here should be ~0. */
@@ -133,7 +135,7 @@ public final class Scenarios {
                 "equal pods, steady Poisson traffic of unique prompts: the control, where routing has little to gain",
                 fleet,
                 seed -> new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
-                new PoissonArrivals(1), 0.85, Duration.ofSeconds(60), 4000);
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
     }
 
     /**

@@ -82,8 +82,9 @@ public final class GatewayConfigWriter {
         return name.isEmpty() ? "bench" : name;
     }
 
+    /** Milliseconds below ten seconds, whole seconds (rounded up) above. */
     private static String millis(Duration d) {
         long ms = Math.max(1, d.toMillis());
-        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+        return ms < 10_000 ? ms + "ms" : (ms + 999) / 1000 + "s";
     }
 }

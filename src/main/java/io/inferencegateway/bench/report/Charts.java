@@ -16,6 +16,7 @@ import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.CategoryStyler;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.XYStyler;
@@ -134,7 +135,7 @@ public final class Charts {
         return colours.toArray(Color[]::new);
     }
 
-    private static void save(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path png) throws IOException {
+    private static void save(Chart<?, ?> chart, Path png) throws IOException {
         Files.createDirectories(png.toAbsolutePath().getParent());
         try (OutputStream out = Files.newOutputStream(png)) {
             BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);

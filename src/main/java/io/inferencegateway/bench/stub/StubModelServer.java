@@ -215,8 +215,13 @@ public final class StubModelServer implements AutoCloseable {
                 schedule(firstDue + behaviour.toWall(behaviour.interToken().toNanos()) * sent);
                 return;
             }
-            ctx.write(event(chunk("{}", "\"length\"")));
             int promptTokens = promptChars / TokenContract.CHARS_PER_TOKEN;
+            if (recording) {
+                // before the end of the response goes out, so a client that has seen the end finds the record
+                served.add(new ServedRequest(requestId, model, maxTokens, promptChars, promptTokens, received,
+                        firstDue, writes.clone()));
+            }
+            ctx.write(event(chunk("{}", "\"length\"")));
             ctx.write(event("{\"id\":\"" + id() + "\",\"object\":\"chat.completion.chunk\",\"model\":\"" + model
                     + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":" + promptTokens + ",\"completion_tokens\":"
                     + maxTokens + ",\"total_tokens\":" + (promptTokens + maxTokens) + "}}"));
@@ -226,10 +231,6 @@ public final class StubModelServer implements AutoCloseable {
                     ctx.close();
                 }
             });
-            if (recording) {
-                served.add(new ServedRequest(requestId, model, maxTokens, promptChars, promptTokens, received,
-                        firstDue, writes.clone()));
-            }
             end();
         }
 

@@ -59,7 +59,8 @@ class GatewayConfigWriterTest {
         "0.25, 1200s, 200ms",
         "2.0, 150s, 25ms",
         "10.0, 30s, 10ms",     // 5 ms would be a scrape storm: floored
-        "1000.0, 1s, 10ms",    // the route timeout never drops below a second
+        "1000.0, 1000ms, 10ms", // the route timeout never drops below a second
+        "0.27, 1112s, 185ms",   // 1,111.1 s rounded up to whole seconds
     })
     void durationsAreSimulatedAndScaledToWallTime(double scale, String routeTimeout, String scrape) {
         FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(1), List.of(), 0, 100, 8, 8192, scale);

@@ -41,9 +41,15 @@ class LoadGeneratorTest {
     private static LoadGenerator generator;
 
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         serverGroup = new NioEventLoopGroup(1);
         generator = new LoadGenerator();
+        // load classes and warm the JIT first, so no test measures a cold start
+        try (StubModelServer stub = new StubModelServer(serverGroup, 0,
+                StubBehaviour.fixed(Duration.ofMillis(1), Duration.ofMillis(1)), false)) {
+            generator.run(poissonPlan("m", 200, 400, 4, 9), List.of(stub.address()), LoadOptions.defaults(1.0),
+                    new LiveCounters());
+        }
     }
 
     @AfterAll
@@ -86,34 +92,40 @@ class LoadGeneratorTest {
                     serverGaps.add(s.eventNanos()[i + 1] - s.eventNanos()[i]);
                 }
             }
-            assertThat(median(ttftExcess)).as("median TTFT measurement excess").isLessThan(20 * MS);
+            // typically 0.2 ms; the bound is generous so that a busy machine cannot fail it
+            assertThat(median(ttftExcess)).as("median TTFT measurement excess").isLessThan(50 * MS);
             assertThat(Math.abs(median(clientGaps) - median(serverGaps))).as("ITL median vs server").isLessThan(5 * MS);
         }
     }
 
     @Test
     void timeScaleMultipliesLatenciesAndDividesGaps() throws Exception {
-        // 50 ms simulated = 5 ms of wall time at scale 10
-        StubBehaviour behaviour = StubBehaviour.fixed(Duration.ofMillis(50), Duration.ofMillis(10)).withTimeScale(10);
+        // at scale 10: 50 ms simulated to the first token is 5 ms of wall time, 200 ms between tokens is 20 ms
+        StubBehaviour behaviour = StubBehaviour.fixed(Duration.ofMillis(50), Duration.ofMillis(200)).withTimeScale(10);
         try (StubModelServer stub = new StubModelServer(serverGroup, 0, behaviour, true)) {
-            RequestPlan plan = poissonPlan("m", 30, 50, 5, 2);
+            RequestPlan plan = poissonPlan("m", 40, 10, 5, 2); // about 4 s of simulated arrivals
             RunRecording run = generator.run(plan, List.of(stub.address()), LoadOptions.defaults(10), new LiveCounters());
 
             Map<String, ServedRequest> served = byId(stub.served());
-            List<Long> excess = new ArrayList<>();
+            long clientStreaming = 0;
+            long serverStreamingSimulated = 0;
             for (RequestResult r : run.results()) {
                 assertThat(r.outcome()).isEqualTo(Outcome.OK);
+                // causal bounds, true however busy the machine is
                 assertThat(r.ttftNanos()).as("simulated TTFT").isGreaterThanOrEqualTo(50 * MS);
                 ServedRequest s = served.get("bench-" + r.index());
                 long serverDelaySimulated = (s.eventNanos()[0] - s.receivedNanos()) * 10;
-                excess.add(r.ttftNanos() - r.sendLagNanos() - serverDelaySimulated);
+                assertThat(r.ttftNanos() - r.sendLagNanos() - serverDelaySimulated).isGreaterThanOrEqualTo(-10);
+                clientStreaming += Arrays.stream(r.itlNanos()).sum();
+                serverStreamingSimulated += (s.eventNanos()[4] - s.eventNanos()[0]) * 10;
             }
-            assertThat(excess).allSatisfy(e -> assertThat(e).isGreaterThanOrEqualTo(-10)); // rounding only
-            assertThat(median(excess)).isLessThan(200 * MS);
-            // requests were sent over about a tenth of the planned (simulated) span: wall time scales down
+            // a wrong scale would be off by a factor of ten; delivery jitter cannot come near that
+            assertThat((double) clientStreaming / serverStreamingSimulated).isBetween(0.25, 4.0);
+            // sends are paced in wall time: the planned 4 s of arrivals take 0.4 s, not 4 s
             long firstReceived = served.values().stream().mapToLong(ServedRequest::receivedNanos).min().orElseThrow();
             long lastReceived = served.values().stream().mapToLong(ServedRequest::receivedNanos).max().orElseThrow();
             long plannedSpan = plan.requests().get(plan.size() - 1).offsetNanos() - plan.requests().get(0).offsetNanos();
+            assertThat(plannedSpan).isGreaterThan(2_000 * MS);
             assertThat(lastReceived - firstReceived).isLessThan(plannedSpan / 2);
         }
     }
@@ -191,9 +203,9 @@ class LoadGeneratorTest {
             assertThat(stub.served()).hasSize(30);
             // queued requests waited for a connection, and that wait is part of their latency
             long maxLag = run.results().stream().mapToLong(RequestResult::sendLagNanos).max().orElseThrow();
-            long minTtftOfLast = run.results().stream().mapToLong(RequestResult::ttftNanos).max().orElseThrow();
+            long maxTtft = run.results().stream().mapToLong(RequestResult::ttftNanos).max().orElseThrow();
             assertThat(maxLag).isGreaterThanOrEqualTo(5 * MS);
-            assertThat(minTtftOfLast).isGreaterThanOrEqualTo(maxLag);
+            assertThat(maxTtft).isGreaterThanOrEqualTo(maxLag);
         }
     }
 
