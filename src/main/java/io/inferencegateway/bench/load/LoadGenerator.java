@@ -1,7 +1,6 @@
 package io.inferencegateway.bench.load;
 
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -16,6 +16,8 @@ import io.inferencegateway.bench.fleet.PodSpec;
 public final class MarkdownReport {
 
     public static final String BASELINE = "round-robin";
+    /** Send lag above this share of p99 TTFT means the generator could not keep to the schedule. */
+    static final double LAG_WARNING_SHARE = 0.1;
 
     private MarkdownReport() {
     }
@@ -48,7 +50,8 @@ public final class MarkdownReport {
         md.append("- Workload: ").append(first.workload()).append('\n');
         md.append(String.format(Locale.ROOT, "- Arrivals: %s over %.0f s; seed %d; time scale %s; gateway %s%n",
                 first.arrivals(), first.durationSeconds(), first.seed(), trim(first.recording().timeScale()),
-                first.gateway()));
+                first.gateway().equals("direct") ? "direct (no gateway: client-side round-robin, so every policy "
+                        + "row measures the same thing)" : first.gateway()));
         md.append('\n');
 
         Optional<RunReport> baseline = runs.stream().filter(r -> r.policy().equals(BASELINE)).findFirst();
@@ -87,6 +90,16 @@ public final class MarkdownReport {
         }
         if (baseline.isEmpty()) {
             md.append("\nNo ").append(BASELINE).append(" run, so no ratios.\n");
+        }
+        for (RunReport run : runs) {
+            LatencySummary lag = run.summary().sendLag();
+            LatencySummary ttft = run.summary().ttft();
+            if (lag.p99Ms() > LAG_WARNING_SHARE * ttft.p99Ms()) {
+                md.append(String.format(Locale.ROOT, "%nWarning: in the %s run the load generator sent its p99 request "
+                        + "%s late, over %.0f%% of that run's p99 TTFT (%s): the machine was too busy to keep the "
+                        + "schedule, so treat its tail latencies as unreliable.%n", run.policy(), time(lag.p99Ms()),
+                        LAG_WARNING_SHARE * 100, time(ttft.p99Ms())));
+            }
         }
         return md.toString();
     }

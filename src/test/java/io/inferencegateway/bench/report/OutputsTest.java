@@ -45,6 +45,14 @@ class OutputsTest {
     }
 
     @Test
+    void markdownWarnsWhenTheGeneratorFellBehind() {
+        assertThat(MarkdownReport.scenarioSection(scenario)).doesNotContain("Warning");
+        RunReport lagging = run("x", "gpu-aware", 100, 1, 0, 20); // 20 ms send lag against a 99 ms p99 TTFT
+        assertThat(MarkdownReport.scenarioSection(List.of(lagging)))
+                .contains("Warning: in the gpu-aware run the load generator sent its p99 request 20 ms late");
+    }
+
+    @Test
     void markdownWithoutBaselineSaysSo() {
         String md = MarkdownReport.scenarioSection(List.of(run("x", "gpu-aware", 10, 1, 0)));
         assertThat(md).doesNotContain("vs RR").contains("No round-robin run");

@@ -18,12 +18,17 @@ final class ReportFixtures {
 
     /** {@code n} OK requests with TTFT (i+1)·scale ms, ITL 10 ms, 5 tokens; plus {@code errors} 429s. */
     static RunReport run(String scenario, String policy, int n, long ttftScaleMs, int errors) {
+        return run(scenario, policy, n, ttftScaleMs, errors, 0);
+    }
+
+    /** As above, every OK request sent {@code sendLagMs} late. */
+    static RunReport run(String scenario, String policy, int n, long ttftScaleMs, int errors, long sendLagMs) {
         List<RequestResult> results = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long ttft = (i + 1) * ttftScaleMs * MS;
             long[] itl = {10 * MS, 10 * MS, 10 * MS, 10 * MS};
-            results.add(new RequestResult(i, "m", "unique", "", 100, 5, i * 100 * MS, 0, Outcome.OK, 200, "", ttft,
-                    itl, ttft + 40 * MS, 5, 5, true));
+            results.add(new RequestResult(i, "m", "unique", "", 100, 5, i * 100 * MS, sendLagMs * MS, Outcome.OK, 200,
+                    "", ttft, itl, ttft + 40 * MS, 5, 5, true));
         }
         for (int e = 0; e < errors; e++) {
             int i = n + e;
