@@ -1,0 +1,14 @@
+package io.inferencegateway.bench.fleet;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/** Model servers up and answering on loopback, one per pod of a {@link FleetSpec}, in the same order. */
+public interface Fleet extends AutoCloseable {
+
+    List<InetSocketAddress> endpoints();
+
+    /** Stops every pod; the bench starts a fresh fleet for each policy so no cache state carries over. */
+    @Override
+    void close();
+}

@@ -1,0 +1,24 @@
+package io.inferencegateway.bench.report;
+
+import io.inferencegateway.bench.fleet.FleetSpec;
+import io.inferencegateway.bench.load.RunRecording;
+
+/**
+ * One run (a scenario under one policy) with everything needed to reproduce and report it.
+ *
+ * @param rate            mean arrival rate, requests per simulated second
+ * @param durationSeconds simulated span the arrivals were drawn over
+ * @param gateway         how requests reached the pods: {@code process} (the real gateway) or
+ *                        {@code direct} (client-side round-robin, no gateway)
+ */
+public record RunReport(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
+                        String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
+                        RunRecording recording, RunSummary summary) {
+
+    public static RunReport of(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
+                               String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
+                               RunRecording recording) {
+        return new RunReport(scenario, scenarioSummary, workload, arrivals, policy, gateway, seed, rate, durationSeconds,
+                fleet, recording, RunSummary.of(recording.results()));
+    }
+}
