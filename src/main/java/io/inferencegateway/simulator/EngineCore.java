@@ -35,6 +35,7 @@ public final class EngineCore {
     private final LinkedHashMap<String, Boolean> gpuSlots = new LinkedHashMap<>(16, 0.75f, true);
     private final EngineMetrics metrics;
     private final long unixEpochNanosAtZero;
+    private final double timeScale;
     private double speed;
     private long nextSeq;
 
@@ -46,8 +47,10 @@ public final class EngineCore {
     /**
      * @param unixEpochNanosAtZero Unix time (ns) that virtual time 0 stands for; vLLM's
      *                             lora_requests_info values are Unix timestamps
+     * @param timeScale            virtual ns per real ns, to map virtual time back to Unix time
      */
-    public EngineCore(EngineConfig config, MetricsDialect dialect, long unixEpochNanosAtZero) {
+    public EngineCore(EngineConfig config, MetricsDialect dialect, long unixEpochNanosAtZero, double timeScale) {
+        this.timeScale = timeScale;
         this.config = config;
         this.dialect = dialect;
         this.kv = new KvCacheManager(config.numGpuBlocks(), config.blockSize());
@@ -58,7 +61,7 @@ public final class EngineCore {
     }
 
     public EngineCore(EngineConfig config) {
-        this(config, MetricsDialect.VLLM, 0);
+        this(config, MetricsDialect.VLLM, 0, 1.0);
     }
 
     /**
@@ -188,8 +191,9 @@ public final class EngineCore {
                     r.cachedPromptTokens = Math.min(computedBefore, r.promptLength);
                 }
                 if (r.firstScheduledNanos < 0) {
-                    r.firstScheduledNanos = nowNanos;
-                    metrics.queueTime.observe(seconds(nowNanos - r.arrivalNanos));
+                    // a real-time driver may start a step a hair before an arrival it already saw
+                    r.firstScheduledNanos = Math.max(nowNanos, r.arrivalNanos);
+                    metrics.queueTime.observe(seconds(r.firstScheduledNanos - r.arrivalNanos));
                 }
                 r.status = SimRequest.Status.RUNNING;
                 running.add(r);
@@ -269,7 +273,7 @@ public final class EngineCore {
             if (index == 0) {
                 r.firstTokenNanos = nowNanos;
                 metrics.promptTokens += r.promptLength;
-                metrics.timeToFirstToken.observe(seconds(nowNanos - r.arrivalNanos));
+                metrics.timeToFirstToken.observe(seconds(Math.max(0, nowNanos - r.arrivalNanos)));
             } else {
                 metrics.interTokenLatency.observe(seconds(nowNanos - r.lastTokenNanos));
             }
@@ -322,7 +326,7 @@ public final class EngineCore {
             return;
         }
         String key = String.join(",", distinctAdapters(running)) + "|" + String.join(",", distinctAdapters(waiting));
-        metrics.loraInfo.put(key, (unixEpochNanosAtZero + nowNanos) / 1e9);
+        metrics.loraInfo.put(key, unixSeconds(nowNanos));
     }
 
     private static List<String> distinctAdapters(Iterable<SimRequest> requests) {
@@ -433,7 +437,7 @@ public final class EngineCore {
 
     /** Unix time in seconds that virtual time {@code nowNanos} stands for. */
     public double unixSeconds(long nowNanos) {
-        return (unixEpochNanosAtZero + nowNanos) / 1e9;
+        return (unixEpochNanosAtZero + nowNanos / timeScale) / 1e9;
     }
 
     long stepStartNanos() {
