@@ -181,4 +181,26 @@ class EngineBehaviourTest {
         assertThat(engine.metrics().aborted()).isEqualTo(1);
         assertThat(engine.hasWork()).isFalse();
     }
+
+    @ParameterizedTest(name = "speed {0}")
+    @CsvSource({"1.0, 6.9", "0.5, 13.8", "2.0, 3.45"})
+    void speedFactorDividesStepTime(double speed, double expectedItlMillis) {
+        EngineCore engine = new EngineCore(EngineConfig.defaults().withSpeed(speed));
+        VirtualTimeRunner runner = new VirtualTimeRunner(engine);
+        List<Long> gaps = new ArrayList<>();
+        engine.submit(null, prompt(1, 1024), 10, 0, new SimRequest.Listener() {
+            long last;
+
+            @Override
+            public void onToken(SimRequest r, int index, String text, long now) {
+                if (index > 0) {
+                    gaps.add(now - last);
+                }
+                last = now;
+            }
+        });
+        runner.runUntilIdle(10 * SECOND);
+        assertThat(gaps).hasSize(9).allSatisfy(g -> assertThat(g / 1e6).isCloseTo(expectedItlMillis,
+                org.assertj.core.data.Offset.offset(0.05 * expectedItlMillis)));
+    }
 }
