@@ -82,8 +82,12 @@ final class PodDriver {
         long end = stepEnd;
         stepEnd = -1;
         lastStepEnd = end;
-        engine.finishStep(end);
-        kick(true);
+        try {
+            engine.finishStep(end);
+        } finally {
+            // a failing listener (a broken connection) must not stall the engine
+            kick(true);
+        }
     }
 
     /** Stops stepping (the pod was killed). */

@@ -355,6 +355,8 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         final StringBuilder text;
         SimRequest request;
         boolean done;
+        byte[] tokenPrefix;
+        byte[] tokenSuffix;
 
         Generation(ChannelHandlerContext ctx, boolean chat, boolean stream, boolean includeUsage, boolean keepAlive,
                    String head, String id, String model) {
@@ -379,14 +381,33 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 return;
             }
             boolean last = r.outputTokens() >= r.maxTokens();
-            String finish = last ? "length" : null;
-            StringBuilder sse = new StringBuilder(512);
-            if (chat && index == 0) {
-                event(sse, OpenAiFormat.chatRoleChunk(head));
+            if (tokenPrefix == null) {
+                String marker = "\"@WORD@\"";
+                String sample = chat ? OpenAiFormat.chatTokenChunk(head, "@WORD@", null)
+                        : OpenAiFormat.completionTokenChunk(head, "@WORD@", null);
+                int at = sample.indexOf(marker);
+                tokenPrefix = ("data: " + sample.substring(0, at)).getBytes(StandardCharsets.UTF_8);
+                tokenSuffix = (sample.substring(at + marker.length()) + "\n\n").getBytes(StandardCharsets.UTF_8);
             }
-            event(sse, chat ? OpenAiFormat.chatTokenChunk(head, word, finish)
-                    : OpenAiFormat.completionTokenChunk(head, word, finish));
-            ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(sse, StandardCharsets.UTF_8)));
+            ByteBuf buf;
+            if (last || (chat && index == 0)) {
+                // rare chunks: built as strings
+                StringBuilder sse = new StringBuilder(512);
+                if (chat && index == 0) {
+                    event(sse, OpenAiFormat.chatRoleChunk(head));
+                }
+                String finish = last ? "length" : null;
+                event(sse, chat ? OpenAiFormat.chatTokenChunk(head, word, finish)
+                        : OpenAiFormat.completionTokenChunk(head, word, finish));
+                buf = Unpooled.copiedBuffer(sse, StandardCharsets.UTF_8);
+            } else {
+                // the hot path: fixed bytes around a 4-char ASCII word that needs no escaping
+                buf = ctx.alloc().buffer(tokenPrefix.length + word.length() + 2 + tokenSuffix.length);
+                buf.writeBytes(tokenPrefix).writeByte('"');
+                buf.writeCharSequence(word, StandardCharsets.US_ASCII);
+                buf.writeByte('"').writeBytes(tokenSuffix);
+            }
+            ctx.writeAndFlush(new DefaultHttpContent(buf));
         }
 
         @Override
