@@ -213,6 +213,10 @@ public final class Calibration {
             sb.append(String.format(Locale.ROOT, "| %s | %.1f %s | %.1f %s | %.2f | %s |%n", r.name(), r.anchor(),
                     r.unit(), r.measured(), r.unit(), r.ratio(), asserted(r) ? "yes" : "no (see note)"));
         }
+        sb.append("\nNote: the two ShareGPT anchors cannot hold in one workload: 256 streams at 25 ms per token\n")
+                .append("and 203 output tokens give at least 256 / (0.025 s x 203) = 50 req/s (Little's law). The\n")
+                .append("32 req/s matches the burst benchmark (1000 prompts at once, vLLM benchmark_serving style,\n")
+                .append("its duration including the long-output tail); 25 ms matches a pod kept at max_num_seqs.\n");
         return sb.toString();
     }
 
