@@ -152,10 +152,12 @@ final class FleetAdminServer implements AutoCloseable {
         }
 
         private static String describe(SimulatedPod p) {
+            SimulatedPod.Timeline t = p.timeline();
             return "{\"index\":" + p.index() + ",\"port\":" + p.port() + ",\"alive\":" + !p.isKilled() + ",\"speed\":"
                     + p.speed() + ",\"metricsFault\":\"" + p.metricsFault().name().toLowerCase(Locale.ROOT)
                     + "\",\"requestsReceived\":" + p.requestsReceived() + ",\"requestsServed\":" + p.requestsServed()
-                    + ",\"abortedRequests\":" + p.abortedRequests() + "}";
+                    + ",\"abortedRequests\":" + p.abortedRequests() + ",\"steps\":" + t.steps() + ",\"lateSteps\":"
+                    + t.lateSteps() + ",\"lostMillis\":" + Math.round(t.lostMillis()) + "}";
         }
 
         private static void send(ChannelHandlerContext ctx, FullHttpRequest req, HttpResponseStatus status,

@@ -25,6 +25,9 @@ final class PodDriver {
     private long stepEnd = -1;
     private ScheduledFuture<?> pending;
     private boolean stopped;
+    private long steps;
+    private long lateSteps;
+    private long lostNanos;
 
     PodDriver(EventLoop loop, EngineCore engine, double timeScale, long originNanos) {
         this.loop = loop;
@@ -66,11 +69,17 @@ final class PodDriver {
         }
         long now = virtualNow();
         long start = chained ? Math.max(lastStepEnd, now - (long) (MAX_LAG_NANOS * timeScale)) : Math.max(now, lastStepEnd);
+        if (chained && start > lastStepEnd) {
+            // the loop woke up too late: the model timeline loses this gap
+            lateSteps++;
+            lostNanos += start - lastStepEnd;
+        }
         long duration = engine.beginStep(start);
         if (duration < 0) {
             return;
         }
         stepEnd = start + duration;
+        steps++;
         long realDelay = (long) ((stepEnd - now) / timeScale);
         pending = loop.schedule(this::endStep, Math.max(0, realDelay), TimeUnit.NANOSECONDS);
     }
@@ -88,6 +97,11 @@ final class PodDriver {
             // a failing listener (a broken connection) must not stall the engine
             kick(true);
         }
+    }
+
+    /** Steps run, steps that started late, and model time lost to late starts (ns). */
+    long[] timeline() {
+        return new long[] {steps, lateSteps, lostNanos};
     }
 
     /** Stops stepping (the pod was killed). */

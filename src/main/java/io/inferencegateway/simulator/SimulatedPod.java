@@ -221,6 +221,20 @@ public final class SimulatedPod {
         return onLoop(() -> dialect.render(driver.engine(), driver.virtualNow()));
     }
 
+    /**
+     * How well the pod kept real time since it (re)started: steps run, steps that started late
+     * because the event loop woke up more than 3 ms after the previous step ended, and the model
+     * time lost that way. Near-zero loss means the simulator was not the bottleneck.
+     */
+    public Timeline timeline() {
+        long[] t = onLoop(() -> driver.timeline());
+        return new Timeline(t[0], t[1], t[2] / 1e6);
+    }
+
+    /** See {@link #timeline()}. */
+    public record Timeline(long steps, long lateSteps, double lostMillis) {
+    }
+
     /** Runs {@code task} on the pod's engine thread and returns its result (for tests and tools). */
     public <T> T onLoop(Callable<T> task) {
         if (loop.inEventLoop()) {

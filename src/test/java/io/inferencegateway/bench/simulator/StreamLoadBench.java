@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * java -cp target/inference-gateway.jar:target/test-classes \
  *      io.inferencegateway.bench.simulator.StreamLoadBench 127.0.0.1 18000 8 500 60 &lt;simulator-pid&gt;
  * </pre>
- * Arguments: host, base port, pods, streams, seconds, simulator pid (for CPU), [prompt chars] [max_tokens].
+ * Arguments: host, base port, pods, streams, seconds, simulator pid (for CPU), [admin port, for the pods'
+ * timeline: model time lost to late wake-ups], [prompt chars, default 920 = 230 tokens], [max_tokens, default 203].
  */
 public final class StreamLoadBench {
 
@@ -63,8 +64,9 @@ public final class StreamLoadBench {
         int streams = Integer.parseInt(args[3]);
         int seconds = Integer.parseInt(args[4]);
         long pid = Long.parseLong(args[5]);
-        int promptChars = args.length > 6 ? Integer.parseInt(args[6]) : 920;
-        int maxTokens = args.length > 7 ? Integer.parseInt(args[7]) : 203;
+        int adminPort = args.length > 6 ? Integer.parseInt(args[6]) : -1;
+        int promptChars = args.length > 7 ? Integer.parseInt(args[7]) : 920;
+        int maxTokens = args.length > 8 ? Integer.parseInt(args[8]) : 203;
 
         HttpClient client = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(2))
                 .connectTimeout(Duration.ofSeconds(10)).build();
@@ -142,6 +144,7 @@ public final class StreamLoadBench {
 
         Thread.sleep(Math.max(0, (warmupEnd - System.nanoTime()) / 1_000_000));
         double[] model0 = modelSums(client, host, basePort, pods);
+        long[] timeline0 = timeline(client, host, adminPort);
         long cpu0 = cpuTicks(pid);
         long self0 = cpuTicks(ProcessHandle.current().pid());
         long t0 = System.nanoTime();
@@ -149,6 +152,7 @@ public final class StreamLoadBench {
         long cpu1 = cpuTicks(pid);
         long self1 = cpuTicks(ProcessHandle.current().pid());
         double[] model1 = modelSums(client, host, basePort, pods);
+        long[] timeline1 = timeline(client, host, adminPort);
         double wall = (System.nanoTime() - t0) / 1e9;
         double cpuSeconds = (cpu1 - cpu0) / 100.0;
         done.await();
@@ -167,7 +171,37 @@ public final class StreamLoadBench {
         System.out.printf(Locale.ROOT, "model-time (from /metrics) mean ITL %.1f ms, mean TTFT %.1f ms%n",
                 1000 * (model1[0] - model0[0]) / (model1[1] - model0[1]),
                 1000 * (model1[2] - model0[2]) / (model1[3] - model0[3]));
+        if (adminPort >= 0) {
+            long steps = timeline1[0] - timeline0[0];
+            long late = timeline1[1] - timeline0[1];
+            double lost = (timeline1[2] - timeline0[2]) / 1000.0;
+            System.out.printf(Locale.ROOT, "pod steps %d, late starts %d (%.1f%%), model time lost %.1f s of %.0f pod-seconds "
+                    + "(%.1f%%)%n", steps, late, 100.0 * late / steps, lost, wall * pods, 100 * lost / (wall * pods));
+        }
         System.exit(0);
+    }
+
+    /** Fleet-wide steps, late steps and lost milliseconds from the admin API (zeros without one). */
+    static long[] timeline(HttpClient client, String host, int adminPort) throws Exception {
+        long[] sums = new long[3];
+        if (adminPort < 0) {
+            return sums;
+        }
+        String body = client.send(HttpRequest.newBuilder(URI.create("http://" + host + ":" + adminPort + "/pods")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        String[] keys = {"\"steps\":", "\"lateSteps\":", "\"lostMillis\":"};
+        for (int k = 0; k < keys.length; k++) {
+            int at = 0;
+            while ((at = body.indexOf(keys[k], at)) >= 0) {
+                at += keys[k].length();
+                int end = at;
+                while (end < body.length() && Character.isDigit(body.charAt(end))) {
+                    end++;
+                }
+                sums[k] += Long.parseLong(body.substring(at, end));
+            }
+        }
+        return sums;
     }
 
     /** Sum over pods of ITL sum, ITL count, TTFT sum, TTFT count, from their /metrics. */
