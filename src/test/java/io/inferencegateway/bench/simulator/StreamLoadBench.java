@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * inter-token latency, TTFT) next to the simulator process's CPU time read from /proc.
  *
  * <pre>
- * java -jar target/inference-gateway.jar simulate --pods 8 --base-port 18000 &amp;
+ * mvn -B -o -q package -DskipTests &amp;&amp; mvn -B -o -q test-compile
+ * java -jar target/inference-gateway.jar simulate --pods 8 --base-port 18000 --admin-port 18100 &amp;
  * java -cp target/inference-gateway.jar:target/test-classes \
- *      io.inferencegateway.bench.simulator.StreamLoadBench 127.0.0.1 18000 8 500 60 &lt;simulator-pid&gt;
+ *      io.inferencegateway.bench.simulator.StreamLoadBench 127.0.0.1 18000 8 500 60 $! 18100
  * </pre>
  * Arguments: host, base port, pods, streams, seconds, simulator pid (for CPU), [admin port, for the pods'
  * timeline: model time lost to late wake-ups], [prompt chars, default 920 = 230 tokens], [max_tokens, default 203].
