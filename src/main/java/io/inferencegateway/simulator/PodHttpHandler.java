@@ -46,6 +46,8 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private final SimulatedPod pod;
     private Generation active;
+    /** Requests that arrived in the same read as a running generation (HTTP pipelining), in order. */
+    private final java.util.ArrayDeque<FullHttpRequest> pipelined = new java.util.ArrayDeque<>();
 
     PodHttpHandler(SimulatedPod pod) {
         this.pod = pod;
@@ -53,6 +55,14 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        if (active != null) {
+            pipelined.addLast(req.retain());
+            return;
+        }
+        handle(ctx, req);
+    }
+
+    private void handle(ChannelHandlerContext ctx, FullHttpRequest req) {
         String path = new QueryStringDecoder(req.uri()).path();
         boolean keepAlive = HttpUtil.isKeepAlive(req);
         HttpMethod method = req.method();
@@ -315,6 +325,9 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             pod.countAborted();
         }
         active = null;
+        while (!pipelined.isEmpty()) {
+            pipelined.pollFirst().release();
+        }
         super.channelInactive(ctx);
     }
 
@@ -439,6 +452,14 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 respond(ctx, HttpResponseStatus.OK, "application/json", body, keepAlive);
             }
             ctx.channel().config().setAutoRead(true);
+            while (active == null && !pipelined.isEmpty()) {
+                FullHttpRequest next = pipelined.pollFirst();
+                try {
+                    handle(ctx, next);
+                } finally {
+                    next.release();
+                }
+            }
         }
 
         private void event(StringBuilder sse, String json) {

@@ -262,21 +262,43 @@ class PodHttpTest {
             BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
             for (int i = 0; i < 2; i++) {
                 s.getOutputStream().write(request.getBytes(StandardCharsets.UTF_8));
-                assertThat(in.readLine()).isEqualTo("HTTP/1.1 200 OK");
-                int length = -1;
-                String line;
-                while (!(line = in.readLine()).isEmpty()) {
-                    if (line.toLowerCase().startsWith("content-length:")) {
-                        length = Integer.parseInt(line.substring(15).trim());
-                    }
-                }
-                char[] buf = new char[length];
-                int read = 0;
-                while (read < length) {
-                    read += in.read(buf, read, length - read);
-                }
-                assertThat(new String(buf)).contains("\"completion_tokens\":2");
+                assertThat(readBody(in)).contains("\"completion_tokens\":2");
             }
+        }
+    }
+
+    /** Reads one HTTP/1.1 response with a Content-Length from the connection; returns its body. */
+    private static String readBody(BufferedReader in) throws Exception {
+        assertThat(in.readLine()).isEqualTo("HTTP/1.1 200 OK");
+        int length = -1;
+        String line;
+        while (!(line = in.readLine()).isEmpty()) {
+            if (line.toLowerCase().startsWith("content-length:")) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+        }
+        char[] buf = new char[length];
+        int read = 0;
+        while (read < length) {
+            read += in.read(buf, read, length - read);
+        }
+        return new String(buf);
+    }
+
+    @Test
+    void answersPipelinedRequestsInOrder() throws Exception {
+        // the first is the longer one: answered out of order, the shorter would come back first
+        String a = "{\"prompt\":\"abcd\",\"max_tokens\":9}";
+        String b = "{\"prompt\":\"efgh\",\"max_tokens\":2}";
+        String both = "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: " + a.length() + "\r\n\r\n" + a
+                + "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Length: " + b.length() + "\r\n\r\n" + b;
+        try (Socket s = new Socket("127.0.0.1", pod.port())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(both.getBytes(StandardCharsets.UTF_8));
+            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+            List<String> bodies = List.of(readBody(in), readBody(in));
+            assertThat(bodies.get(0)).contains("\"completion_tokens\":9");
+            assertThat(bodies.get(1)).contains("\"completion_tokens\":2");
         }
     }
 }
