@@ -1,0 +1,58 @@
+package io.inferencegateway.simulator;
+
+import java.util.Locale;
+
+/**
+ * Which engine's /metrics the pod imitates: vLLM (default), SGLang, TGI or TensorRT-LLM. The
+ * engine underneath is the same vLLM-like scheduler; only names, labels and buckets differ.
+ */
+public enum MetricsDialect {
+    VLLM(VllmMetricsFormat::render),
+    SGLANG(SglangMetricsFormat::render),
+    TGI(TgiMetricsFormat::render),
+    TRTLLM(TrtllmMetricsFormat::render);
+
+    /** Histogram bounds of one dialect. */
+    public record Buckets(double[] timeToFirstToken, double[] interToken, double[] requestLatency,
+                          double[] tokenCounts) {
+    }
+
+    interface Renderer {
+        String render(EngineCore engine, long nowNanos);
+    }
+
+    private final Renderer renderer;
+
+    MetricsDialect(Renderer renderer) {
+        this.renderer = renderer;
+    }
+
+    /** The /metrics body for the engine's current state. Call on the engine's thread. */
+    public String render(EngineCore engine, long nowNanos) {
+        return renderer.render(engine, nowNanos);
+    }
+
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static MetricsDialect fromCliName(String name) {
+        for (MetricsDialect d : values()) {
+            if (d.cliName().equals(name)) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException("unknown engine '" + name + "' (vllm, sglang, tgi, trtllm)");
+    }
+
+    Buckets buckets(int maxModelLen) {
+        return switch (this) {
+            case VLLM, TRTLLM -> new Buckets(VllmMetricsFormat.TTFT_BUCKETS, VllmMetricsFormat.ITL_BUCKETS,
+                    VllmMetricsFormat.REQUEST_LATENCY_BUCKETS, Histogram.oneTwoFive(maxModelLen));
+            case SGLANG -> new Buckets(SglangMetricsFormat.TTFT_BUCKETS, SglangMetricsFormat.ITL_BUCKETS,
+                    SglangMetricsFormat.E2E_BUCKETS, Histogram.oneTwoFive(maxModelLen));
+            case TGI -> new Buckets(TgiMetricsFormat.DURATION_BUCKETS, TgiMetricsFormat.DURATION_BUCKETS,
+                    TgiMetricsFormat.DURATION_BUCKETS, TgiMetricsFormat.lengthBuckets(maxModelLen));
+        };
+    }
+}
