@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import io.inferencegateway.bench.fleet.FleetLauncher;
+import io.inferencegateway.bench.fleet.SimulatorFleetLauncher;
 import io.inferencegateway.bench.fleet.StubFleetLauncher;
 import io.inferencegateway.bench.gateway.GatewayConfigWriter;
 import io.inferencegateway.bench.gateway.GatewayLauncher;
@@ -40,14 +41,6 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** How requests reach the pods: the real gateway as a subprocess, or straight to the pods. */
     public enum GatewayKind { process, direct }
-
-    /**
-     * The simulator's launcher. The lead sets this (or edits {@link #fleetLauncher}) when the
-     * simulator exists; until then {@code --fleet sim} explains itself.
-     */
-    public static volatile FleetLauncher simulatorFleet = (spec, seed) -> {
-        throw new IllegalStateException("the simulator is not wired into the bench yet; use --fleet stub");
-    };
 
     @Spec
     CommandSpec spec;
@@ -154,7 +147,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     FleetLauncher fleetLauncher() {
-        return fleet == FleetKind.stub ? new StubFleetLauncher() : simulatorFleet;
+        return fleet == FleetKind.stub ? new StubFleetLauncher() : new SimulatorFleetLauncher();
     }
 
     private GatewayLauncher gatewayLauncher(BenchSettings settings) {
