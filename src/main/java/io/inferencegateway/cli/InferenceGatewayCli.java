@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "OpenAI-compatible, GPU-aware load balancer for LLM model servers.",
-        subcommands = {ServeCommand.class, SimulateCommand.class, BenchCommand.class})
+        subcommands = {ServeCommand.class, DemoCommand.class, SimulateCommand.class, BenchCommand.class})
 public final class InferenceGatewayCli {
 
     /** Exit code for a configuration or usage error. */
