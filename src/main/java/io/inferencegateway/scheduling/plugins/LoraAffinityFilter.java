@@ -38,7 +38,7 @@ public final class LoraAffinityFilter implements Filter {
         if (best < LoraAffinityScorer.FREE_SLOT) {
             return endpoints;
         }
-        List<EndpointState> kept = new ArrayList<>();
+        List<EndpointState> kept = new ArrayList<>(endpoints.size());
         for (int i = 0; i < endpoints.size(); i++) {
             EndpointState e = endpoints.get(i);
             if (LoraAffinityScorer.affinity(e, adapter) == best) {

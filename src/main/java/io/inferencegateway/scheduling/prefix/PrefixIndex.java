@@ -44,6 +44,8 @@ public final class PrefixIndex {
     private static final int NONE = -1;
     private static final int INITIAL_ENTRIES = 1 << 12;
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    /** Up to this many holders a level's list is walked; beyond, candidates are probed instead. */
+    private static final int WALK_LIMIT = 16;
 
     private final int blocksPerEndpoint;
     private final int maxEntries;
@@ -77,6 +79,13 @@ public final class PrefixIndex {
     private int slotHighWater;
     private long tick;
     private int trimCursor;
+    private long slotEpoch; // changes whenever an endpoint gets or loses a slot
+
+    // candidate position -> slot, remembered from the last match: pools pass the same Endpoint objects
+    // in the same order request after request, so this saves a hash lookup per candidate
+    private Endpoint[] seenCandidates = new Endpoint[0];
+    private int[] seenSlots = new int[0];
+    private long seenEpoch = -1;
 
     // scratch of match()
     private final int[] slotMatch;
@@ -86,6 +95,8 @@ public final class PrefixIndex {
     private long[] levelHashes;
     private int[] levelCount = new int[0];
     private int[] levelPos = new int[0];
+    private int[] probeLevels = new int[0];
+    private int probeCount;
 
     public PrefixIndex() {
         this(DEFAULT_BLOCKS_PER_ENDPOINT, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_ENDPOINTS);
@@ -208,12 +219,14 @@ public final class PrefixIndex {
         int depth = depth(n);
         touchedCount = 0;
         universalDepth = 0;
+        probeCount = 0;
         creditLevel(depth - 1);
         findDrops(0, depth - 1);
+        Arrays.sort(probeLevels, 0, probeCount);
         for (int i = 0; i < candidates.size(); i++) {
-            Integer slot = slotOf.get(candidates.get(i));
-            if (slot != null) {
-                out[i] = Math.max(universalDepth, slotMatch[slot]);
+            int slot = slotOfCandidate(i, candidates.get(i));
+            if (slot != NONE) {
+                out[i] = probe(slot, Math.max(universalDepth, slotMatch[slot]));
             }
         }
         for (int k = 0; k < touchedCount; k++) {
@@ -222,10 +235,41 @@ public final class PrefixIndex {
         return depth;
     }
 
+    /** Deepest probe level above {@code known} that the endpoint holds; probe levels are sorted ascending. */
+    private int probe(int slot, int known) {
+        for (int k = probeCount - 1; k >= 0 && probeLevels[k] + 1 > known; k--) {
+            if (findPair(levelHashes[probeLevels[k]], slot) != NONE) {
+                return probeLevels[k] + 1;
+            }
+        }
+        return known;
+    }
+
+    private int slotOfCandidate(int i, Endpoint e) {
+        if (seenEpoch != slotEpoch || i >= seenCandidates.length) {
+            if (i >= seenCandidates.length) {
+                int n = Math.max(i + 1, seenCandidates.length * 2);
+                seenCandidates = Arrays.copyOf(seenCandidates, n);
+                seenSlots = Arrays.copyOf(seenSlots, n);
+            }
+            if (seenEpoch != slotEpoch) {
+                Arrays.fill(seenCandidates, null);
+                seenEpoch = slotEpoch;
+            }
+        }
+        if (seenCandidates[i] != e) {
+            Integer slot = slotOf.get(e);
+            seenCandidates[i] = e;
+            seenSlots[i] = slot == null ? NONE : slot;
+        }
+        return seenSlots[i];
+    }
+
     private void prepareLevels(long[] hashes, int n) {
         if (levelCount.length < n) {
             levelCount = new int[n];
             levelPos = new int[n];
+            probeLevels = new int[n];
         }
         Arrays.fill(levelCount, 0, n, -1);
         levelHashes = hashes;
@@ -277,10 +321,20 @@ public final class PrefixIndex {
         findDrops(mid, hi);
     }
 
+    /**
+     * Credits a level's holders with its depth. A level every tracked endpoint holds is credited to all at
+     * once. A long holder list is not walked: walking it is one dependent cache miss after another, while
+     * probing each candidate's (block, endpoint) pair makes independent loads the CPU overlaps.
+     */
     private void creditLevel(int level) {
         int depth = level + 1;
-        if (countAt(level) == slotOf.size()) { // every tracked endpoint holds it: no need to visit them
+        int holders = countAt(level);
+        if (holders == slotOf.size()) {
             universalDepth = Math.max(universalDepth, depth);
+            return;
+        }
+        if (holders > WALK_LIMIT) {
+            probeLevels[probeCount++] = level;
             return;
         }
         for (int e = blockTable[levelPos[level]] - 1; e != NONE; e = holderNext[e]) {
@@ -327,6 +381,7 @@ public final class PrefixIndex {
         lruHead[slot] = NONE;
         lruTail[slot] = NONE;
         slotOf.put(endpoint, slot);
+        slotEpoch++;
         return slot;
     }
 
@@ -347,6 +402,7 @@ public final class PrefixIndex {
         slotOf.remove(endpointOf[slot]);
         endpointOf[slot] = null;
         freeSlots[freeSlotCount++] = slot;
+        slotEpoch++;
     }
 
     // ---------------------------------------------------------------- sizes

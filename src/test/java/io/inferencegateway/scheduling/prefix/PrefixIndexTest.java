@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.inferencegateway.core.Endpoint;
 
@@ -188,15 +190,18 @@ class PrefixIndexTest {
     /**
      * Random traffic compared with a plain model: per endpoint an access-ordered set of hashes, touched
      * deepest block first; a match is the number of leading blocks the set holds, cut at the first block
-     * no endpoint holds. No global pressure here (maxEntries covers every endpoint's full share).
+     * no endpoint holds. No global pressure here (maxEntries covers every endpoint's full share). With 6
+     * pods every holder list is walked; with 40, popular blocks have more than 16 holders and are probed
+     * per candidate instead.
      */
-    @Test
-    void agreesWithAPlainLruModelUnderRandomTraffic() {
+    @ParameterizedTest(name = "{0} pods")
+    @ValueSource(ints = {6, 40})
+    void agreesWithAPlainLruModelUnderRandomTraffic(int podCount) {
         int perEndpoint = 40;
-        PrefixIndex index = new PrefixIndex(perEndpoint, 6 * perEndpoint, 6);
+        PrefixIndex index = new PrefixIndex(perEndpoint, podCount * perEndpoint, podCount);
         Map<Endpoint, LinkedHashSet<Long>> model = new HashMap<>();
         List<Endpoint> pods = new ArrayList<>();
-        for (int p = 1; p <= 6; p++) {
+        for (int p = 1; p <= podCount; p++) {
             pods.add(pod(p));
             model.put(pod(p), new LinkedHashSet<>());
         }
@@ -205,7 +210,7 @@ class PrefixIndexTest {
         for (int r = 0; r < roots.length; r++) {
             roots[r] = chain(r, 30);
         }
-        for (int step = 0; step < 3_000; step++) {
+        for (int step = 0; step < 10_000; step++) {
             long[] base = roots[random.nextInt(roots.length)];
             int n = 1 + random.nextInt(30);
             long[] h = branch(base, random.nextInt(n + 1), 100 + random.nextInt(20), n);
