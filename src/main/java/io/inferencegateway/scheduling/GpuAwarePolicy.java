@@ -119,14 +119,17 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
                 fresh++;
             }
         }
+        EndpointState chosen;
         if (fresh == 0) {
             setFallback(true);
-            EndpointState chosen = leastInFlight(cycle.states());
+            chosen = leastInFlight(cycle.states());
             profile.observe(cycle, chosen);
-            return chosen.endpoint();
+        } else {
+            setFallback(false);
+            chosen = profile.schedule(cycle, cycle.states());
         }
-        setFallback(false);
-        return profile.schedule(cycle, cycle.states()).endpoint();
+        cycle.end();
+        return chosen.endpoint();
     }
 
     @Override

@@ -40,6 +40,12 @@ public final class SchedulingCycle {
         return this;
     }
 
+    /** Ends the decision: lets go of the request (and its prompt text) until the thread's next one. */
+    public void end() {
+        request = null;
+        blocksReady = false;
+    }
+
     public InferenceRequest request() {
         return request;
     }

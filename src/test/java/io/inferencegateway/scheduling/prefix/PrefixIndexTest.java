@@ -55,7 +55,7 @@ class PrefixIndexTest {
         index.record(doc, 3, B);
         assertThat(match(index, doc, A, B, C)).as("A all 8, B its 3, C never routed").containsExactly(8, 3, 0);
         assertThat(match(index, branch(doc, 5, 2, 9), A, B, C)).as("shares 5 blocks").containsExactly(5, 3, 0);
-        index.checkInvariants();
+        Invariants.check(index);
     }
 
     @Test
@@ -96,7 +96,7 @@ class PrefixIndexTest {
         index.record(first, 3, A); // touching first again makes second the older one
         assertThat(match(index, second, A)).containsExactly(1);
         assertThat(match(index, first, A)).containsExactly(3);
-        index.checkInvariants();
+        Invariants.check(index);
     }
 
     @Test
@@ -118,7 +118,7 @@ class PrefixIndexTest {
             index.record(chain(random.nextInt(50), 20), 20, e);
             assertThat(index.entries()).isLessThanOrEqualTo(64);
         }
-        index.checkInvariants();
+        Invariants.check(index);
         assertThat(index.trackedEndpoints()).isEqualTo(8);
         // 8 endpoints share 64 entries: after enough traffic each is trimmed to 64/8
         for (int p = 1; p <= 8; p++) {
@@ -140,7 +140,7 @@ class PrefixIndexTest {
         assertThat(match(index, chain(1, 5), A, B)).containsExactly(0, 0);
         index.forget(B);
         assertThat(index.entries()).isZero();
-        index.checkInvariants();
+        Invariants.check(index);
     }
 
     @Test
@@ -154,7 +154,7 @@ class PrefixIndexTest {
         assertThat(index.blocksOf(B)).isZero();
         assertThat(index.blocksOf(A)).isEqualTo(5);
         assertThat(index.blocksOf(C)).isEqualTo(5);
-        index.checkInvariants();
+        Invariants.check(index);
     }
 
     @Test
@@ -164,7 +164,7 @@ class PrefixIndexTest {
             index.record(chain(i, 100), 100, pod(1 + i % 4)); // 10,000 entries: past the first 4,096
         }
         assertThat(index.entries()).isEqualTo(10_000);
-        index.checkInvariants();
+        Invariants.check(index);
         for (int i = 0; i < 100; i++) {
             assertThat(match(index, chain(i, 100), pod(1 + i % 4))).containsExactly(100);
         }
@@ -179,7 +179,7 @@ class PrefixIndexTest {
         }
         assertThat(index.entries()).isLessThanOrEqualTo(1 << 12);
         assertThat(index.footprintBytes()).isLessThanOrEqualTo(index.maxFootprintBytes());
-        index.checkInvariants();
+        Invariants.check(index);
     }
 
     @Test
@@ -232,7 +232,7 @@ class PrefixIndexTest {
                 assertThat(out).as("step %d", step).containsExactly(expected(model, pods, h, n));
             }
         }
-        index.checkInvariants();
+        Invariants.check(index);
     }
 
     private static int[] expected(Map<Endpoint, LinkedHashSet<Long>> model, List<Endpoint> pods, long[] h, int n) {
