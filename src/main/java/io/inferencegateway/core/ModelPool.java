@@ -42,6 +42,7 @@ public final class ModelPool {
     /** Replaces the pool's endpoints; requests already sent to a removed endpoint finish there. */
     public void updateEndpoints(List<Endpoint> current) {
         this.endpoints = List.copyOf(current);
+        policy.endpointsChanged(this.endpoints); // lets the policy drop state of pods that left
     }
 
     public boolean serves(String model) {

@@ -4,6 +4,7 @@ import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.core.InFlightRequests;
 import io.inferencegateway.core.NanoClock;
 import io.inferencegateway.metrics.MetricsView;
+import io.inferencegateway.scheduling.plugins.MaxScorePicker;
 
 /** Builds the policy a pool's config names. */
 public final class SchedulingPolicies {
@@ -13,12 +14,21 @@ public final class SchedulingPolicies {
 
     public static SchedulingPolicy create(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
             NanoClock clock) {
+        return create(pool, metrics, inFlight, clock, SchedulerEvents.NONE);
+    }
+
+    /**
+     * @param events told when the GPU-aware policy falls back to least-request for lack of fresh metrics
+     *               and when it recovers (ignored by the baselines)
+     */
+    public static SchedulingPolicy create(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
+            NanoClock clock, SchedulerEvents events) {
         return switch (pool.policy()) {
             case ROUND_ROBIN -> new RoundRobinPolicy();
             case LEAST_REQUEST -> new LeastRequestPolicy(inFlight);
             case RANDOM -> new RandomPolicy();
-            // placeholder until the GPU-aware scheduler lands
-            case GPU_AWARE -> new LeastRequestPolicy(inFlight);
+            case GPU_AWARE -> GpuAwarePolicy.forPool(pool, GpuAwareSettings.forPool(pool), metrics, inFlight, clock,
+                    events, MaxScorePicker.threadLocalRandom());
         };
     }
 }

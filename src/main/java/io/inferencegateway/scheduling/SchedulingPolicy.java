@@ -13,4 +13,11 @@ public interface SchedulingPolicy {
      * @return one of the candidates
      */
     Endpoint choose(InferenceRequest request, List<Endpoint> candidates);
+
+    /**
+     * Told the pool's complete endpoint list whenever it changes, so that per-endpoint state of pods that
+     * left (the GPU-aware policy's prefix index) is dropped. Stateless policies ignore it.
+     */
+    default void endpointsChanged(List<Endpoint> current) {
+    }
 }

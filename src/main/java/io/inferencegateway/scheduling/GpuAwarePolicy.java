@@ -1,0 +1,187 @@
+package io.inferencegateway.scheduling;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.Weights;
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.metrics.MetricsView;
+import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.LoadEstimator;
+import io.inferencegateway.scheduling.framework.MembershipListener;
+import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.SchedulerProfile;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
+import io.inferencegateway.scheduling.plugins.KvCacheScorer;
+import io.inferencegateway.scheduling.plugins.LoraAffinityFilter;
+import io.inferencegateway.scheduling.plugins.LoraAffinityScorer;
+import io.inferencegateway.scheduling.plugins.MaxScorePicker;
+import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
+import io.inferencegateway.scheduling.plugins.QueueScorer;
+import io.inferencegateway.scheduling.plugins.RunningRequestsScorer;
+import io.inferencegateway.scheduling.plugins.SaturationFilter;
+import io.inferencegateway.scheduling.plugins.WeightedRandomPicker;
+import io.inferencegateway.scheduling.prefix.PrefixIndex;
+import io.inferencegateway.scheduling.prefix.PromptBlocks;
+
+/**
+ * {@code policy: gpu-aware}: per request, builds every candidate's state from its last scrape plus the
+ * gateway's own dispatches since (see {@link LoadEstimator}), then runs a {@link SchedulerProfile}.
+ * When no candidate has fresh metrics it routes by the gateway's in-flight counts instead (least
+ * request) and reports the switch, once per transition, through {@link SchedulerEvents} and the log.
+ */
+public final class GpuAwarePolicy implements SchedulingPolicy {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GpuAwarePolicy.class);
+
+    private final String pool;
+    private final SchedulerProfile profile;
+    private final MetricsView metrics;
+    private final InFlightRequests inFlight;
+    private final NanoClock clock;
+    private final SchedulerEvents events;
+    private final LoadEstimator estimator;
+    private final ThreadLocal<SchedulingCycle> cycles;
+    private final List<MembershipListener> membershipListeners = new ArrayList<>();
+    private final AtomicBoolean fallback = new AtomicBoolean();
+    private final AtomicInteger fallbackOffset = new AtomicInteger();
+
+    public GpuAwarePolicy(String pool, SchedulerProfile profile, GpuAwareSettings settings, MetricsView metrics,
+            InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
+        this.pool = Objects.requireNonNull(pool);
+        this.profile = Objects.requireNonNull(profile);
+        this.metrics = Objects.requireNonNull(metrics);
+        this.inFlight = Objects.requireNonNull(inFlight);
+        this.clock = Objects.requireNonNull(clock);
+        this.events = Objects.requireNonNull(events);
+        this.estimator = new LoadEstimator(settings.staleAfter().toNanos());
+        int blockChars = settings.blockChars();
+        int maxBlocks = settings.maxBlocks();
+        this.cycles = ThreadLocal.withInitial(() -> new SchedulingCycle(new PromptBlocks(blockChars, maxBlocks)));
+        for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
+            addListener(ws.scorer());
+        }
+        for (PickObserver o : profile.observers()) {
+            addListener(o);
+        }
+    }
+
+    /**
+     * The standard profile for a pool's weights: saturation filter, then (when LoRA affinity has weight)
+     * the LoRA affinity filter, then the five scorers with the pool's weights (weight 0 leaves one out),
+     * then the max-score picker (or weighted random, if the settings say so).
+     */
+    public static GpuAwarePolicy forPool(PoolConfig pool, GpuAwareSettings settings, MetricsView metrics,
+            InFlightRequests inFlight, NanoClock clock, SchedulerEvents events, RandomGenerator random) {
+        return new GpuAwarePolicy(pool.name(), profile(pool.weights(), settings, random), settings, metrics,
+                inFlight, clock, events);
+    }
+
+    public static SchedulerProfile profile(Weights w, GpuAwareSettings settings, RandomGenerator random) {
+        SchedulerProfile.Builder b = SchedulerProfile.builder()
+                .filter(new SaturationFilter(settings.waitingLimit(), settings.kvLimit()));
+        if (w.loraAffinity() > 0) {
+            b.filter(new LoraAffinityFilter());
+        }
+        b.scorer(new QueueScorer(), w.queue())
+                .scorer(new KvCacheScorer(), w.kvCache())
+                .scorer(new LoraAffinityScorer(), w.loraAffinity())
+                .scorer(new RunningRequestsScorer(), w.runningRequests());
+        if (w.prefix() > 0) { // the index costs memory: only build it when it is used
+            b.scorer(new PrefixCacheScorer(new PrefixIndex(settings.blocksPerEndpoint(), settings.maxIndexEntries(),
+                    settings.maxIndexEndpoints())), w.prefix());
+        }
+        return b.picker(settings.weightedRandomPicker() ? new WeightedRandomPicker(random) : new MaxScorePicker(random))
+                .build();
+    }
+
+    @Override
+    public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
+        long now = clock.nanoTime();
+        SchedulingCycle cycle = cycles.get().begin(request, now);
+        int fresh = 0;
+        for (int i = 0; i < candidates.size(); i++) {
+            Endpoint e = candidates.get(i);
+            EndpointState s = cycle.addState();
+            estimator.estimate(s, e, metrics.latest(e), inFlight.snapshot(e), now);
+            if (s.fresh()) {
+                fresh++;
+            }
+        }
+        EndpointState chosen;
+        if (fresh == 0) {
+            setFallback(true);
+            chosen = leastInFlight(cycle.states());
+            profile.observe(cycle, chosen);
+        } else {
+            setFallback(false);
+            chosen = profile.schedule(cycle, cycle.states());
+        }
+        cycle.end();
+        return chosen.endpoint();
+    }
+
+    @Override
+    public void endpointsChanged(List<Endpoint> current) {
+        for (MembershipListener l : membershipListeners) {
+            l.endpointsChanged(current);
+        }
+    }
+
+    /** True while no candidate had fresh metrics at the last decision. */
+    public boolean inFallback() {
+        return fallback.get();
+    }
+
+    public SchedulerProfile profile() {
+        return profile;
+    }
+
+    private EndpointState leastInFlight(List<EndpointState> states) {
+        int n = states.size();
+        int start = Math.floorMod(fallbackOffset.getAndIncrement(), n); // ties rotate
+        EndpointState best = null;
+        for (int k = 0; k < n; k++) {
+            EndpointState s = states.get((start + k) % n);
+            if (best == null || s.inFlight() < best.inFlight()) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    private void setFallback(boolean active) {
+        if (fallback.get() == active || !fallback.compareAndSet(!active, active)) {
+            return;
+        }
+        if (active) {
+            LOG.warn("pool {}: no endpoint has metrics fresher than the staleness limit; routing by fewest "
+                    + "in-flight requests until metrics return", pool);
+        } else {
+            LOG.info("pool {}: fresh metrics again; GPU-aware scheduling resumed", pool);
+        }
+        events.fallbackChanged(pool, active);
+    }
+
+    private void addListener(Object plugin) {
+        if (plugin instanceof MembershipListener l && !membershipListeners.contains(l)) {
+            membershipListeners.add(l);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "gpu-aware[" + pool + ": " + profile + "]";
+    }
+}

@@ -1,0 +1,71 @@
+package io.inferencegateway.scheduling.framework;
+
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InFlightRequests.Counters;
+import io.inferencegateway.metrics.EndpointMetrics;
+
+/**
+ * Builds an endpoint's state for one request from its last scrape and the gateway's own counters, so
+ * that a burst between two scrapes does not all land on the pod that looked best at the last one.
+ *
+ * <p>With {@code sent} and {@code finished} the gateway's counts for the endpoint since the scrape began
+ * and {@code net = sent - finished}:
+ * <ul>
+ * <li>{@code net >= 0}: the new requests queue behind the scraped ones: {@code waiting + net}, running
+ * unchanged. Pessimistic (an engine with room admits some straight into the batch), which is what stops
+ * herding: the queue scorer and saturation filter see the load at once.</li>
+ * <li>{@code net < 0}: completions freed batch slots; queued requests move into them first, and only
+ * once the queue is empty does the batch shrink: {@code waiting' = max(0, waiting + net)},
+ * {@code running' = max(0, running + min(0, waiting + net))}.</li>
+ * <li>KV: the prompt tokens sent since the scrape, scaled by the share of those requests still counted
+ * ({@code max(0, net) / sent}), divided by the pod's token capacity ({@code kvBlockSize * kvTotalBlocks})
+ * and added to the scraped use, capped at 1. Without KV geometry in the scrape there is no estimate.
+ * Prefix-cache hits and decode growth are ignored (small over one scrape interval).</li>
+ * </ul>
+ * Never-scraped endpoints count every gateway request in flight to them as waiting, with unknown KV.
+ * Only this gateway's traffic is seen: other gateway replicas sending to the same pods are not.
+ */
+public final class LoadEstimator {
+
+    private final long staleAfterNanos;
+
+    public LoadEstimator(long staleAfterNanos) {
+        if (staleAfterNanos <= 0) {
+            throw new IllegalArgumentException("staleAfterNanos must be positive");
+        }
+        this.staleAfterNanos = staleAfterNanos;
+    }
+
+    public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, Counters now, long nowNanos) {
+        long inFlight = now.inFlight();
+        if (m == null) {
+            into.set(endpoint, null, false, saturatedInt(inFlight), 0, Double.NaN, inFlight, 0, 0);
+            return;
+        }
+        boolean fresh = nowNanos - m.scrapeStartedNanos() <= staleAfterNanos;
+        Counters then = m.dispatchedAtScrape();
+        // without a snapshot at scrape time there is no baseline to compare with: no correction
+        long sent = then == null ? 0 : Math.max(0, now.started() - then.started());
+        long finished = then == null ? 0 : Math.max(0, now.finished() - then.finished());
+        long promptTokens = then == null ? 0 : Math.max(0, now.startedPromptTokens() - then.startedPromptTokens());
+        long net = sent - finished;
+
+        int waiting = Math.max(0, m.waiting());
+        int running = Math.max(0, m.running());
+        long queueAfter = waiting + net;
+        int estWaiting = saturatedInt(Math.max(0, queueAfter));
+        int estRunning = queueAfter >= 0 ? running : saturatedInt(Math.max(0, running + queueAfter));
+
+        double kv = m.kvUsage();
+        long capacityTokens = (long) m.kvBlockSize() * m.kvTotalBlocks();
+        if (!Double.isNaN(kv) && net > 0 && sent > 0 && m.kvBlockSize() > 0 && m.kvTotalBlocks() > 0) {
+            double growthTokens = (double) promptTokens * net / sent;
+            kv = Math.min(1.0, kv + growthTokens / capacityTokens);
+        }
+        into.set(endpoint, m, fresh, estWaiting, estRunning, kv, inFlight, sent, finished);
+    }
+
+    private static int saturatedInt(long v) {
+        return (int) Math.min(Integer.MAX_VALUE, v);
+    }
+}

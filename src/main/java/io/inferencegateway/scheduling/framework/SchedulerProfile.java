@@ -1,0 +1,151 @@
+package io.inferencegateway.scheduling.framework;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One scheduling pipeline: filters in order, then weighted scorers, then a picker, then the observers
+ * that learn from the choice. The profile owns the arithmetic so plugins stay simple: it applies fail
+ * open, clamps every score to [0,1] (NaN counts as 0), multiplies by the weight and sums.
+ */
+public final class SchedulerProfile {
+
+    /** A scorer with the weight the profile gives it; weight 0 means the scorer is not in the profile. */
+    public record WeightedScorer(Scorer scorer, double weight) {
+        public WeightedScorer {
+            Objects.requireNonNull(scorer, "scorer");
+            if (!(weight > 0) || Double.isInfinite(weight)) {
+                throw new IllegalArgumentException("weight must be positive and finite, got " + weight);
+            }
+        }
+    }
+
+    private final List<Filter> filters;
+    private final List<WeightedScorer> scorers;
+    private final Picker picker;
+    private final List<PickObserver> observers;
+
+    private SchedulerProfile(Builder b) {
+        this.filters = List.copyOf(b.filters);
+        this.scorers = List.copyOf(b.scorers);
+        this.picker = Objects.requireNonNull(b.picker, "a profile needs a picker");
+        this.observers = List.copyOf(b.observers);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Runs filters, scorers and the picker over {@code candidates} (never empty), then tells the observers. */
+    public EndpointState schedule(SchedulingCycle cycle, List<EndpointState> candidates) {
+        List<EndpointState> current = candidates;
+        for (Filter f : filters) {
+            List<EndpointState> kept = f.filter(cycle, current);
+            if (!kept.isEmpty()) { // fail open: a filter never empties the list
+                current = kept;
+            }
+        }
+        int n = current.size();
+        double[] totals = cycle.totals(n);
+        Arrays.fill(totals, 0, n, 0.0);
+        double[] scores = cycle.scores(n);
+        for (WeightedScorer ws : scorers) {
+            Arrays.fill(scores, 0, n, 0.0);
+            ws.scorer().score(cycle, current, scores);
+            for (int i = 0; i < n; i++) {
+                totals[i] += ws.weight() * clamp(scores[i]);
+            }
+        }
+        EndpointState chosen = picker.pick(current, totals);
+        observe(cycle, chosen);
+        return chosen;
+    }
+
+    /** Tells the observers about a choice made elsewhere (the fallback), so what they learn stays whole. */
+    public void observe(SchedulingCycle cycle, EndpointState chosen) {
+        for (PickObserver o : observers) {
+            o.picked(cycle, chosen);
+        }
+    }
+
+    static double clamp(double score) {
+        if (!(score > 0)) { // also NaN
+            return 0;
+        }
+        return Math.min(score, 1.0);
+    }
+
+    public List<Filter> filters() {
+        return filters;
+    }
+
+    public List<WeightedScorer> scorers() {
+        return scorers;
+    }
+
+    public Picker picker() {
+        return picker;
+    }
+
+    public List<PickObserver> observers() {
+        return observers;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("filters=").append(filters).append(" scorers=[");
+        for (int i = 0; i < scorers.size(); i++) {
+            WeightedScorer ws = scorers.get(i);
+            sb.append(i == 0 ? "" : ", ").append(ws.scorer()).append('×').append(formatWeight(ws.weight()));
+        }
+        return sb.append("] picker=").append(picker).toString();
+    }
+
+    private static String formatWeight(double w) {
+        return w == Math.rint(w) ? Long.toString((long) w) : Double.toString(w);
+    }
+
+    public static final class Builder {
+        private final List<Filter> filters = new ArrayList<>();
+        private final List<WeightedScorer> scorers = new ArrayList<>();
+        private final List<PickObserver> observers = new ArrayList<>();
+        private Picker picker;
+
+        public Builder filter(Filter f) {
+            filters.add(Objects.requireNonNull(f));
+            return this;
+        }
+
+        /** Adds the scorer when its weight is positive; weight 0 leaves it out (it then costs nothing). */
+        public Builder scorer(Scorer s, double weight) {
+            if (weight < 0 || Double.isNaN(weight)) {
+                throw new IllegalArgumentException("weight must not be negative, got " + weight);
+            }
+            if (weight > 0) {
+                scorers.add(new WeightedScorer(s, weight));
+                if (s instanceof PickObserver o) {
+                    observers.add(o);
+                }
+            }
+            return this;
+        }
+
+        public Builder picker(Picker p) {
+            this.picker = p;
+            return this;
+        }
+
+        public Builder observer(PickObserver o) {
+            if (!observers.contains(o)) {
+                observers.add(Objects.requireNonNull(o));
+            }
+            return this;
+        }
+
+        public SchedulerProfile build() {
+            return new SchedulerProfile(this);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.inferencegateway.scheduling.plugins;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.Filter;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
+
+/**
+ * {@value #TYPE}: sends an adapter request to a pod that has the adapter loaded, or else to one that can
+ * load it at once. Weighted scores alone cannot promise that: the gap between "loaded" (1.0) and "free
+ * slot" (0.8) is worth {@code 0.2 × weight}, less than one queued request's difference in the queue
+ * scorer. Running after the saturation filter, it keeps:
+ * <ol>
+ * <li>the endpoints running the adapter, if any;</li>
+ * <li>else the endpoints with a free adapter slot, if any (the scorers then pick the one with the most
+ * spare capacity);</li>
+ * <li>else every endpoint (the lora-affinity scorer still favours pods where the adapter is queued).</li>
+ * </ol>
+ * Because saturated pods are already gone, a hot adapter spreads to a new pod once its current pods fill
+ * up, rather than queueing behind them. Base-model requests pass untouched.
+ */
+public final class LoraAffinityFilter implements Filter {
+
+    public static final String TYPE = "lora-affinity-filter";
+
+    @Override
+    public List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints) {
+        String adapter = cycle.request().adapter();
+        if (adapter == null) {
+            return endpoints;
+        }
+        double best = 0;
+        for (int i = 0; i < endpoints.size(); i++) {
+            best = Math.max(best, LoraAffinityScorer.affinity(endpoints.get(i), adapter));
+        }
+        if (best < LoraAffinityScorer.FREE_SLOT) {
+            return endpoints;
+        }
+        List<EndpointState> kept = new ArrayList<>(endpoints.size());
+        for (int i = 0; i < endpoints.size(); i++) {
+            EndpointState e = endpoints.get(i);
+            if (LoraAffinityScorer.affinity(e, adapter) == best) {
+                kept.add(e);
+            }
+        }
+        return kept.size() == endpoints.size() ? endpoints : kept;
+    }
+
+    @Override
+    public String toString() {
+        return TYPE;
+    }
+}

@@ -1,0 +1,35 @@
+package io.inferencegateway.scheduling.plugins;
+
+import java.util.List;
+import java.util.function.ToIntFunction;
+
+import io.inferencegateway.scheduling.framework.EndpointState;
+
+/** Min-max normalisation where the lowest value scores 1 and the highest 0, shared by two scorers. */
+final class MinMax {
+
+    private MinMax() {
+    }
+
+    /** {@code (max - v) / (max - min)} over the candidates; 1.0 for all when every value is equal. */
+    static void lowerIsBetter(List<EndpointState> endpoints, ToIntFunction<EndpointState> value, double[] scores) {
+        int n = endpoints.size();
+        int min = Integer.MAX_VALUE;
+        int max = Integer.MIN_VALUE;
+        for (int i = 0; i < n; i++) {
+            int v = value.applyAsInt(endpoints.get(i));
+            min = Math.min(min, v);
+            max = Math.max(max, v);
+        }
+        if (min == max) {
+            for (int i = 0; i < n; i++) {
+                scores[i] = 1.0;
+            }
+            return;
+        }
+        double range = (double) max - min;
+        for (int i = 0; i < n; i++) {
+            scores[i] = (max - value.applyAsInt(endpoints.get(i))) / range;
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.inferencegateway.scheduling.plugins;
+
+import java.util.List;
+
+import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.Scorer;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
+
+/**
+ * {@value #TYPE}: prefers the endpoint with the smallest running batch. Every decode step of a batch gets
+ * slower as the batch grows and a new prefill shares the step with it, so among pods with empty queues the
+ * one with fewer running requests usually answers first.
+ *
+ * <p>Score: {@code (maxR - r) / (maxR - minR)} over the candidates on running requests (lowered when
+ * completions since the scrape drained the queue); 1.0 for all when every value is equal. Off by default
+ * (weight 0); the {@code latency} profile turns it on.
+ */
+public final class RunningRequestsScorer implements Scorer {
+
+    public static final String TYPE = "running-requests-scorer";
+
+    @Override
+    public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {
+        MinMax.lowerIsBetter(endpoints, EndpointState::running, scores);
+    }
+
+    @Override
+    public String toString() {
+        return TYPE;
+    }
+}

@@ -1,0 +1,71 @@
+package io.inferencegateway.scheduling.plugins;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.Filter;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
+
+/**
+ * {@value #TYPE}: keeps requests off pods that are full, and off pods whose state is unknown. A pod is
+ * saturated when its queue reaches {@code waitingLimit} (default 5), its KV cache reaches {@code kvLimit}
+ * (default 0.8: beyond that, new prompts start preempting running requests), or its metrics are stale
+ * (default: older than 200 ms) or missing. Queue and KV include what the gateway sent since the scrape,
+ * so a burst saturates a pod in the gateway's eyes before the next scrape says so. Unknown KV (an engine
+ * without the metric) never saturates.
+ *
+ * <p>When every pod is saturated the framework keeps them all (fail open): the scorers then pick the
+ * least bad one. Shedding with 429 is the gateway's decision, not this filter's.
+ */
+public final class SaturationFilter implements Filter {
+
+    public static final String TYPE = "saturation-filter";
+    public static final int DEFAULT_WAITING_LIMIT = 5;
+    public static final double DEFAULT_KV_LIMIT = 0.8;
+
+    private final int waitingLimit;
+    private final double kvLimit;
+
+    public SaturationFilter() {
+        this(DEFAULT_WAITING_LIMIT, DEFAULT_KV_LIMIT);
+    }
+
+    public SaturationFilter(int waitingLimit, double kvLimit) {
+        if (waitingLimit < 1 || !(kvLimit > 0 && kvLimit <= 1)) {
+            throw new IllegalArgumentException("need waitingLimit >= 1 and 0 < kvLimit <= 1, got "
+                    + waitingLimit + ", " + kvLimit);
+        }
+        this.waitingLimit = waitingLimit;
+        this.kvLimit = kvLimit;
+    }
+
+    public boolean saturated(EndpointState e) {
+        return !e.fresh() || e.waiting() >= waitingLimit || e.kvUsage() >= kvLimit; // NaN >= x is false
+    }
+
+    @Override
+    public List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints) {
+        int n = endpoints.size();
+        int first = 0;
+        while (first < n && !saturated(endpoints.get(first))) {
+            first++;
+        }
+        if (first == n) {
+            return endpoints; // nobody saturated: no copy
+        }
+        List<EndpointState> kept = new ArrayList<>(n - 1);
+        for (int i = 0; i < n; i++) {
+            EndpointState e = endpoints.get(i);
+            if (i < first || (i > first && !saturated(e))) {
+                kept.add(e);
+            }
+        }
+        return kept;
+    }
+
+    @Override
+    public String toString() {
+        return TYPE;
+    }
+}

@@ -1,0 +1,333 @@
+package io.inferencegateway.scheduling.prefix;
+
+import static io.inferencegateway.scheduling.prefix.EntryPool.NONE;
+
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import io.inferencegateway.core.Endpoint;
+
+/**
+ * Which pod probably holds which prompt blocks in its KV cache, learned from the gateway's own routing
+ * decisions: a pod "has" the blocks of every prompt routed to it, until its own LRU drops them.
+ *
+ * <p>Memory is bounded by construction, not by hope:
+ * <ul>
+ * <li>each endpoint holds at most {@code blocksPerEndpoint} blocks (its own LRU, modelling the pod's
+ * cache);</li>
+ * <li>all endpoints together hold at most {@code maxEntries} blocks: once more endpoints are tracked
+ * than that allows at full size, each one's share shrinks to {@code maxEntries / endpoints}, and a new
+ * block evicts from an endpoint over its share;</li>
+ * <li>at most {@code maxEndpoints} endpoints are tracked; a new one beyond that pushes out the one that
+ * was routed to least recently, and {@link #retain} drops pods that left the pool.</li>
+ * </ul>
+ * Storage is a handful of primitive arrays that grow by doubling up to {@code maxEntries} (about 52 bytes
+ * a block when full), so recording and matching allocate nothing.
+ *
+ * <p>Blocks are recorded deepest first, so in every endpoint's LRU a prompt's block {@code i} is always
+ * more recent than block {@code i + 1}: eviction cuts chains from the end, and an endpoint always holds a
+ * prefix of any chain. {@link PrefixMatcher} builds on that to match a prompt with a handful of lookups.
+ * Storage: {@link EntryPool} (entries and their links) and {@link ProbeTables} (the two hash tables).
+ *
+ * <p>Thread-safe: one lock per index (one index per pool); both operations take microseconds.
+ */
+public final class PrefixIndex {
+
+    public static final int DEFAULT_BLOCKS_PER_ENDPOINT = 31_250;
+    public static final int DEFAULT_MAX_ENTRIES = 1 << 20;
+    public static final int DEFAULT_MAX_ENDPOINTS = 4096;
+
+    private static final int INITIAL_ENTRIES = 1 << 12;
+    private static final int BYTES_PER_SLOT = 8 + 8 + 7 * 4;
+
+    final int blocksPerEndpoint;
+    final int maxEntries;
+    private final int maxEndpoints;
+    final EntryPool entries;
+    final ProbeTables tables;
+    private final PrefixMatcher matcher;
+
+    // endpoint slots
+    final HashMap<Endpoint, Integer> slotOf = new HashMap<>();
+    final Endpoint[] endpointOf;
+    final int[] count;
+    final int[] lruHead;
+    final int[] lruTail;
+    private final long[] lastRecorded;
+    private final int[] freeSlots;
+    private int freeSlotCount;
+    int slotHighWater;
+    private long tick;
+    private int trimCursor;
+    private long slotEpoch; // changes whenever an endpoint gets or loses a slot
+
+    // candidate position -> slot, remembered from the last match: pools pass the same Endpoint objects
+    // in the same order request after request, so this saves a hash lookup per candidate
+    private Endpoint[] seenCandidates = new Endpoint[0];
+    private int[] seenSlots = new int[0];
+    private long seenEpoch = -1;
+
+    public PrefixIndex() {
+        this(DEFAULT_BLOCKS_PER_ENDPOINT, DEFAULT_MAX_ENTRIES, DEFAULT_MAX_ENDPOINTS);
+    }
+
+    public PrefixIndex(int blocksPerEndpoint, int maxEntries, int maxEndpoints) {
+        if (blocksPerEndpoint < 1 || maxEndpoints < 1 || maxEntries < maxEndpoints || maxEntries > (1 << 29)) {
+            throw new IllegalArgumentException("need blocksPerEndpoint >= 1, maxEndpoints >= 1 and "
+                    + "maxEndpoints <= maxEntries <= 2^29; got " + blocksPerEndpoint + ", " + maxEntries + ", "
+                    + maxEndpoints);
+        }
+        this.blocksPerEndpoint = blocksPerEndpoint;
+        this.maxEntries = maxEntries;
+        this.maxEndpoints = maxEndpoints;
+        entries = new EntryPool(Math.min(maxEntries, INITIAL_ENTRIES), maxEntries);
+        tables = new ProbeTables(entries);
+        matcher = new PrefixMatcher(entries, tables, maxEndpoints);
+        endpointOf = new Endpoint[maxEndpoints];
+        count = new int[maxEndpoints];
+        lruHead = new int[maxEndpoints];
+        lruTail = new int[maxEndpoints];
+        lastRecorded = new long[maxEndpoints];
+        freeSlots = new int[maxEndpoints];
+    }
+
+    // ---------------------------------------------------------------- recording
+
+    /** Records that the prompt with these chain hashes was routed to {@code endpoint}. */
+    public synchronized void record(long[] hashes, int n, Endpoint endpoint) {
+        if (n <= 0) {
+            return;
+        }
+        int slot = slotFor(endpoint);
+        lastRecorded[slot] = ++tick;
+        // deepest block first, so that block 0 ends up the most recent: eviction then cuts chains from the end
+        for (int i = n - 1; i >= 0; i--) {
+            touch(slot, hashes[i]);
+        }
+    }
+
+    private void touch(int slot, long h) {
+        int e = tables.findPair(h, slot);
+        if (e != NONE) {
+            if (lruHead[slot] != e) {
+                unlinkLru(slot, e);
+                pushLru(slot, e);
+            }
+            return;
+        }
+        int share = sharePerEndpoint();
+        while (count[slot] >= share) {
+            evict(lruTail[slot]);
+        }
+        if (entries.used >= maxEntries) {
+            evict(lruTail[slotOverShare(share)]);
+        }
+        if (entries.mustGrow()) {
+            entries.grow();
+            tables.rebuild();
+        }
+        e = entries.allocate();
+        entries.hash[e] = h;
+        entries.owner[e] = slot;
+        pushLru(slot, e);
+        tables.insertPair(e);
+        tables.addHolder(e);
+        count[slot]++;
+    }
+
+    private int sharePerEndpoint() {
+        return Math.min(blocksPerEndpoint, maxEntries / Math.max(1, slotOf.size()));
+    }
+
+    /** An endpoint above its share; one exists whenever the index is full and the recording one is not. */
+    private int slotOverShare(int share) {
+        int best = NONE;
+        for (int k = 0; k < slotHighWater; k++) {
+            int s = (trimCursor + k) % slotHighWater;
+            if (endpointOf[s] == null) {
+                continue;
+            }
+            if (count[s] > share) {
+                trimCursor = s;
+                return s;
+            }
+            if (best == NONE || count[s] > count[best]) {
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    private void evict(int e) {
+        int slot = entries.owner[e];
+        unlinkLru(slot, e);
+        count[slot]--;
+        tables.removePair(e);
+        tables.removeHolder(e);
+        entries.free(e);
+    }
+
+    private void unlinkLru(int slot, int e) {
+        int p = entries.lruPrev[e];
+        int nx = entries.lruNext[e];
+        if (p != NONE) {
+            entries.lruNext[p] = nx;
+        } else {
+            lruHead[slot] = nx;
+        }
+        if (nx != NONE) {
+            entries.lruPrev[nx] = p;
+        } else {
+            lruTail[slot] = p;
+        }
+    }
+
+    private void pushLru(int slot, int e) {
+        int head = lruHead[slot];
+        entries.lruPrev[e] = NONE;
+        entries.lruNext[e] = head;
+        if (head != NONE) {
+            entries.lruPrev[head] = e;
+        } else {
+            lruTail[slot] = e;
+        }
+        lruHead[slot] = e;
+    }
+
+    // ---------------------------------------------------------------- matching
+
+    /**
+     * For each candidate, how many leading blocks of the prompt it holds. The walk goes from block 0 and
+     * stops at the first block no endpoint holds.
+     *
+     * @param out one slot per candidate, overwritten
+     * @return the number of leading blocks some endpoint holds
+     */
+    public synchronized int match(long[] hashes, int n, List<Endpoint> candidates, int[] out) {
+        Arrays.fill(out, 0, candidates.size(), 0);
+        if (n <= 0 || entries.used == 0) {
+            return 0;
+        }
+        int depth = matcher.start(hashes, n, slotOf.size());
+        if (depth > 0) {
+            for (int i = 0; i < candidates.size(); i++) {
+                int slot = slotOfCandidate(i, candidates.get(i));
+                if (slot != NONE) {
+                    out[i] = matcher.depthOf(slot);
+                }
+            }
+        }
+        matcher.finish();
+        return depth;
+    }
+
+    private int slotOfCandidate(int i, Endpoint e) {
+        if (i >= seenCandidates.length) {
+            int n = Math.max(i + 1, seenCandidates.length * 2);
+            seenCandidates = Arrays.copyOf(seenCandidates, n);
+            seenSlots = Arrays.copyOf(seenSlots, n);
+        }
+        if (seenEpoch != slotEpoch) {
+            Arrays.fill(seenCandidates, null);
+            seenEpoch = slotEpoch;
+        }
+        if (seenCandidates[i] != e) {
+            Integer slot = slotOf.get(e);
+            seenCandidates[i] = e;
+            seenSlots[i] = slot == null ? NONE : slot;
+        }
+        return seenSlots[i];
+    }
+
+    // ---------------------------------------------------------------- endpoints
+
+    /** Drops everything known about endpoints that are not in {@code current}. */
+    public synchronized void retain(Collection<Endpoint> current) {
+        Set<Endpoint> keep = current instanceof Set<Endpoint> s ? s : new HashSet<>(current);
+        for (int s = 0; s < slotHighWater; s++) {
+            if (endpointOf[s] != null && !keep.contains(endpointOf[s])) {
+                dropSlot(s);
+            }
+        }
+    }
+
+    public synchronized void forget(Endpoint endpoint) {
+        Integer slot = slotOf.get(endpoint);
+        if (slot != null) {
+            dropSlot(slot);
+        }
+    }
+
+    private int slotFor(Endpoint endpoint) {
+        Integer known = slotOf.get(endpoint);
+        if (known != null) {
+            return known;
+        }
+        if (slotOf.size() == maxEndpoints) {
+            dropSlot(stalestSlot());
+        }
+        int slot = freeSlotCount > 0 ? freeSlots[--freeSlotCount] : slotHighWater++;
+        endpointOf[slot] = endpoint;
+        count[slot] = 0;
+        lruHead[slot] = NONE;
+        lruTail[slot] = NONE;
+        slotOf.put(endpoint, slot);
+        slotEpoch++;
+        return slot;
+    }
+
+    private int stalestSlot() {
+        int stalest = NONE;
+        for (int s = 0; s < slotHighWater; s++) {
+            if (endpointOf[s] != null && (stalest == NONE || lastRecorded[s] < lastRecorded[stalest])) {
+                stalest = s;
+            }
+        }
+        return stalest;
+    }
+
+    private void dropSlot(int slot) {
+        while (lruTail[slot] != NONE) {
+            evict(lruTail[slot]);
+        }
+        slotOf.remove(endpointOf[slot]);
+        endpointOf[slot] = null;
+        freeSlots[freeSlotCount++] = slot;
+        slotEpoch++;
+    }
+
+    // ---------------------------------------------------------------- sizes
+
+    public synchronized int entries() {
+        return entries.used;
+    }
+
+    public synchronized int trackedEndpoints() {
+        return slotOf.size();
+    }
+
+    public synchronized int blocksOf(Endpoint endpoint) {
+        Integer slot = slotOf.get(endpoint);
+        return slot == null ? 0 : count[slot];
+    }
+
+    public int maxEntries() {
+        return maxEntries;
+    }
+
+    /** Bytes held by the index's arrays now (entries, both tables, per-endpoint arrays). */
+    public synchronized long footprintBytes() {
+        return (long) entries.capacity() * EntryPool.BYTES_PER_ENTRY + tables.bytes()
+                + (long) maxEndpoints * BYTES_PER_SLOT;
+    }
+
+    /** The footprint when full: the hard bound on this index's memory. */
+    public long maxFootprintBytes() {
+        return (long) maxEntries * EntryPool.BYTES_PER_ENTRY + ProbeTables.bytesFor(maxEntries)
+                + (long) maxEndpoints * BYTES_PER_SLOT;
+    }
+}

@@ -1,0 +1,272 @@
+package io.inferencegateway.scheduling;
+
+import static io.inferencegateway.scheduling.Scenarios.MODEL;
+import static io.inferencegateway.scheduling.Scenarios.adapter;
+import static io.inferencegateway.scheduling.Scenarios.base;
+import static io.inferencegateway.scheduling.Scenarios.pod;
+import static io.inferencegateway.scheduling.Scenarios.prompt;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import java.util.random.RandomGenerator;
+
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.config.EngineType;
+import io.inferencegateway.config.Policy;
+import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.Weights;
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.metrics.EndpointMetrics;
+import io.inferencegateway.scheduling.Scenarios.Scrape;
+import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
+
+/** The policy end to end with default weights: state building, herding correction, LoRA, prefix, fallback. */
+class GpuAwarePolicyTest {
+
+    private static final long MS = 1_000_000L;
+    /** Always the first of tied endpoints: makes herding visible, since ties then never spread load. */
+    private static final RandomGenerator FIRST_OF_TIES = () -> 0L;
+
+    private final Endpoint p1 = pod(1);
+    private final Endpoint p2 = pod(2);
+    private final Endpoint p3 = pod(3);
+    private final Endpoint p4 = pod(4);
+    private final List<Endpoint> pods = List.of(p1, p2, p3, p4);
+
+    private final long[] now = {1_000 * MS};
+    private final NanoClock clock = () -> now[0];
+    private final InFlightRequests inFlight = new InFlightRequests();
+    private final Map<Endpoint, EndpointMetrics> scrapes = new HashMap<>();
+    private final List<Boolean> fallbackEvents = new ArrayList<>();
+
+    private GpuAwarePolicy policy(Weights weights) {
+        return GpuAwarePolicy.forPool(pool(weights, Policy.GPU_AWARE), GpuAwareSettings.DEFAULTS, scrapes::get,
+                inFlight, clock, (poolName, active) -> fallbackEvents.add(active), FIRST_OF_TIES);
+    }
+
+    private static PoolConfig pool(Weights weights, Policy policy) {
+        return new PoolConfig("p", MODEL, List.of("sql"), List.of(pod(1)), Map.of(), null, 8000, EngineType.VLLM,
+                policy, weights, Duration.ofSeconds(300), Duration.ofMillis(50));
+    }
+
+    /** A scrape of {@code e} taken now, remembering the gateway's counters at this moment as the scraper does. */
+    private void scraped(Endpoint e, UnaryOperator<Scrape> what) {
+        scrapes.put(e, what.apply(Scenarios.scrape().at(now[0]).dispatched(inFlight.snapshot(e))).build());
+    }
+
+    private void idle(Endpoint... es) {
+        for (Endpoint e : es) {
+            scraped(e, s -> s.kv(0.1));
+        }
+    }
+
+    /** What the gateway does: choose, then count the request as started. */
+    private Endpoint send(GpuAwarePolicy policy, InferenceRequest r, List<Endpoint> candidates) {
+        Endpoint chosen = policy.choose(r, candidates);
+        inFlight.started(chosen, r.promptTokensEstimate());
+        return chosen;
+    }
+
+    private static Map<Endpoint, Integer> tally(List<Endpoint> picks) {
+        Map<Endpoint, Integer> m = new HashMap<>();
+        picks.forEach(e -> m.merge(e, 1, Integer::sum));
+        return m;
+    }
+
+    // ------------------------------------------------------------------ herding
+
+    @Test
+    void aBurstBetweenScrapesSpreadsOverIdlePods() {
+        idle(p1, p2, p3, p4);
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        List<Endpoint> picks = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            picks.add(send(policy, base("hi"), pods));
+        }
+        // without the correction every pick would tie and FIRST_OF_TIES would send all 8 to pod 1
+        assertThat(tally(picks)).containsEntry(p1, 2).containsEntry(p2, 2).containsEntry(p3, 2).containsEntry(p4, 2);
+    }
+
+    @Test
+    void theBestLookingPodTakesOnlyUntilItCatchesUp() {
+        scraped(p1, s -> s.waiting(0).kv(0.1));
+        scraped(p2, s -> s.waiting(2).kv(0.1));
+        scraped(p3, s -> s.waiting(2).kv(0.1));
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        List<Endpoint> picks = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            picks.add(send(policy, base("hi"), List.of(p1, p2, p3)));
+        }
+        // p1 queue 0→1→2: two requests make it equal to the others; then 2,2,2 ties → p1 (first), then p2, p3
+        assertThat(picks).containsExactly(p1, p1, p1, p2, p3);
+    }
+
+    @Test
+    void completionsSinceTheScrapeMakeAPodAttractiveAgain() {
+        inFlight.started(p1, 10);
+        inFlight.started(p1, 10);
+        scraped(p1, s -> s.waiting(2).kv(0.1)); // our 2 requests queued there
+        scraped(p2, s -> s.waiting(1).kv(0.1));
+        inFlight.finished(p1);
+        inFlight.finished(p1); // both done since: p1's queue is 0 in the gateway's eyes
+        assertThat(policy(Weights.DEFAULT).choose(base("hi"), List.of(p2, p1))).isEqualTo(p1);
+    }
+
+    // ------------------------------------------------------------------ saturation and fallback
+
+    @Test
+    void stalePodsAreAvoidedWhileOthersAreFresh() {
+        scraped(p1, s -> s.kv(0.0)); // the best numbers, but about to go stale
+        now[0] += 150 * MS;
+        scraped(p2, s -> s.waiting(4).kv(0.7));
+        now[0] += 100 * MS; // p1's scrape is 250 ms old, p2's 100 ms
+        assertThat(policy(Weights.DEFAULT).choose(base("hi"), List.of(p1, p2))).isEqualTo(p2);
+        assertThat(fallbackEvents).isEmpty();
+    }
+
+    @Test
+    void whenEveryPodIsSaturatedTheLeastBadOneIsChosen() {
+        scraped(p1, s -> s.waiting(9).kv(0.9));
+        scraped(p2, s -> s.waiting(6).kv(0.85));
+        assertThat(policy(Weights.DEFAULT).choose(base("hi"), List.of(p1, p2))).isEqualTo(p2);
+        assertThat(fallbackEvents).isEmpty();
+    }
+
+    @Test
+    void fallsBackToLeastInFlightWhenNoMetricsAreFreshAndSaysSoOncePerTransition() {
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        inFlight.started(p1, 1);
+        inFlight.started(p2, 1);
+        inFlight.started(p2, 1);
+        // never scraped: fallback, p3 has no requests in flight
+        assertThat(policy.choose(base("hi"), List.of(p1, p2, p3))).isEqualTo(p3);
+        assertThat(policy.choose(base("hi"), List.of(p1, p2))).isEqualTo(p1);
+        assertThat(policy.inFallback()).isTrue();
+        assertThat(fallbackEvents).containsExactly(true);
+
+        idle(p1, p2);
+        policy.choose(base("hi"), List.of(p1, p2));
+        policy.choose(base("hi"), List.of(p1, p2));
+        assertThat(fallbackEvents).containsExactly(true, false);
+
+        now[0] += 201 * MS; // both scrapes now stale
+        policy.choose(base("hi"), List.of(p1, p2));
+        policy.choose(base("hi"), List.of(p1, p2));
+        assertThat(fallbackEvents).containsExactly(true, false, true);
+    }
+
+    // ------------------------------------------------------------------ LoRA
+
+    @Test
+    void anAdapterRequestGoesToAPodThatHasItLoadedEvenIfAnotherIsIdler() {
+        // by weighted sum alone p2 would win: 2×1 + 2×0.9 + 2×0.8 = 5.4 against p1's 0 + 2×0.5 + 2×1 = 3.0
+        scraped(p1, s -> s.waiting(3).running(20).kv(0.5).lora(Set.of("sql"), Set.of(), 2));
+        scraped(p2, s -> s.waiting(0).running(2).kv(0.1).lora(Set.of(), Set.of(), 2));
+        assertThat(policy(Weights.DEFAULT).choose(adapter("sql"), List.of(p2, p1))).isEqualTo(p1);
+    }
+
+    @Test
+    void aColdAdapterGoesToThePodWithAFreeSlotAndTheMostSpareCapacity() {
+        scraped(p1, s -> s.waiting(2).kv(0.5).lora(Set.of("chat"), Set.of(), 2)); // free slot, busier
+        scraped(p2, s -> s.waiting(1).kv(0.4).lora(Set.of("chat"), Set.of(), 2)); // free slot, more spare
+        scraped(p3, s -> s.waiting(0).kv(0.0).lora(Set.of("chat", "law"), Set.of(), 2)); // idle but no slot
+        // by weighted sum alone p3 would win: 2×1 + 2×1 + 0 = 4.0 against p2's 2×0.5 + 2×0.6 + 2×0.8 = 3.8
+        assertThat(policy(Weights.DEFAULT).choose(adapter("sql"), List.of(p1, p2, p3))).isEqualTo(p2);
+    }
+
+    @Test
+    void aHotAdapterSpillsOverOnceItsPodIsSaturated() {
+        scraped(p1, s -> s.waiting(5).kv(0.5).lora(Set.of("sql"), Set.of(), 2));
+        scraped(p2, s -> s.waiting(0).kv(0.2).lora(Set.of(), Set.of(), 2));
+        assertThat(policy(Weights.DEFAULT).choose(adapter("sql"), List.of(p1, p2))).isEqualTo(p2);
+    }
+
+    @Test
+    void withLoraAffinityWeightZeroAdaptersAreRoutedByLoadAlone() {
+        scraped(p1, s -> s.waiting(3).kv(0.5).lora(Set.of("sql"), Set.of(), 2));
+        scraped(p2, s -> s.waiting(0).kv(0.1).lora(Set.of(), Set.of(), 2));
+        assertThat(policy(Weights.DEFAULT.with("loraAffinity", 0)).choose(adapter("sql"), List.of(p1, p2)))
+                .isEqualTo(p2);
+    }
+
+    // ------------------------------------------------------------------ prefix affinity
+
+    @Test
+    void aRepeatedPromptFollowsItsCacheUntilThePodSaturates() {
+        idle(p1, p2, p3);
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        String doc = prompt("doc", 40);
+        List<Endpoint> picks = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            picks.add(send(policy, base(doc), List.of(p3, p2, p1)));
+        }
+        // first: all tie → p3. Then p3 has the prompt: 0×2 (queue) + 0.9×2 + 1×3 = 4.8 beats 2 + 1.8 = 3.8,
+        // until 5 requests wait there (saturation); the next one starts the prompt on p2.
+        assertThat(picks).containsExactly(p3, p3, p3, p3, p3, p2, p2);
+    }
+
+    @Test
+    void theFallbackKeepsFeedingThePrefixIndex() {
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        inFlight.started(p1, 1);
+        String doc = prompt("doc", 10);
+        assertThat(send(policy, base(doc), List.of(p1, p2))).as("fallback: fewest in flight").isEqualTo(p2);
+        idle(p1, p2);
+        assertThat(policy.choose(base(doc), List.of(p1, p2))).as("prefix learnt during fallback").isEqualTo(p2);
+    }
+
+    @Test
+    void podsThatLeaveThePoolLeaveTheIndex() {
+        idle(p1, p2);
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        send(policy, base(prompt("doc", 10)), List.of(p1, p2));
+        PrefixCacheScorer prefix = (PrefixCacheScorer) policy.profile().scorers().stream()
+                .map(ws -> ws.scorer()).filter(s -> s instanceof PrefixCacheScorer).findFirst().orElseThrow();
+        assertThat(prefix.index().trackedEndpoints()).isEqualTo(1);
+        policy.endpointsChanged(List.of(p2, p3));
+        assertThat(prefix.index().trackedEndpoints()).isZero();
+    }
+
+    // ------------------------------------------------------------------ factory
+
+    @Test
+    void theFactoryBuildsTheGpuAwarePolicyAndKeepsTheBaselines() {
+        MetricsViewStub none = new MetricsViewStub();
+        assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.GPU_AWARE), none, inFlight, clock))
+                .isInstanceOf(GpuAwarePolicy.class)
+                .hasToString("gpu-aware[p: filters=[saturation-filter, lora-affinity-filter] scorers=[queue-scorer×2, "
+                        + "kv-cache-scorer×2, lora-affinity-scorer×2, prefix-cache-scorer×3] picker=max-score-picker]");
+        assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.ROUND_ROBIN), none, inFlight, clock))
+                .isInstanceOf(RoundRobinPolicy.class);
+        assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.LEAST_REQUEST), none, inFlight, clock))
+                .isInstanceOf(LeastRequestPolicy.class);
+        assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.RANDOM), none, inFlight, clock))
+                .isInstanceOf(RandomPolicy.class);
+    }
+
+    @Test
+    void stalenessFollowsSlowScrapeIntervals() {
+        PoolConfig slow = new PoolConfig("p", MODEL, List.of(), List.of(p1), Map.of(), null, 8000, EngineType.VLLM,
+                Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300), Duration.ofSeconds(1));
+        assertThat(GpuAwareSettings.forPool(slow).staleAfter()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(GpuAwareSettings.forPool(pool(Weights.DEFAULT, Policy.GPU_AWARE)).staleAfter())
+                .isEqualTo(Duration.ofMillis(200));
+    }
+
+    private static final class MetricsViewStub implements io.inferencegateway.metrics.MetricsView {
+        @Override
+        public EndpointMetrics latest(Endpoint endpoint) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.inferencegateway.scheduling;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InFlightRequests.Counters;
+import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.metrics.EndpointMetrics;
+import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.LoadEstimator;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
+
+/** Shared test data: endpoints, scrapes, requests and states, written so that a scenario reads in one line. */
+public final class Scenarios {
+
+    public static final String MODEL = "llama-3.1-8b";
+
+    private Scenarios() {
+    }
+
+    public static Endpoint pod(int i) {
+        return new Endpoint("10.0.0." + i, 8000);
+    }
+
+    public static Scrape scrape() {
+        return new Scrape();
+    }
+
+    public static EndpointMetrics scrape(int waiting, int running, double kv) {
+        return scrape().waiting(waiting).running(running).kv(kv).build();
+    }
+
+    public static InferenceRequest base(String prompt) {
+        return new InferenceRequest(MODEL, null, prompt, InferenceRequest.estimateTokens(prompt), false);
+    }
+
+    public static InferenceRequest adapter(String adapter) {
+        return new InferenceRequest(adapter, adapter, "", 0, false);
+    }
+
+    public static SchedulingCycle cycle(InferenceRequest request) {
+        return new SchedulingCycle().begin(request, 0);
+    }
+
+    /** States of fresh scrapes with nothing sent since: exactly what was scraped. */
+    public static List<EndpointState> states(EndpointMetrics... scrapes) {
+        LoadEstimator estimator = new LoadEstimator(Long.MAX_VALUE);
+        List<EndpointState> out = new ArrayList<>();
+        for (int i = 0; i < scrapes.length; i++) {
+            EndpointState s = new EndpointState();
+            EndpointMetrics m = scrapes[i];
+            estimator.estimate(s, pod(i + 1), m, m == null ? Counters.ZERO : m.dispatchedAtScrape(),
+                    m == null ? 0 : m.scrapeStartedNanos());
+            out.add(s);
+        }
+        return out;
+    }
+
+    /** A prompt of {@code blocks} full 64-character blocks; block {@code i} reads "{tag}{i}" padded. */
+    public static String prompt(String tag, int blocks) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < blocks; i++) {
+            String b = tag + "-block-" + i + "-";
+            sb.append(b).append(".".repeat(64 - b.length()));
+        }
+        return sb.toString();
+    }
+
+    /** Fluent {@link EndpointMetrics}: an idle vLLM pod scraped at time 0 unless told otherwise. */
+    public static final class Scrape {
+        private int waiting;
+        private int running;
+        private double kv;
+        private Set<String> runningAdapters = Set.of();
+        private Set<String> waitingAdapters = Set.of();
+        private int maxLora = -1;
+        private int blockSize = -1;
+        private long totalBlocks = -1;
+        private long at;
+        private Counters dispatched = Counters.ZERO;
+
+        public Scrape waiting(int v) {
+            waiting = v;
+            return this;
+        }
+
+        public Scrape running(int v) {
+            running = v;
+            return this;
+        }
+
+        public Scrape kv(double v) {
+            kv = v;
+            return this;
+        }
+
+        public Scrape lora(Set<String> running, Set<String> waiting, int max) {
+            runningAdapters = running;
+            waitingAdapters = waiting;
+            maxLora = max;
+            return this;
+        }
+
+        public Scrape kvGeometry(int blockSize, long totalBlocks) {
+            this.blockSize = blockSize;
+            this.totalBlocks = totalBlocks;
+            return this;
+        }
+
+        public Scrape at(long nanos) {
+            at = nanos;
+            return this;
+        }
+
+        public Scrape dispatched(Counters c) {
+            dispatched = c;
+            return this;
+        }
+
+        public EndpointMetrics build() {
+            return new EndpointMetrics(waiting, running, kv, runningAdapters, waitingAdapters, maxLora, blockSize,
+                    totalBlocks, Double.NaN, Double.NaN, at, dispatched);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.inferencegateway.scheduling.plugins;
+
+import static io.inferencegateway.scheduling.Scenarios.MODEL;
+import static io.inferencegateway.scheduling.Scenarios.base;
+import static io.inferencegateway.scheduling.Scenarios.cycle;
+import static io.inferencegateway.scheduling.Scenarios.prompt;
+import static io.inferencegateway.scheduling.Scenarios.scrape;
+import static io.inferencegateway.scheduling.Scenarios.states;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.prefix.PrefixIndex;
+
+class PrefixCacheScorerTest {
+
+    // pods 1, 2, 3; pod 1 was sent the 8-block prompt "doc", pod 2 only the first 2 blocks of it
+    private final List<EndpointState> pods = states(scrape(0, 0, 0), scrape(0, 0, 0), scrape(0, 0, 0));
+    private PrefixCacheScorer scorer;
+
+    @BeforeEach
+    void routeTwoPrompts() {
+        scorer = new PrefixCacheScorer(new PrefixIndex());
+        scorer.picked(cycle(base(prompt("doc", 8))), pods.get(0));
+        scorer.picked(cycle(base(prompt("doc", 2))), pods.get(1));
+    }
+
+    static Stream<Arguments> cases() {
+        String doc = prompt("doc", 8);
+        return Stream.of(
+                Arguments.of("the same prompt: pod 1 holds 8/8, pod 2 its first 2/8, pod 3 none", base(doc),
+                        new double[] {1.0, 0.25, 0.0}),
+                Arguments.of("the prompt plus 2 new blocks: 8/10 and 2/10", base(doc + prompt("new", 2)),
+                        new double[] {0.8, 0.2, 0.0}),
+                Arguments.of("a trailing partial block is not a block: still 8/8 and 2/8", base(doc + "tail"),
+                        new double[] {1.0, 0.25, 0.0}),
+                Arguments.of("first 4 blocks then different: 4/6 and 2/6",
+                        base(doc.substring(0, 4 * 64) + prompt("other", 2)),
+                        new double[] {4.0 / 6, 2.0 / 6, 0.0}),
+                Arguments.of("block 0 differs: the chain breaks at once, nothing matches though blocks 1.. are equal",
+                        base("X" + doc.substring(1)), new double[] {0.0, 0.0, 0.0}),
+                Arguments.of("shorter than one block (63 chars): no blocks, 0 everywhere",
+                        base(doc.substring(0, 63)), new double[] {0.0, 0.0, 0.0}),
+                Arguments.of("same text for another model: the seed differs, 0",
+                        new InferenceRequest("other-model", null, doc, 0, false), new double[] {0.0, 0.0, 0.0}),
+                Arguments.of("same text through a LoRA adapter: the adapter's KV differs, 0",
+                        new InferenceRequest(MODEL, "sql", doc, 0, false), new double[] {0.0, 0.0, 0.0}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void scoresMatchedOverTotalBlocks(String scenario, InferenceRequest request, double[] expected) {
+        double[] scores = new double[3];
+        scorer.score(cycle(request), pods, scores);
+        assertThat(scores).containsExactly(expected, within(1e-12));
+    }
+
+    @Test
+    void podsThatLeaveThePoolAreForgotten() {
+        scorer.endpointsChanged(List.of(pods.get(1).endpoint(), pods.get(2).endpoint()));
+        double[] scores = new double[3];
+        scorer.score(cycle(base(prompt("doc", 8))), pods, scores);
+        assertThat(scores).containsExactly(0.0, 0.25, 0.0);
+        assertThat(scorer.index().trackedEndpoints()).isEqualTo(1);
+    }
+}
