@@ -11,6 +11,7 @@ import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.scheduling.SchedulingPolicies;
+import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The gateway's state, free of Camel: the configuration, the model pools and what the gateway knows
@@ -22,25 +23,35 @@ public final class Gateway implements AutoCloseable {
     private final InFlightRequests inFlight = new InFlightRequests();
     private final MetricsCache metrics = new MetricsCache();
     private final MetricsScraper scraper;
+    private final MeterRegistry meterRegistry;
+    private final GatewayMeters meters;
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
 
     public Gateway(GatewayConfig config, NanoClock clock) {
+        this(config, clock, GatewayMeters.newRegistry());
+    }
+
+    public Gateway(GatewayConfig config, NanoClock clock, MeterRegistry meterRegistry) {
         this.clock = clock;
+        this.meterRegistry = meterRegistry;
+        this.meters = new GatewayMeters(meterRegistry);
         this.config = config;
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock);
+        meters.registerScraper(scraper);
     }
 
     /** Loads and validates the config file; the bean factory the YAML routes use. */
-    public static Gateway fromConfigFile(String path) throws InvalidConfigException {
-        return new Gateway(ConfigLoader.load(Path.of(path)), NanoClock.SYSTEM);
+    public static Gateway fromConfigFile(String path, MeterRegistry meterRegistry) throws InvalidConfigException {
+        return new Gateway(ConfigLoader.load(Path.of(path)), NanoClock.SYSTEM, meterRegistry);
     }
 
     private ModelPools buildPools(GatewayConfig cfg) {
         List<ModelPool> list = new ArrayList<>();
         for (PoolConfig p : cfg.pools()) {
-            list.add(new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock), p.endpoints()));
+            list.add(new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints()));
+            meters.registerPool(this, p.name());
         }
         return new ModelPools(list);
     }
@@ -64,6 +75,10 @@ public final class Gateway implements AutoCloseable {
     /** Scrapes the pools' model servers into {@link #metrics()}; driven by one timer route per pool. */
     public MetricsScraper metricsScraper() {
         return scraper;
+    }
+
+    public MeterRegistry meterRegistry() {
+        return meterRegistry;
     }
 
     public NanoClock clock() {

@@ -1,0 +1,221 @@
+package io.inferencegateway.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.Gateway;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
+import io.inferencegateway.testing.GatewayHarness;
+
+/**
+ * The GPU-aware policy end to end: the real gateway over HTTP in front of simulated vLLM pods, steering
+ * by what the pods publish on /metrics.
+ */
+class GpuAwareRoutingTest {
+
+    static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    SimulatedFleet fleet;
+    GatewayHarness gateway;
+    final List<CompletableFuture<?>> background = new ArrayList<>();
+
+    void start(FleetOptions.Builder options) throws Exception {
+        fleet = SimulatedFleet.start(options.model(MODEL).build());
+        gateway = GatewayHarness.start("""
+                kind: InferenceGatewayConfig
+                spec:
+                  schedulers:
+                    - name: llama
+                      modelName: %s
+                      loraAdapters: [%s]
+                      endpoints: [%s]
+                      policy: gpu-aware
+                      metricsInterval: 50ms
+                """.formatted(MODEL, String.join(", ", fleet.adapterNames()),
+                String.join(", ", fleet.endpoints().stream().map(e -> "\"" + e + "\"").toList())));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        background.forEach(f -> f.cancel(true));
+        if (gateway != null) {
+            gateway.close();
+        }
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    @Test
+    void podWithALongQueueStopsReceiving() throws Exception {
+        start(FleetOptions.builder().pods(3).maxNumSeqs(2).timeScale(2));
+        SimulatedPod busy = fleet.pod(0);
+        for (int i = 0; i < 10; i++) {
+            background.add(directly(busy, chat(MODEL, "keep busy " + i, 4000)));
+        }
+        awaitScraped(busy, m -> m.waiting() >= 5);
+
+        long[] before = received();
+        for (int i = 0; i < 12; i++) {
+            assertThat(viaGateway(chat(MODEL, "q" + i, 2)).statusCode()).isEqualTo(200);
+        }
+        long[] delta = delta(before);
+        assertThat(delta[0]).as("the pod with a queue of %d", busy.waiting()).isZero();
+        assertThat(delta[1] + delta[2]).isEqualTo(12);
+    }
+
+    @Test
+    void podWithTheAdapterLoadedWins() throws Exception {
+        start(FleetOptions.builder().pods(3).loras(4).maxLoras(2).timeScale(2));
+        String adapter = fleet.adapterNames().get(3);
+        SimulatedPod holder = fleet.pod(2);
+        background.add(directly(holder, chat(adapter, "long running adapter request", 4000)));
+        awaitScraped(holder, m -> m.runningAdapters().contains(adapter));
+
+        long[] before = received();
+        for (int i = 0; i < 8; i++) {
+            assertThat(viaGateway(chat(adapter, "adapter question " + i, 2)).statusCode()).isEqualTo(200);
+        }
+        assertThat(delta(before)).containsExactly(0, 0, 8);
+    }
+
+    @Test
+    void requestsSharingALongSystemPromptStickToThePodThatHasIt() throws Exception {
+        start(FleetOptions.builder().pods(4).timeScale(4));
+        String system = "You are a careful assistant for the support desk of a bicycle shop. ".repeat(60);
+        long[] before = received();
+        for (int i = 0; i < 10; i++) {
+            assertThat(viaGateway(chatWithSystem(system, "question number " + i)).statusCode()).isEqualTo(200);
+        }
+        long[] delta = delta(before);
+        assertThat(delta).as("all ten on one pod").contains(10L).containsOnly(0L, 10L);
+    }
+
+    @Test
+    void podWhoseMetricsDieIsAvoidedAndComesBackWhenTheyRecover() throws Exception {
+        start(FleetOptions.builder().pods(3).timeScale(4));
+        SimulatedPod flaky = fleet.pod(1);
+        Endpoint flakyEndpoint = endpoint(flaky);
+        awaitScraped(flaky, m -> true);
+        flaky.failMetrics();
+        Gateway g = gateway.server().gateway();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> g.metrics().isStale(flakyEndpoint, System.nanoTime(), Duration.ofMillis(200)));
+
+        long[] before = received();
+        for (int i = 0; i < 20; i++) {
+            assertThat(viaGateway(chat(MODEL, "u" + i, 2)).statusCode()).isEqualTo(200);
+        }
+        assertThat(delta(before)[1]).as("requests to the pod with stale metrics").isZero();
+
+        flaky.healMetrics();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !g.metrics().isStale(flakyEndpoint, System.nanoTime(), Duration.ofMillis(200)));
+        long[] again = received();
+        for (int i = 0; i < 30; i++) {
+            assertThat(viaGateway(chat(MODEL, "v" + i, 2)).statusCode()).isEqualTo(200);
+        }
+        assertThat(delta(again)[1]).as("the recovered pod is used again").isPositive();
+    }
+
+    @Test
+    void whenEveryPodsMetricsAreStaleRequestsStillFlowAndTheFallbackMetricSaysSo() throws Exception {
+        start(FleetOptions.builder().pods(2).timeScale(4));
+        awaitScraped(fleet.pod(0), m -> true);
+        awaitScraped(fleet.pod(1), m -> true);
+        assertThat(viaGateway(chat(MODEL, "before", 2)).statusCode()).isEqualTo(200);
+        assertThat(gatewayMetric()).contains("inference_gateway_scheduler_fallback{pool=\"llama\"} 0.0");
+
+        fleet.pod(0).failMetrics();
+        fleet.pod(1).failMetrics();
+        Gateway g = gateway.server().gateway();
+        await().atMost(Duration.ofSeconds(10)).until(() -> fleet.endpoints().stream().map(Endpoint::parse)
+                .allMatch(e -> g.metrics().isStale(e, System.nanoTime(), Duration.ofMillis(200))));
+        assertThat(viaGateway(chat(MODEL, "during", 2)).statusCode()).isEqualTo(200);
+        assertThat(gatewayMetric()).contains("inference_gateway_scheduler_fallback{pool=\"llama\"} 1.0");
+
+        fleet.pod(0).healMetrics();
+        fleet.pod(1).healMetrics();
+        awaitScraped(fleet.pod(0), m -> m.scrapeStartedNanos() > System.nanoTime() - 100_000_000L);
+        assertThat(viaGateway(chat(MODEL, "after", 2)).statusCode()).isEqualTo(200);
+        assertThat(gatewayMetric()).contains("inference_gateway_scheduler_fallback{pool=\"llama\"} 0.0");
+    }
+
+    private String gatewayMetric() throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    // ---- helpers --------------------------------------------------------------------------------
+
+    interface MetricsCheck {
+        boolean test(io.inferencegateway.metrics.EndpointMetrics m);
+    }
+
+    private void awaitScraped(SimulatedPod pod, MetricsCheck check) {
+        Endpoint e = endpoint(pod);
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            var m = gateway.server().gateway().metrics().latest(e);
+            return m != null && check.test(m);
+        });
+    }
+
+    private static Endpoint endpoint(SimulatedPod pod) {
+        return new Endpoint(pod.host(), pod.port());
+    }
+
+    private long[] received() {
+        long[] r = new long[fleet.ports().size()];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = fleet.pod(i).requestsReceived();
+        }
+        return r;
+    }
+
+    private long[] delta(long[] before) {
+        long[] now = received();
+        for (int i = 0; i < now.length; i++) {
+            now[i] -= before[i];
+        }
+        return now;
+    }
+
+    private static String chat(String model, String text, int maxTokens) {
+        return "{\"model\":\"" + model + "\",\"max_tokens\":" + maxTokens
+                + ",\"messages\":[{\"role\":\"user\",\"content\":\"" + text + "\"}]}";
+    }
+
+    private static String chatWithSystem(String system, String question) {
+        return "{\"model\":\"" + MODEL + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"system\",\"content\":\""
+                + system + "\"},{\"role\":\"user\",\"content\":\"" + question + "\"}]}";
+    }
+
+    private HttpResponse<String> viaGateway(String body) throws Exception {
+        return HTTP.send(post(gateway.baseUrl(), body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static CompletableFuture<HttpResponse<Void>> directly(SimulatedPod pod, String body) {
+        return HTTP.sendAsync(post(pod.baseUrl(), body), HttpResponse.BodyHandlers.discarding());
+    }
+
+    private static HttpRequest post(String base, String body) {
+        return HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+}
