@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.AsciiString;
 
 /** Copies HTTP headers across the proxy minus the hop-by-hop ones (RFC 9110 §7.6.1). */
 final class HopByHopHeaders {
@@ -31,7 +32,7 @@ final class HopByHopHeaders {
 
     private static boolean isHopByHop(String name, String connection) {
         for (CharSequence h : HOP_BY_HOP) {
-            if (h.toString().equalsIgnoreCase(name)) {
+            if (AsciiString.contentEqualsIgnoreCase(h, name)) {
                 return true;
             }
         }
@@ -47,7 +48,7 @@ final class HopByHopHeaders {
 
     private static boolean isOneOf(String name, CharSequence[] names) {
         for (CharSequence n : names) {
-            if (n.toString().equalsIgnoreCase(name)) {
+            if (AsciiString.contentEqualsIgnoreCase(n, name)) {
                 return true;
             }
         }

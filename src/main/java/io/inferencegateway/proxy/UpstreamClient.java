@@ -5,6 +5,7 @@ import java.util.Deque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.inferencegateway.core.Endpoint;
 import io.netty.bootstrap.Bootstrap;
@@ -45,7 +46,36 @@ public final class UpstreamClient implements AutoCloseable {
     private final Options options;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
-    private final ConcurrentHashMap<Endpoint, Deque<Channel>> idle = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Endpoint, IdleConnections> idle = new ConcurrentHashMap<>();
+
+    /** Idle keep-alive connections to one endpoint, most recently used last; its size kept in O(1). */
+    private static final class IdleConnections {
+        final Deque<Channel> channels = new ConcurrentLinkedDeque<>();
+        final AtomicInteger size = new AtomicInteger();
+
+        Channel pollNewest() {
+            Channel ch = channels.pollLast();
+            if (ch != null) {
+                size.decrementAndGet();
+            }
+            return ch;
+        }
+
+        boolean offer(Channel ch, int max) {
+            if (size.incrementAndGet() > max) {
+                size.decrementAndGet();
+                return false;
+            }
+            channels.offerLast(ch);
+            return true;
+        }
+
+        void remove(Channel ch) {
+            if (channels.remove(ch)) {
+                size.decrementAndGet();
+            }
+        }
+    }
 
     public UpstreamClient(Options options) {
         this.options = options;
@@ -99,12 +129,12 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     private Channel pollIdle(Endpoint endpoint) {
-        Deque<Channel> q = idle.get(endpoint);
+        IdleConnections q = idle.get(endpoint);
         if (q == null) {
             return null;
         }
         Channel ch;
-        while ((ch = q.pollLast()) != null) {
+        while ((ch = q.pollNewest()) != null) {
             if (ch.isActive()) {
                 return ch;
             }
@@ -114,16 +144,14 @@ public final class UpstreamClient implements AutoCloseable {
 
     /** Returns a connection whose response was read fully, for the next call to the same endpoint. */
     void recycle(Endpoint endpoint, Channel ch) {
-        Deque<Channel> q = idle.computeIfAbsent(endpoint, k -> new ConcurrentLinkedDeque<>());
-        if (!ch.isActive() || q.size() >= options.maxIdleConnectionsPerEndpoint()) {
+        IdleConnections q = idle.computeIfAbsent(endpoint, k -> new IdleConnections());
+        if (!ch.isActive() || !q.offer(ch, options.maxIdleConnectionsPerEndpoint())) {
             ch.close();
-            return;
         }
-        q.offerLast(ch);
     }
 
     private void forgetIdle(Endpoint endpoint, Channel ch) {
-        Deque<Channel> q = idle.get(endpoint);
+        IdleConnections q = idle.get(endpoint);
         if (q != null) {
             q.remove(ch);
         }
@@ -131,8 +159,8 @@ public final class UpstreamClient implements AutoCloseable {
 
     /** Idle pooled connections per endpoint, for tests and metrics. */
     public int idleConnections(Endpoint endpoint) {
-        Deque<Channel> q = idle.get(endpoint);
-        return q == null ? 0 : q.size();
+        IdleConnections q = idle.get(endpoint);
+        return q == null ? 0 : q.size.get();
     }
 
     @Override
