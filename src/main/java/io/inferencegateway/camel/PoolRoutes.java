@@ -153,7 +153,7 @@ public final class PoolRoutes implements OnCamelContextStarted {
     }
 
     private void removeMetricsRoutes(String pool, MetricsRoutes spec) {
-        removeRoutes(metricsRouteId(pool), "model-server-metrics-" + pool);
+        removeRoutes("model-server-metrics-" + pool, metricsRouteId(pool));
     }
 
     private void addDiscoveryRoutes(String pool, DiscoveryRoutes spec) {
@@ -178,6 +178,10 @@ public final class PoolRoutes implements OnCamelContextStarted {
         removeRoutes(resyncRouteId(pool), watchRouteId(pool), discoveryRouteId(pool));
     }
 
+    /**
+     * Stops and removes routes in the order given: a Kamelet's own route before the route that consumes it, since a
+     * Kamelet route sending to a stopped consumer blocks (the kamelet component waits up to 30 s for one).
+     */
     private void removeRoutes(String... routeIds) {
         for (String routeId : routeIds) {
             if (context.getRoute(routeId) == null) {
