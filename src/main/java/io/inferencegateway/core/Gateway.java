@@ -3,11 +3,15 @@ package io.inferencegateway.core;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.inferencegateway.config.ConfigFileWatcher;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.InvalidConfigException;
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.discovery.DefaultNamespace;
+import io.inferencegateway.discovery.PodDiscovery;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.scheduling.SchedulingPolicies;
@@ -27,6 +31,10 @@ public final class Gateway implements AutoCloseable {
     private final GatewayMeters meters;
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
+    // Kubernetes pod discovery and hot reload
+    private final PodDiscovery discovery = new PodDiscovery(DefaultNamespace.detect());
+    private final List<Runnable> reloadListeners = new CopyOnWriteArrayList<>();
+    private volatile ConfigFileWatcher configWatcher;
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
@@ -40,20 +48,67 @@ public final class Gateway implements AutoCloseable {
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock);
         meters.registerScraper(scraper);
+        discovery.attach(pools);
     }
 
-    /** Loads and validates the config file; the bean factory the YAML routes use. */
-    public static Gateway fromConfigFile(String path, MeterRegistry meterRegistry) throws InvalidConfigException {
-        return new Gateway(ConfigLoader.load(Path.of(path)), NanoClock.SYSTEM, meterRegistry);
+    /**
+     * Loads and validates the config file and, when {@code watch}, re-applies it whenever it changes (a
+     * mounted ConfigMap); an invalid change is logged and ignored. The bean factory the YAML routes use.
+     */
+    public static Gateway fromConfigFile(String path, boolean watch, MeterRegistry meterRegistry)
+            throws InvalidConfigException {
+        Path file = Path.of(path);
+        Gateway gateway = new Gateway(ConfigLoader.load(file), NanoClock.SYSTEM, meterRegistry);
+        if (watch) {
+            gateway.configWatcher = ConfigFileWatcher.start(file, gateway::reload);
+        }
+        return gateway;
     }
 
     private ModelPools buildPools(GatewayConfig cfg) {
         List<ModelPool> list = new ArrayList<>();
         for (PoolConfig p : cfg.pools()) {
-            list.add(new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints()));
-            meters.registerPool(this, p.name());
+            list.add(newPool(p));
         }
         return new ModelPools(list);
+    }
+
+    private ModelPool newPool(PoolConfig p) {
+        meters.registerPool(this, p.name());
+        return new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints());
+    }
+
+    /**
+     * Applies a new validated config without stopping: pools whose config is unchanged are kept as they are
+     * (policy state, endpoints), changed and added pools are built afresh and get the pods discovery already
+     * knows for an unchanged selector, and the pool set is swapped in one write. Requests already routed
+     * finish on the pool they started with. Listeners (the per-pool routes) run after the swap.
+     */
+    public synchronized PoolChanges reload(GatewayConfig next) {
+        ModelPools before = pools;
+        List<ModelPool> list = new ArrayList<>();
+        for (PoolConfig p : next.pools()) {
+            ModelPool old = before.pool(p.name());
+            list.add(old != null && old.config().equals(p) ? old : newPool(p));
+        }
+        ModelPools after = new ModelPools(list);
+        discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
+        pools = after;
+        config = next;
+        for (Runnable listener : reloadListeners) {
+            listener.run();
+        }
+        return PoolChanges.between(before, after);
+    }
+
+    /** Runs {@code listener} after every reload. */
+    public void onReload(Runnable listener) {
+        reloadListeners.add(listener);
+    }
+
+    /** Kubernetes pod discovery for the pools with a {@code modelSelector}. */
+    public PodDiscovery discovery() {
+        return discovery;
     }
 
     public GatewayConfig config() {
@@ -91,6 +146,10 @@ public final class Gateway implements AutoCloseable {
 
     @Override
     public void close() {
+        ConfigFileWatcher watcher = configWatcher;
+        if (watcher != null) {
+            watcher.close();
+        }
         scraper.close();
     }
 }

@@ -85,6 +85,30 @@ class KameletCatalogueTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("kamelets")
+    void isUsedByARouteAndExercisedByARouteTest(Path file) throws IOException {
+        String name = file.getFileName().toString().replace(".kamelet.yaml", "");
+        // a Kamelet's route is named after it without the type suffix, e.g. model-server-pods-<pool>
+        String routeStem = name.substring(0, name.lastIndexOf('-') + 1);
+
+        assertThat(filesContaining(Path.of("routes"), "kamelet:" + name)).as("routes using " + name).isNotEmpty();
+        assertThat(filesContaining(Path.of("src/test/java"), routeStem)).as("tests running " + name)
+                .anyMatch(test -> !test.endsWith("KameletCatalogueTest.java"));
+    }
+
+    private static List<Path> filesContaining(Path dir, String text) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).filter(f -> {
+                try {
+                    return Files.readString(f).contains(text);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }).toList();
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kamelets")
     void conformsToTheCamelKKameletCrd(Path file) throws IOException {
         JsonNode crdSchema;
         try (InputStream in = KameletCatalogueTest.class.getResourceAsStream("/schemas/camel-k-crd-kamelets.yaml")) {

@@ -14,11 +14,13 @@ public final class GatewayHarness implements AutoCloseable {
     private final GatewayServer server;
     private final int port;
     private final Path configFile;
+    private final boolean ownsConfigFile;
 
-    private GatewayHarness(GatewayServer server, int port, Path configFile) {
+    private GatewayHarness(GatewayServer server, int port, Path configFile, boolean ownsConfigFile) {
         this.server = server;
         this.port = port;
         this.configFile = configFile;
+        this.ownsConfigFile = ownsConfigFile;
     }
 
     public static GatewayHarness start(String configYaml) throws Exception {
@@ -29,7 +31,13 @@ public final class GatewayHarness implements AutoCloseable {
         Path file = Files.createTempFile("gateway-config", ".yaml");
         Files.writeString(file, configYaml);
         int port = freePort();
-        return new GatewayHarness(GatewayServer.start(file, port, properties), port, file);
+        return new GatewayHarness(GatewayServer.start(file, port, properties), port, file, true);
+    }
+
+    /** Starts the gateway on a config file the test owns (and may change while the gateway runs). */
+    public static GatewayHarness startWithConfigFile(Path file, Map<String, String> properties) throws Exception {
+        int port = freePort();
+        return new GatewayHarness(GatewayServer.start(file, port, properties), port, file, false);
     }
 
     /** A one-pool config for {@code model} over the given endpoints. */
@@ -71,9 +79,15 @@ public final class GatewayHarness implements AutoCloseable {
         return server;
     }
 
+    public Path configFile() {
+        return configFile;
+    }
+
     @Override
     public void close() throws IOException {
         server.close();
-        Files.deleteIfExists(configFile);
+        if (ownsConfigFile) {
+            Files.deleteIfExists(configFile);
+        }
     }
 }

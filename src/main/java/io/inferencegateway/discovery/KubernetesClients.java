@@ -1,0 +1,26 @@
+package io.inferencegateway.discovery;
+
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+/**
+ * The one Kubernetes API client the discovery routes share (a client per route would cost each its own
+ * connection pool and event-loop threads, and removed routes would keep theirs).
+ */
+public final class KubernetesClients {
+
+    private KubernetesClients() {
+    }
+
+    /**
+     * {@code local} (or blank): the standard configuration, i.e. the pod's service account in a cluster, else the
+     * kubeconfig and the {@code KUBERNETES_*} environment; anything else is the API server's URL.
+     */
+    public static KubernetesClient connect(String masterUrl) {
+        if (masterUrl == null || masterUrl.isBlank() || masterUrl.equals("local")) {
+            return new KubernetesClientBuilder().build();
+        }
+        return new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl(masterUrl).build()).build();
+    }
+}

@@ -1,0 +1,46 @@
+package io.inferencegateway.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.config.GatewayConfig;
+
+class GatewayReloadTest {
+
+    static GatewayConfig config(String schedulers) throws Exception {
+        return ConfigLoader.parse("kind: InferenceGatewayConfig\nspec:\n  schedulers:\n" + schedulers);
+    }
+
+    static final String A = "    - {name: a, modelName: model-a, endpoints: ['127.0.0.1:8001']}\n";
+    static final String B = "    - {name: b, modelName: model-b, endpoints: ['127.0.0.1:8002']}\n";
+    static final String B_ROUND_ROBIN = "    - {name: b, modelName: model-b, policy: round-robin, endpoints: ['127.0.0.1:8002']}\n";
+    static final String C = "    - {name: c, modelName: model-c, loraAdapters: [c-sql], endpoints: ['127.0.0.1:8003']}\n";
+
+    @Test
+    void unchangedPoolsAreKeptChangedOnesRebuiltAndTheSetSwappedWhole() throws Exception {
+        Gateway gateway = new Gateway(config(A + B), NanoClock.SYSTEM);
+        ModelPool a = gateway.pools().pool("a");
+        ModelPool b = gateway.pools().pool("b");
+        AtomicInteger listened = new AtomicInteger();
+        gateway.onReload(listened::incrementAndGet);
+
+        PoolChanges changes = gateway.reload(config(A + B_ROUND_ROBIN + C));
+
+        assertThat(changes).isEqualTo(new PoolChanges(java.util.List.of("c"), java.util.List.of(), java.util.List.of("b")));
+        assertThat(gateway.pools().pool("a")).isSameAs(a);
+        assertThat(gateway.pools().pool("b")).isNotSameAs(b);
+        assertThat(gateway.pools().resolve("c-sql").pool().name()).isEqualTo("c");
+        assertThat(gateway.config().pools()).hasSize(3);
+        assertThat(listened).hasValue(1);
+
+        PoolChanges removal = gateway.reload(config(C));
+        assertThat(removal.removed()).containsExactly("a", "b");
+        assertThat(gateway.pools().resolve("model-a")).isNull();
+        assertThat(gateway.reload(config(C)).isEmpty()).isTrue();
+        assertThat(gateway.reload(config(C)).toString()).isEqualTo("no pool changed");
+    }
+}
