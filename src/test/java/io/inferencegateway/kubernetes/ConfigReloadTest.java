@@ -44,7 +44,8 @@ import io.inferencegateway.testing.TestUpstream;
  */
 class ConfigReloadTest {
 
-    private static final Duration APPLIED = Duration.ofSeconds(5);
+    // a bound, not a goal: reloads apply within ~0.2 s here, but a busy 2-core box can stall a few seconds
+    private static final Duration APPLIED = Duration.ofSeconds(15);
 
     @TempDir
     Path mount;
