@@ -7,10 +7,11 @@ import java.util.Locale;
  * engine underneath is the same vLLM-like scheduler; only names, labels and buckets differ.
  */
 public enum MetricsDialect {
-    VLLM(VllmMetricsFormat::render),
-    SGLANG(SglangMetricsFormat::render),
-    TGI(TgiMetricsFormat::render),
-    TRTLLM(TrtllmMetricsFormat::render);
+    VLLM(VllmMetricsFormat::render, "/metrics"),
+    SGLANG(SglangMetricsFormat::render, "/metrics"),
+    TGI(TgiMetricsFormat::render, "/metrics"),
+    // trtllm-serve publishes Prometheus text under /prometheus/metrics (its /metrics is JSON iteration stats)
+    TRTLLM(TrtllmMetricsFormat::render, "/prometheus/metrics");
 
     /** Histogram bounds of one dialect. */
     public record Buckets(double[] timeToFirstToken, double[] interToken, double[] requestLatency,
@@ -22,9 +23,16 @@ public enum MetricsDialect {
     }
 
     private final Renderer renderer;
+    private final String path;
 
-    MetricsDialect(Renderer renderer) {
+    MetricsDialect(Renderer renderer, String path) {
         this.renderer = renderer;
+        this.path = path;
+    }
+
+    /** The HTTP path the engine serves its Prometheus exposition on. */
+    public String path() {
+        return path;
     }
 
     /** The /metrics body for the engine's current state. Call on the engine's thread. */

@@ -68,7 +68,7 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         HttpMethod method = req.method();
         if (method.equals(HttpMethod.GET) && path.equals("/health")) {
             respond(ctx, HttpResponseStatus.OK, "text/plain", "", keepAlive);
-        } else if (method.equals(HttpMethod.GET) && path.equals("/metrics")) {
+        } else if (method.equals(HttpMethod.GET) && path.equals(pod.engine().dialect().path())) {
             metrics(ctx, keepAlive);
         } else if (method.equals(HttpMethod.GET) && path.equals("/v1/models")) {
             EngineCore e = pod.engine();
