@@ -90,7 +90,8 @@ final class UpstreamProducer extends DefaultAsyncProducer {
         private void send(Endpoint target) {
             Duration timeout = placement != null ? placement.routeTimeout() : getEndpoint().timeout();
             call = getEndpoint().getComponent().client().send(target,
-                    UpstreamRequests.forward(method, uri, clientHeaders, body, target), timeout, this);
+                    UpstreamRequests.forward(method, uri, clientHeaders, body, target), timeout, this,
+                    client == null ? null : client.eventLoop());
         }
 
         private void cancel() {

@@ -1,5 +1,6 @@
 package io.inferencegateway.discovery;
 
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -18,9 +19,13 @@ public final class KubernetesClients {
      * kubeconfig and the {@code KUBERNETES_*} environment; anything else is the API server's URL.
      */
     public static KubernetesClient connect(String masterUrl) {
-        if (masterUrl == null || masterUrl.isBlank() || masterUrl.equals("local")) {
-            return new KubernetesClientBuilder().build();
+        ConfigBuilder config = new ConfigBuilder(Config.autoConfigure(null))
+                // the resync route retries every period anyway; the client's own backoff (about 100 s over
+                // 10 retries by default) would only hold a failing list, and shutdown, for that long
+                .withRequestRetryBackoffLimit(1);
+        if (masterUrl != null && !masterUrl.isBlank() && !masterUrl.equals("local")) {
+            config.withMasterUrl(masterUrl);
         }
-        return new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl(masterUrl).build()).build();
+        return new KubernetesClientBuilder().withConfig(config.build()).build();
     }
 }

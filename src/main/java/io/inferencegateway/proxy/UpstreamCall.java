@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.inferencegateway.core.Endpoint;
 import io.inferencegateway.core.GatewayException;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -25,6 +26,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     private final FullHttpRequest request;
     private final long timeoutNanos;
     private final UpstreamListener listener;
+    private final EventLoop loop;
     private final AtomicBoolean answered = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
 
@@ -40,8 +42,9 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     private ScheduledFuture<?> timer;
 
     UpstreamCall(UpstreamClient client, Endpoint endpoint, FullHttpRequest request, long timeoutNanos,
-            UpstreamListener listener) {
+            UpstreamListener listener, EventLoop loop) {
         this.client = client;
+        this.loop = loop;
         this.endpoint = endpoint;
         this.request = request;
         this.timeoutNanos = timeoutNanos;
@@ -50,6 +53,11 @@ public final class UpstreamCall implements StreamingBody.Upstream {
 
     public Endpoint endpoint() {
         return endpoint;
+    }
+
+    /** The event loop the call and its connection run on. */
+    EventLoop loop() {
+        return loop;
     }
 
     /** The client went away: stop the model server's work by closing the connection. Any thread. */

@@ -13,7 +13,9 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoop;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -25,6 +27,10 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 /**
  * A non-blocking HTTP/1.1 client for model servers: keep-alive connections pooled per endpoint, the
  * response body relayed chunk by chunk as a {@link StreamingBody}. No thread waits on any call.
+ *
+ * <p>A call runs on the event loop of the client connection it serves when there is one: the upstream
+ * connection lives on that same loop, so a request, its response and every streamed chunk cross no
+ * thread. Idle connections are therefore pooled per endpoint and loop.
  */
 public final class UpstreamClient implements AutoCloseable {
 
@@ -44,9 +50,13 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     private final Options options;
-    private final EventLoopGroup group;
     private final Bootstrap bootstrap;
-    private final ConcurrentHashMap<Endpoint, IdleConnections> idle = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<PoolKey, IdleConnections> idle = new ConcurrentHashMap<>();
+    private volatile EventLoopGroup ownLoops;
+
+    /** Connections are pooled per endpoint and per event loop. */
+    private record PoolKey(Endpoint endpoint, EventLoop loop) {
+    }
 
     /** Idle keep-alive connections to one endpoint, most recently used last; its size kept in O(1). */
     private static final class IdleConnections {
@@ -79,9 +89,7 @@ public final class UpstreamClient implements AutoCloseable {
 
     public UpstreamClient(Options options) {
         this.options = options;
-        this.group = new NioEventLoopGroup(options.ioThreads(), new DefaultThreadFactory("upstream-io", true));
         this.bootstrap = new Bootstrap()
-                .group(group)
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
@@ -102,10 +110,14 @@ public final class UpstreamClient implements AutoCloseable {
      * Sends a request. The call owns {@code request} (and releases it); the listener hears the outcome.
      *
      * @param timeout longest wait for the response headers, and for any gap in the body after them
+     * @param loop    the event loop of the client connection being served, or null: the call and its
+     *                upstream connection then use the client's own loops
      */
-    public UpstreamCall send(Endpoint endpoint, FullHttpRequest request, Duration timeout, UpstreamListener listener) {
-        UpstreamCall call = new UpstreamCall(this, endpoint, request, timeout.toNanos(), listener);
-        Channel pooled = pollIdle(endpoint);
+    public UpstreamCall send(Endpoint endpoint, FullHttpRequest request, Duration timeout, UpstreamListener listener,
+            EventLoop loop) {
+        EventLoop home = loop instanceof NioEventLoop ? loop : ownLoops().next();
+        UpstreamCall call = new UpstreamCall(this, endpoint, request, timeout.toNanos(), listener, home);
+        Channel pooled = pollIdle(new PoolKey(endpoint, home));
         if (pooled != null) {
             call.dispatch(pooled, true);
         } else {
@@ -116,7 +128,7 @@ public final class UpstreamClient implements AutoCloseable {
 
     void connect(UpstreamCall call) {
         Endpoint e = call.endpoint();
-        ChannelFuture f = bootstrap.connect(e.host(), e.port());
+        ChannelFuture f = bootstrap.clone(call.loop()).connect(e.host(), e.port());
         f.addListener(done -> {
             if (done.isSuccess()) {
                 Channel ch = f.channel();
@@ -128,8 +140,21 @@ public final class UpstreamClient implements AutoCloseable {
         });
     }
 
-    private Channel pollIdle(Endpoint endpoint) {
-        IdleConnections q = idle.get(endpoint);
+    private EventLoopGroup ownLoops() {
+        EventLoopGroup g = ownLoops;
+        if (g == null) {
+            synchronized (this) {
+                if (ownLoops == null) {
+                    ownLoops = new NioEventLoopGroup(options.ioThreads(), new DefaultThreadFactory("upstream-io", true));
+                }
+                g = ownLoops;
+            }
+        }
+        return g;
+    }
+
+    private Channel pollIdle(PoolKey key) {
+        IdleConnections q = idle.get(key);
         if (q == null) {
             return null;
         }
@@ -144,27 +169,41 @@ public final class UpstreamClient implements AutoCloseable {
 
     /** Returns a connection whose response was read fully, for the next call to the same endpoint. */
     void recycle(Endpoint endpoint, Channel ch) {
-        IdleConnections q = idle.computeIfAbsent(endpoint, k -> new IdleConnections());
+        IdleConnections q = idle.computeIfAbsent(new PoolKey(endpoint, ch.eventLoop()), k -> new IdleConnections());
         if (!ch.isActive() || !q.offer(ch, options.maxIdleConnectionsPerEndpoint())) {
             ch.close();
         }
     }
 
     private void forgetIdle(Endpoint endpoint, Channel ch) {
-        IdleConnections q = idle.get(endpoint);
+        IdleConnections q = idle.get(new PoolKey(endpoint, ch.eventLoop()));
         if (q != null) {
             q.remove(ch);
         }
     }
 
-    /** Idle pooled connections per endpoint, for tests and metrics. */
+    /** Idle pooled connections to an endpoint, over all loops; for tests and metrics. */
     public int idleConnections(Endpoint endpoint) {
-        IdleConnections q = idle.get(endpoint);
-        return q == null ? 0 : q.size.get();
+        int n = 0;
+        for (var e : idle.entrySet()) {
+            if (e.getKey().endpoint().equals(endpoint)) {
+                n += e.getValue().size.get();
+            }
+        }
+        return n;
     }
 
     @Override
     public void close() {
-        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        for (IdleConnections q : idle.values()) {
+            Channel ch;
+            while ((ch = q.pollNewest()) != null) {
+                ch.close();
+            }
+        }
+        EventLoopGroup g = ownLoops;
+        if (g != null) {
+            g.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
     }
 }
