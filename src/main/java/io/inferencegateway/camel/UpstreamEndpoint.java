@@ -2,6 +2,7 @@ package io.inferencegateway.camel;
 
 import java.time.Duration;
 
+import io.inferencegateway.config.Durations;
 import io.inferencegateway.core.Endpoint;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
@@ -23,9 +24,9 @@ public class UpstreamEndpoint extends DefaultEndpoint {
         return target;
     }
 
-    /** Route timeout when the exchange carries no placement (which brings its pool's own). */
+    /** Route timeout (e.g. {@code 300s}) when the exchange carries no placement, which brings its pool's own. */
     public void setTimeout(String timeout) {
-        this.timeout = Duration.parse("PT" + timeout.toUpperCase());
+        this.timeout = Durations.parse(timeout);
     }
 
     Duration timeout() {

@@ -3,12 +3,12 @@ package io.inferencegateway.config;
 import java.time.Duration;
 
 /** Parses Kubernetes-style durations: {@code 300s}, {@code 250ms}, {@code 5m}, {@code 1h30m}. */
-final class Durations {
+public final class Durations {
 
     private Durations() {
     }
 
-    static Duration parse(String text) {
+    public static Duration parse(String text) {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("empty duration");
         }
