@@ -1,6 +1,7 @@
 package io.inferencegateway.metrics;
 
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import io.inferencegateway.config.EngineType;
 import io.inferencegateway.core.InFlightRequests;
@@ -15,6 +16,14 @@ public interface EngineDialect {
 
     /** A fresh accumulator for one exposition. */
     EngineReading newReading();
+
+    /** A dialect made of its engine, its exposition's path and a fresh reading per exposition. */
+    record Of(EngineType engine, String metricsPath, Supplier<EngineReading> readings) implements EngineDialect {
+        @Override
+        public EngineReading newReading() {
+            return readings.get();
+        }
+    }
 
     /** The result of reading one exposition: the metrics, and what the parser saw. */
     record Parsed(EndpointMetrics metrics, PrometheusTextParser.Stats stats) {

@@ -24,6 +24,8 @@ import io.inferencegateway.core.InFlightRequests;
  */
 public abstract class EngineReading implements SampleVisitor {
 
+    private final MetricNameTable names;
+
     protected final PerRankValues waiting = new PerRankValues();
     protected final PerRankValues running = new PerRankValues();
     protected final PerRankValues kvUsage = new PerRankValues();
@@ -37,6 +39,16 @@ public abstract class EngineReading implements SampleVisitor {
     private String waitingAdapters;
     private int maxLora = -1;
     private boolean finished;
+
+    /** @param names the series this engine reads; a sample's id is its index in the table */
+    protected EngineReading(MetricNameTable names) {
+        this.names = names;
+    }
+
+    @Override
+    public final int select(byte[] text, int nameOffset, int nameLength, int nameHash) {
+        return names.find(text, nameOffset, nameLength, nameHash);
+    }
 
     /** Fallbacks that can only be settled once the whole exposition was read (say, a metric's older name). */
     protected void finish() {

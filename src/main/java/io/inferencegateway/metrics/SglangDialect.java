@@ -9,9 +9,9 @@ import io.inferencegateway.config.EngineType;
  * {@code priority=""}; only the total is read. KV geometry comes from {@code sglang:cache_config_info} labels (older
  * releases) or the {@code sglang:page_size} / {@code sglang:num_pages} gauges (newer ones).
  */
-final class SglangDialect implements EngineDialect {
+final class SglangDialect {
 
-    static final SglangDialect INSTANCE = new SglangDialect();
+    static final EngineDialect INSTANCE = new EngineDialect.Of(EngineType.SGLANG, "/metrics", Reading::new);
 
     private static final String RANK = "dp_rank";
     private static final int WAITING = 0;
@@ -35,26 +35,10 @@ final class SglangDialect implements EngineDialect {
     private SglangDialect() {
     }
 
-    @Override
-    public EngineType engine() {
-        return EngineType.SGLANG;
-    }
-
-    @Override
-    public String metricsPath() {
-        return "/metrics";
-    }
-
-    @Override
-    public EngineReading newReading() {
-        return new Reading();
-    }
-
     private static final class Reading extends EngineReading {
 
-        @Override
-        public int select(byte[] text, int nameOffset, int nameLength, int nameHash) {
-            return NAMES.find(text, nameOffset, nameLength, nameHash);
+        Reading() {
+            super(NAMES);
         }
 
         @Override

@@ -6,9 +6,9 @@ import io.inferencegateway.config.EngineType;
  * Hugging Face Text Generation Inference. It publishes its queue and batch sizes, unlabelled, and nothing about KV
  * use, LoRA or prefix caching: those stay unknown.
  */
-final class TgiDialect implements EngineDialect {
+final class TgiDialect {
 
-    static final TgiDialect INSTANCE = new TgiDialect();
+    static final EngineDialect INSTANCE = new EngineDialect.Of(EngineType.TGI, "/metrics", Reading::new);
 
     private static final int WAITING = 0;
     private static final int RUNNING = 1;
@@ -19,26 +19,10 @@ final class TgiDialect implements EngineDialect {
     private TgiDialect() {
     }
 
-    @Override
-    public EngineType engine() {
-        return EngineType.TGI;
-    }
-
-    @Override
-    public String metricsPath() {
-        return "/metrics";
-    }
-
-    @Override
-    public EngineReading newReading() {
-        return new Reading();
-    }
-
     private static final class Reading extends EngineReading {
 
-        @Override
-        public int select(byte[] text, int nameOffset, int nameLength, int nameHash) {
-            return NAMES.find(text, nameOffset, nameLength, nameHash);
+        Reading() {
+            super(NAMES);
         }
 
         @Override

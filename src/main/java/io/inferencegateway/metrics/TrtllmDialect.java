@@ -8,9 +8,9 @@ import io.inferencegateway.config.EngineType;
  * written by prometheus_client in multiprocess mode, so a gauge may appear once per process id; those copies combine
  * by max.
  */
-final class TrtllmDialect implements EngineDialect {
+final class TrtllmDialect {
 
-    static final TrtllmDialect INSTANCE = new TrtllmDialect();
+    static final EngineDialect INSTANCE = new EngineDialect.Of(EngineType.TRTLLM, "/prometheus/metrics", Reading::new);
 
     private static final int WAITING = 0;
     private static final int RUNNING = 1;
@@ -31,26 +31,10 @@ final class TrtllmDialect implements EngineDialect {
     private TrtllmDialect() {
     }
 
-    @Override
-    public EngineType engine() {
-        return EngineType.TRTLLM;
-    }
-
-    @Override
-    public String metricsPath() {
-        return "/prometheus/metrics";
-    }
-
-    @Override
-    public EngineReading newReading() {
-        return new Reading();
-    }
-
     private static final class Reading extends EngineReading {
 
-        @Override
-        public int select(byte[] text, int nameOffset, int nameLength, int nameHash) {
-            return NAMES.find(text, nameOffset, nameLength, nameHash);
+        Reading() {
+            super(NAMES);
         }
 
         @Override

@@ -6,9 +6,9 @@ import io.inferencegateway.config.EngineType;
  * vLLM (V1 engine, 0.9 and later; older names as fallbacks). Every series carries {@code engine}, the data-parallel
  * rank. {@code lora_requests_info} has no rank label: vLLM does not serve LoRA with data parallelism.
  */
-final class VllmDialect implements EngineDialect {
+final class VllmDialect {
 
-    static final VllmDialect INSTANCE = new VllmDialect();
+    static final EngineDialect INSTANCE = new EngineDialect.Of(EngineType.VLLM, "/metrics", Reading::new);
 
     private static final String RANK = "engine";
     private static final int WAITING = 0;
@@ -36,29 +36,13 @@ final class VllmDialect implements EngineDialect {
     private VllmDialect() {
     }
 
-    @Override
-    public EngineType engine() {
-        return EngineType.VLLM;
-    }
-
-    @Override
-    public String metricsPath() {
-        return "/metrics";
-    }
-
-    @Override
-    public EngineReading newReading() {
-        return new Reading();
-    }
-
     private static final class Reading extends EngineReading {
         private final PerRankValues kvUsageBefore010 = new PerRankValues();
         private double prefixQueriesBefore010 = Double.NaN;
         private double prefixHitsBefore010 = Double.NaN;
 
-        @Override
-        public int select(byte[] text, int nameOffset, int nameLength, int nameHash) {
-            return NAMES.find(text, nameOffset, nameLength, nameHash);
+        Reading() {
+            super(NAMES);
         }
 
         @Override

@@ -44,6 +44,9 @@ class SimulatorMetricsRoundTripTest {
                         .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model
                                 + "\",\"prompt\":\"" + "p".repeat(400) + i + "\",\"max_tokens\":5000}")).build(),
                         HttpResponse.BodyHandlers.discarding());
+                if (i == 0) { // the adapter's request first, so that it is one of the two running
+                    await().atMost(Duration.ofSeconds(10)).until(() -> pod.running() == 1);
+                }
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> pod.running() == 2 && pod.waiting() == 3);
 
