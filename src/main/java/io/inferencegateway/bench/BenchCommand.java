@@ -168,8 +168,10 @@ public final class BenchCommand implements Callable<Integer> {
                     s.fleet().loraAdapters().isEmpty() ? ""
                             : ", " + s.fleet().loraAdapters().size() + " adapters, max_loras " + s.fleet().maxLoras());
             System.out.printf(Locale.ROOT, "%-14s %s%n", "", s.workload(seed).describe());
-            System.out.printf(Locale.ROOT, "%-14s default: load %.2f of an estimated %.1f req/s, %s, %d s simulated%n%n",
-                    "", s.defaultLoad(), s.capacity(), s.arrivals().withMeanRate(s.rateForLoad(s.defaultLoad())).describe(),
+            System.out.printf(Locale.ROOT, "%-14s capacity %.1f req/s measured (%.1f without prefix/adapter affinity)%n",
+                    "", s.capacity(), s.blindCapacity());
+            System.out.printf(Locale.ROOT, "%-14s default: load %.2f, %s, %d s simulated%n%n",
+                    "", s.defaultLoad(), s.arrivals().withMeanRate(s.rateForLoad(s.defaultLoad())).describe(),
                     s.duration().toSeconds());
         }
     }
