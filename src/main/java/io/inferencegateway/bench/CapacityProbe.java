@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 import io.inferencegateway.bench.fleet.FleetSpec;
@@ -29,15 +30,18 @@ import io.inferencegateway.simulator.VirtualTimeRunner;
  * lasts ({@code CapacityProbeTest} checks both sides). The fleet's capacity is μ times the sum of the
  * pods' speed factors: a pod at speed 0.5 runs every step in twice the time, so it serves half as much.
  *
- * <p><b>Which requests the reference pod sees.</b> The pod gets the share of the traffic that a router
- * exploiting affinity would send to one of the fleet's {@code n} pods: requests that share a key (a
- * shared-prefix group, a LoRA adapter) are split by key, the keys dealt round-robin to {@code n} shares in
- * the order they first appear, and the pod serves share 0; unkeyed requests are dealt one by one. With
- * 128 prefix groups on 4 pods the reference pod holds 32 system prompts, which fit its KV cache; with 16
- * adapters it juggles 4, which fit its adapter slots. That is what the fleet can do, so {@code --load 0.85}
- * means 85% of what the hardware sustains. A router that ignores prefixes or adapters gets less out of the
- * same fleet and may be past its own capacity at that load: that gap is what the benchmark measures.
- * {@link #blindRequestsPerSecond} gives the capacity without affinity (one share) for comparison.
+ * <p><b>Which requests the reference pod sees.</b> A pod of a fleet of {@code n} serves the share of the
+ * traffic that a router keeping every key (a shared-prefix group, a LoRA adapter) on one pod would give
+ * it: an {@link AffinityPartition} deals the keys to {@code n} shares as evenly by traffic as it can, at
+ * most {@code ceil(keys / n)} each, and unkeyed requests top the lighter shares up. Each share is probed
+ * on its own; the fleet sustains {@code min over shares of (Σ speeds / n) × μ_share / traffic_share}: the
+ * busiest share saturates first. With 128 prefix groups on 4 pods a share holds 32 system prompts, which
+ * fit a pod's KV cache; with 16 Zipf adapters on 4 pods of 4 slots a share holds 4 adapters, and the share
+ * with the hottest one carries more than a quarter of the traffic. That is what the fleet can do with
+ * affinity-aware routing, so {@code --load 0.85} means 85% of it. A router that ignores prefixes or
+ * adapters gets less out of the same fleet and may be past its own capacity at that load: that gap is what
+ * the benchmark measures. {@link #blindRequestsPerSecond} gives the capacity with one share (every pod
+ * sees every key) for comparison.
  */
 public final class CapacityProbe {
 
@@ -49,46 +53,71 @@ public final class CapacityProbe {
     /** Seed of the probe's requests: fixed, so a scenario's rate does not depend on the run seed. */
     static final long PROBE_SEED = 0x5EED;
 
-    private static final Map<String, Measurement> CACHE = new HashMap<>();
+    private static final Map<String, Estimate> CACHE = new HashMap<>();
 
-    /** The reference pod's saturated service: what the probe saw. */
+    /** A speed-1 pod's saturated service of one share: what the probe saw. */
     public record Measurement(double requestsPerSecond, double meanBatch, double prefixHitRate, long preemptions,
                               double simulatedSeconds) {
+    }
+
+    /**
+     * The fleet's capacity and how it was found.
+     *
+     * @param requestsPerSecond what the fleet sustains, requests per simulated second
+     * @param shares            the probe of each share, in partition order
+     */
+    public record Estimate(double requestsPerSecond, AffinityPartition partition, List<Measurement> shares) {
     }
 
     private CapacityProbe() {
     }
 
-    /** Requests per simulated second the fleet sustains with affinity-aware routing (see the class doc). */
+    /**
+     * Requests per simulated second the fleet sustains: the better of affinity-aware routing (see the class
+     * doc) and blind routing. Blind wins when affinity cannot balance the load: 16 Zipf adapters on 16
+     * adapter slots leave the share with the hottest adapter overloaded, while pods that take every adapter
+     * keep their batches full with the ones loaded (at the price of making rare adapters wait).
+     */
     public static double requestsPerSecond(FleetSpec fleet, Workload workload) {
-        return fleet.totalSpeed() * referencePod(fleet, workload, fleet.pods().size()).requestsPerSecond();
+        return Math.max(estimate(fleet, workload, fleet.pods().size()).requestsPerSecond(),
+                blindRequestsPerSecond(fleet, workload));
     }
 
     /** The same without affinity: every pod sees the whole mix of keys. */
     public static double blindRequestsPerSecond(FleetSpec fleet, Workload workload) {
-        return fleet.totalSpeed() * referencePod(fleet, workload, 1).requestsPerSecond();
+        return estimate(fleet, workload, 1).requestsPerSecond();
     }
 
     /**
-     * One speed-1 pod with the fleet's engine limits, saturated, serving share 0 of {@code shares}.
-     * Results are cached per fleet shape, workload and share count for the life of the process.
+     * Probes every share of the workload split {@code shares} ways. Cached per fleet shape, workload and
+     * share count for the life of the process.
      */
-    public static synchronized Measurement referencePod(FleetSpec fleet, Workload workload, int shares) {
+    public static synchronized Estimate estimate(FleetSpec fleet, Workload workload, int shares) {
         String key = workload.describe() + "|" + fleet.modelName() + "|" + fleet.loraAdapters() + "|" + fleet.maxLoras()
                 + "|" + fleet.kvBlocksPerPod() + "|" + fleet.maxNumSeqs() + "|" + fleet.maxNumBatchedTokens() + "|"
-                + shares;
-        Measurement m = CACHE.get(key);
-        if (m == null) {
-            m = measure(fleet, workload, shares);
-            CACHE.put(key, m);
+                + fleet.pods() + "|" + shares;
+        Estimate e = CACHE.get(key);
+        if (e == null) {
+            AffinityPartition partition = AffinityPartition.of(workload, shares, PROBE_SEED);
+            List<Measurement> measured = new ArrayList<>();
+            double capacity = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < shares; i++) {
+                Measurement m = measure(fleet, workload, partition.keys().get(i), partition.unkeyedShare()[i]);
+                measured.add(m);
+                double podSpeed = fleet.totalSpeed() / shares;
+                capacity = Math.min(capacity, podSpeed * m.requestsPerSecond() / partition.traffic()[i]);
+            }
+            e = new Estimate(capacity, partition, List.copyOf(measured));
+            CACHE.put(key, e);
         }
-        return m;
+        return e;
     }
 
-    static Measurement measure(FleetSpec fleet, Workload workload, int shares) {
+    /** One speed-1 pod with the fleet's engine limits, saturated with requests of {@code keys} and unkeyed ones. */
+    static Measurement measure(FleetSpec fleet, Workload workload, Set<String> keys, double unkeyedShare) {
         EngineCore engine = new EngineCore(engineConfig(fleet));
         VirtualTimeRunner runner = new VirtualTimeRunner(engine);
-        ShareStream stream = new ShareStream(workload, fleet, shares);
+        ShareStream stream = new ShareStream(workload, fleet, keys, unkeyedShare);
         int clients = 2 * fleet.maxNumSeqs();
         int warmup = WARMUP_ROUNDS * clients;
         long[] completions = {0};
@@ -146,40 +175,50 @@ public final class CapacityProbe {
                 1.0, d.cost(), d.seed());
     }
 
-    /** Requests of share 0 of {@code shares}, in workload order, tokenized as a simulated pod does it. */
+    /**
+     * The requests of one share, in workload order, tokenized as a simulated pod does it: those whose key
+     * is in the share, and an even {@code unkeyedShare} of the unkeyed ones.
+     */
     static final class ShareStream {
         private final Workload workload;
         private final FleetSpec fleet;
-        private final int shares;
+        private final Set<String> keys;
+        private final double unkeyedShare;
         private final SplittableRandom content = Seeds.CONTENT.stream(PROBE_SEED);
-        private final Map<String, Integer> keyShare = new HashMap<>();
         private int index;
-        private int unkeyed;
+        private double unkeyedCredit;
 
-        ShareStream(Workload workload, FleetSpec fleet, int shares) {
-            if (shares < 1) {
-                throw new IllegalArgumentException("shares must be positive, got " + shares);
+        ShareStream(Workload workload, FleetSpec fleet, Set<String> keys, double unkeyedShare) {
+            if (keys.isEmpty() && !(unkeyedShare > 0)) {
+                throw new IllegalArgumentException("an empty share");
             }
             this.workload = workload;
             this.fleet = fleet;
-            this.shares = shares;
+            this.keys = keys;
+            this.unkeyedShare = unkeyedShare;
         }
 
-        /** The next request of share 0. */
+        /** The next request of the share. */
         RequestSpec next() {
             while (true) {
                 RequestSpec spec = workload.next(index++, content);
-                if (inShareZero(spec)) {
+                if (inShare(spec)) {
                     return spec;
                 }
             }
         }
 
-        private boolean inShareZero(RequestSpec spec) {
-            if (spec.key().isEmpty()) {
-                return unkeyed++ % shares == 0;
+        private boolean inShare(RequestSpec spec) {
+            if (!spec.key().isEmpty()) {
+                return keys.contains(spec.key());
             }
-            return keyShare.computeIfAbsent(spec.key(), k -> keyShare.size() % shares) == 0;
+            // deal unkeyed requests evenly: keep one whenever the accumulated share reaches a whole request
+            unkeyedCredit += unkeyedShare;
+            if (unkeyedCredit >= 1 - 1e-9) {
+                unkeyedCredit -= 1;
+                return true;
+            }
+            return false;
         }
 
         void submitNext(EngineCore engine, long now, SimRequest.Listener listener) {
