@@ -133,7 +133,7 @@ public final class BenchCommand implements Callable<Integer> {
         BenchRunner runner = new BenchRunner(fleetLauncher(), gatewayLauncher(settings), gateway.name(), System.err,
                 Progress.onTerminal());
         try {
-            runner.run(settings, "bench " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+            runner.run(settings, commandLine(spec.commandLine().getParseResult().originalArgs()));
         } catch (IllegalArgumentException | IllegalStateException e) {
             // a usage problem (unknown scenario, no simulator yet): one line, not a stack trace
             System.err.println("bench: " + e.getMessage());
@@ -144,6 +144,12 @@ public final class BenchCommand implements Callable<Integer> {
             return 1;
         }
         return 0;
+    }
+
+    /** The command as typed, for the report: the main CLI passes "bench" along with the options, main() does not. */
+    static String commandLine(List<String> originalArgs) {
+        String args = String.join(" ", originalArgs);
+        return originalArgs.isEmpty() || !originalArgs.get(0).equals("bench") ? "bench " + args : args;
     }
 
     FleetLauncher fleetLauncher() {
@@ -168,8 +174,10 @@ public final class BenchCommand implements Callable<Integer> {
                     s.fleet().loraAdapters().isEmpty() ? ""
                             : ", " + s.fleet().loraAdapters().size() + " adapters, max_loras " + s.fleet().maxLoras());
             System.out.printf(Locale.ROOT, "%-14s %s%n", "", s.workload(seed).describe());
-            System.out.printf(Locale.ROOT, "%-14s default: load %.2f of an estimated %.1f req/s, %s, %d s simulated%n%n",
-                    "", s.defaultLoad(), s.capacity(), s.arrivals().withMeanRate(s.rateForLoad(s.defaultLoad())).describe(),
+            System.out.printf(Locale.ROOT, "%-14s capacity %.1f req/s measured (%.1f without prefix/adapter affinity)%n",
+                    "", s.capacity(), s.blindCapacity());
+            System.out.printf(Locale.ROOT, "%-14s default: load %.2f, %s, %d s simulated%n%n",
+                    "", s.defaultLoad(), s.arrivals().withMeanRate(s.rateForLoad(s.defaultLoad())).describe(),
                     s.duration().toSeconds());
         }
     }

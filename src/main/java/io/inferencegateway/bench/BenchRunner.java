@@ -13,6 +13,8 @@ import java.util.Locale;
 import io.inferencegateway.bench.fleet.Fleet;
 import io.inferencegateway.bench.fleet.FleetLauncher;
 import io.inferencegateway.bench.fleet.FleetSpec;
+import io.inferencegateway.bench.fleet.PodSampler;
+import io.inferencegateway.bench.fleet.PodStats;
 import io.inferencegateway.bench.gateway.Gateway;
 import io.inferencegateway.bench.gateway.GatewayLauncher;
 import io.inferencegateway.bench.load.LiveCounters;
@@ -41,6 +43,9 @@ import io.inferencegateway.bench.workload.Workload;
  * </pre>
  */
 public final class BenchRunner {
+
+    /** Wall-clock period of the per-pod queue samples: a few per second costs next to nothing. */
+    static final long POD_SAMPLE_MILLIS = 100;
 
     private final FleetLauncher fleets;
     private final GatewayLauncher gateways;
@@ -95,7 +100,7 @@ public final class BenchRunner {
 
         double wallEvents = TimeScaleChooser.simulatedEventRate(rate, meanOutput) * timeScale;
         log.printf(Locale.ROOT, "%s: %d requests over %.0f s simulated (%s), time scale %s -> about %.0f s wall and "
-                        + "%.0f SSE events/s per run; estimated capacity %.1f req/s%n",
+                        + "%.0f SSE events/s per run; measured capacity %.1f req/s%n",
                 scenario.name(), plan.size(), duration.toSeconds() * 1.0, arrivals, timeScale,
                 duration.toNanos() / 1e9 / timeScale, wallEvents, scenario.capacity());
         if (wallEvents > 1.5 * settings.eventBudget()) {
@@ -109,15 +114,19 @@ public final class BenchRunner {
         for (String policy : settings.policies()) {
             Path runDir = settings.out().resolve(scenario.name()).resolve(policy);
             RunRecording recording;
+            List<PodStats> podStats;
             try (Fleet pods = fleets.start(fleet, settings.seed());
                  Gateway gateway = gateways.start(fleet, policy, pods.endpoints(), runDir)) {
                 LiveCounters counters = new LiveCounters();
+                PodSampler sampler = PodSampler.start(fleet, pods::sample, POD_SAMPLE_MILLIS);
                 try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + policy, counters)) {
                     recording = generator.run(plan, gateway.targets(), options, counters);
+                } finally {
+                    podStats = sampler.finish();
                 }
             }
             RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals, policy,
-                    gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording);
+                    gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording, podStats);
             JsonReport.write(report, settings.out().resolve(scenario.name()).resolve(policy + ".json"));
             log.printf(Locale.ROOT, "  %-14s TTFT p50 %s p99 %s, %d errors, send lag p99 %s%n", policy,
                     fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),

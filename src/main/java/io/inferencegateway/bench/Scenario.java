@@ -16,7 +16,8 @@ import io.inferencegateway.bench.workload.Workload;
  * @param summary      one sentence for reports: what the scenario stresses
  * @param workloads    builds the workload for a seed (fixed texts such as system prompts come from it)
  * @param arrivals     the arrival shape; its rate is replaced by the run's rate
- * @param defaultLoad  offered load as a fraction of {@link CapacityEstimate} when no rate is given
+ * @param defaultLoad  offered load as a fraction of the measured capacity ({@link CapacityProbe}) when no rate
+ *                     is given
  * @param duration     simulated time over which arrivals are drawn
  * @param maxRequests  hard cap on requests per run
  */
@@ -27,9 +28,17 @@ public record Scenario(String name, String summary, FleetSpec fleet, LongFunctio
         return workloads.apply(seed);
     }
 
-    /** Estimated saturation rate of the fleet for this workload, requests per simulated second. */
+    /**
+     * What the fleet sustains on this workload, requests per simulated second, measured with the simulator
+     * in virtual time (see {@link CapacityProbe}); the same for every run seed.
+     */
     public double capacity() {
-        return CapacityEstimate.requestsPerSecond(fleet, workload(0).shape());
+        return CapacityProbe.requestsPerSecond(fleet, workload(CapacityProbe.PROBE_SEED));
+    }
+
+    /** The same without affinity (every pod sees every prefix group and adapter), for comparison. */
+    public double blindCapacity() {
+        return CapacityProbe.blindRequestsPerSecond(fleet, workload(CapacityProbe.PROBE_SEED));
     }
 
     public double rateForLoad(double load) {

@@ -17,8 +17,11 @@ public record InferenceRequest(String model, String adapter, String promptText, 
         promptText = promptText == null ? "" : promptText;
     }
 
+    /** Characters per token in the estimate: roughly four, as the anchors' approximate prefix index assumes. */
+    public static final int CHARS_PER_TOKEN = 4;
+
     /** Roughly four characters a token, as the anchors' approximate prefix index assumes. */
     public static int estimateTokens(String text) {
-        return text == null ? 0 : (text.length() + 3) / 4;
+        return text == null ? 0 : (text.length() + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
     }
 }

@@ -100,7 +100,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
                 .scorer(new RunningRequestsScorer(), w.runningRequests());
         if (w.prefix() > 0) { // the index costs memory: only build it when it is used
             b.scorer(new PrefixCacheScorer(new PrefixIndex(settings.blocksPerEndpoint(), settings.maxIndexEntries(),
-                    settings.maxIndexEndpoints())), w.prefix());
+                    settings.maxIndexEndpoints()), settings.blockChars()), w.prefix());
         }
         return b.picker(settings.weightedRandomPicker() ? new WeightedRandomPicker(random) : new MaxScorePicker(random))
                 .build();

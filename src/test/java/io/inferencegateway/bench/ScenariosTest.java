@@ -12,12 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import io.inferencegateway.bench.fleet.FleetSpec;
 import io.inferencegateway.bench.fleet.PodSpec;
 import io.inferencegateway.bench.workload.OnOffArrivals;
 import io.inferencegateway.bench.workload.PlannedRequest;
 import io.inferencegateway.bench.workload.RequestPlan;
-import io.inferencegateway.bench.workload.WorkloadShape;
 
 class ScenariosTest {
 
@@ -92,17 +90,6 @@ class ScenariosTest {
         Scenario s = Scenarios.byName("lora", "Qwen/Qwen2.5-7B-Instruct").orElseThrow();
         assertThat(s.fleet().modelName()).isEqualTo("Qwen/Qwen2.5-7B-Instruct");
         assertThat(s.fleet().loraAdapters()).first().isEqualTo("qwen2.5-7b-instruct-lora-0");
-    }
-
-    @Test
-    void capacityEstimateMatchesTheShareGptReferencePoint() {
-        // DESIGN §7: ShareGPT (230 in / 203 out) saturates one H100 at about 32 req/s
-        FleetSpec h100 = new FleetSpec(MODEL, FleetSpec.pods(1), List.of(), 0, 29_205, 256, 8192, 1.0);
-        double capacity = CapacityEstimate.requestsPerSecond(h100, new WorkloadShape(230, 0, 203, 0));
-        assertThat(capacity).isCloseTo(32, within(2.0));
-        FleetSpec halfSpeedPair = new FleetSpec(MODEL, FleetSpec.pods(2, 0.5), List.of(), 0, 29_205, 256, 8192, 1.0);
-        assertThat(CapacityEstimate.requestsPerSecond(halfSpeedPair, new WorkloadShape(230, 0, 203, 0)))
-                .isCloseTo(capacity, within(1e-9));
     }
 
     @ParameterizedTest(name = "{0} req/s × {1} tokens within {2} events/s -> {3}")

@@ -8,6 +8,11 @@ public interface Fleet extends AutoCloseable {
 
     List<InetSocketAddress> endpoints();
 
+    /** Each pod's state now, in pod order, read from the pods themselves; empty when the fleet cannot tell. */
+    default List<PodSample> sample() {
+        return List.of();
+    }
+
     /** Stops every pod; the bench starts a fresh fleet for each policy so no cache state carries over. */
     @Override
     void close();

@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.inferencegateway.simulator.FleetOptions;
 import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
 
 /** Starts a fleet of simulated vLLM pods (the referee) on ephemeral loopback ports. */
 public final class SimulatorFleetLauncher implements FleetLauncher {
@@ -38,9 +39,41 @@ public final class SimulatorFleetLauncher implements FleetLauncher {
             }
 
             @Override
+            public List<PodSample> sample() {
+                return fleet.pods().stream().map(SimulatorFleetLauncher::sample).toList();
+            }
+
+            @Override
             public void close() {
                 fleet.close();
             }
         };
+    }
+
+    /** The pod's queue from its engine; its counters from its own /metrics text (vLLM names). */
+    static PodSample sample(SimulatedPod pod) {
+        if (pod.isKilled()) {
+            return new PodSample(0, 0, 0, pod.requestsServed(), 0, 0, 0);
+        }
+        String text = pod.metricsText();
+        return new PodSample(pod.waiting(), pod.running(), pod.kvUsage(), pod.requestsServed(),
+                (long) counter(text, "vllm:prefix_cache_queries_total"), (long) counter(text, "vllm:prefix_cache_hits_total"),
+                (long) counter(text, "vllm:num_preemptions_total"));
+    }
+
+    /** The value of the first sample of a metric in Prometheus text, 0 when absent. */
+    static double counter(String text, String name) {
+        int at = 0;
+        while ((at = text.indexOf(name, at)) >= 0) {
+            boolean lineStart = at == 0 || text.charAt(at - 1) == '\n';
+            int after = at + name.length();
+            if (lineStart && after < text.length() && (text.charAt(after) == '{' || text.charAt(after) == ' ')) {
+                int eol = text.indexOf('\n', after);
+                String line = text.substring(after, eol < 0 ? text.length() : eol);
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+            at = after;
+        }
+        return 0;
     }
 }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.inferencegateway.bench.fleet.FleetSpec;
 import io.inferencegateway.bench.fleet.PodSpec;
+import io.inferencegateway.bench.fleet.PodStats;
 import io.inferencegateway.bench.load.Outcome;
 import io.inferencegateway.bench.load.RequestResult;
 import io.inferencegateway.bench.load.RunRecording;
@@ -67,6 +68,19 @@ public final class JsonReport {
         generator.set("sendLagMs", latency(s.sendLag()));
         generator.put("maxInFlight", recording.maxInFlight());
         generator.put("connectionsOpened", recording.connectionsOpened());
+
+        ArrayNode pods = root.putArray("pods");
+        for (PodStats p : run.pods()) {
+            ObjectNode pod = pods.addObject();
+            pod.put("name", p.name());
+            number(pod, "speedFactor", p.speedFactor());
+            pod.put("served", p.served());
+            number(pod, "meanWaiting", p.meanWaiting());
+            pod.put("peakWaiting", p.peakWaiting());
+            number(pod, "meanRunning", p.meanRunning());
+            number(pod, "prefixHitRate", p.prefixHitRate());
+            pod.put("preemptions", p.preemptions());
+        }
 
         ArrayNode requests = root.putArray("requests");
         for (RequestResult r : recording.results()) {

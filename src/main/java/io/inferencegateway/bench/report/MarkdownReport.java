@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import io.inferencegateway.bench.fleet.FleetSpec;
 import io.inferencegateway.bench.fleet.PodSpec;
+import io.inferencegateway.bench.fleet.PodStats;
 
 /**
  * The Markdown summary: per scenario, one table row per policy and each policy's TTFT relative to
@@ -91,6 +92,7 @@ public final class MarkdownReport {
         if (baseline.isEmpty()) {
             md.append("\nNo ").append(BASELINE).append(" run, so no ratios.\n");
         }
+        md.append(podSection(runs));
         for (RunReport run : runs) {
             LatencySummary lag = run.summary().sendLag();
             LatencySummary ttft = run.summary().ttft();
@@ -116,6 +118,36 @@ public final class MarkdownReport {
             sb.append(", ").append(fleet.loraAdapters().size()).append(" adapters with max_loras ").append(fleet.maxLoras());
         }
         return sb.toString();
+    }
+
+    /**
+     * Per pod and policy: requests served, mean and peak engine queue, prefix-cache hit rate, preemptions.
+     * Empty when no run has per-pod stats.
+     */
+    static String podSection(List<RunReport> runs) {
+        if (runs.stream().allMatch(r -> r.pods().isEmpty())) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("\nPer pod (served / mean queue / peak queue / prefix-cache hit rate / "
+                + "preemptions):\n\n| policy |");
+        List<PodStats> names = runs.stream().filter(r -> !r.pods().isEmpty()).findFirst().orElseThrow().pods();
+        for (PodStats p : names) {
+            md.append(' ').append(p.name()).append(" (×").append(trim(p.speedFactor())).append(") |");
+        }
+        md.append("\n|---|").append("---|".repeat(names.size())).append('\n');
+        for (RunReport run : runs) {
+            if (run.pods().isEmpty()) {
+                continue;
+            }
+            md.append("| ").append(run.policy()).append(" |");
+            for (PodStats p : run.pods()) {
+                md.append(String.format(Locale.ROOT, " %d / %.1f / %d / %s / %d |", p.served(), p.meanWaiting(),
+                        p.peakWaiting(), Double.isNaN(p.prefixHitRate()) ? "–"
+                                : String.format(Locale.ROOT, "%.0f%%", 100 * p.prefixHitRate()), p.preemptions()));
+            }
+            md.append('\n');
+        }
+        return md.toString();
     }
 
     /** "0.18× (−82%)"; "–" when either side is missing. */

@@ -1,6 +1,9 @@
 package io.inferencegateway.bench.report;
 
+import java.util.List;
+
 import io.inferencegateway.bench.fleet.FleetSpec;
+import io.inferencegateway.bench.fleet.PodStats;
 import io.inferencegateway.bench.load.RunRecording;
 
 /**
@@ -13,12 +16,23 @@ import io.inferencegateway.bench.load.RunRecording;
  */
 public record RunReport(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
                         String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
-                        RunRecording recording, RunSummary summary) {
+                        RunRecording recording, RunSummary summary, List<PodStats> pods) {
+
+    public RunReport {
+        pods = List.copyOf(pods);
+    }
 
     public static RunReport of(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
                                String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
                                RunRecording recording) {
+        return of(scenario, scenarioSummary, workload, arrivals, policy, gateway, seed, rate, durationSeconds, fleet,
+                recording, List.of());
+    }
+
+    public static RunReport of(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
+                               String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
+                               RunRecording recording, List<PodStats> pods) {
         return new RunReport(scenario, scenarioSummary, workload, arrivals, policy, gateway, seed, rate, durationSeconds,
-                fleet, recording, RunSummary.of(recording.results()));
+                fleet, recording, RunSummary.of(recording.results()), pods);
     }
 }

@@ -16,7 +16,11 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * <li>the endpoints running the adapter, if any;</li>
  * <li>else the endpoints with a free adapter slot, if any (the scorers then pick the one with the most
  * spare capacity);</li>
- * <li>else every endpoint (the lora-affinity scorer still favours pods where the adapter is queued).</li>
+ * <li>else the endpoints where requests for the adapter already wait for a slot: an engine with every
+ * slot taken admits a new adapter only once one of its running adapters has drained, and then admits all
+ * of that adapter's queued requests together. Spreading them instead makes the adapter hold up one more
+ * pod's batch and, once loaded, take a slot on each, which leaves even fewer slots for the next cold one;</li>
+ * <li>else every endpoint.</li>
  * </ol>
  * Because saturated pods are already gone, a hot adapter spreads to a new pod once its current pods fill
  * up, rather than queueing behind them. Base-model requests pass untouched.
@@ -35,7 +39,7 @@ public final class LoraAffinityFilter implements Filter {
         for (int i = 0; i < endpoints.size(); i++) {
             best = Math.max(best, LoraAffinityScorer.affinity(endpoints.get(i), adapter));
         }
-        if (best < LoraAffinityScorer.FREE_SLOT) {
+        if (best < LoraAffinityScorer.WAITING) {
             return endpoints;
         }
         List<EndpointState> kept = new ArrayList<>(endpoints.size());

@@ -4,6 +4,8 @@ import java.util.AbstractList;
 import java.util.List;
 
 import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
@@ -24,6 +26,10 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * match counts the leading blocks the pod holds and stops at the first block no pod holds. Prompts shorter
  * than one block score 0 everywhere.
  *
+ * <p>A pod's cache is finite: when its scrape reports the KV geometry ({@code block_size × num_gpu_blocks}),
+ * the index keeps at most that many tokens' worth of blocks for it, so prompts the pod must have evicted stop
+ * attracting requests to it.
+ *
  * <p>Each gateway replica learns only from its own decisions. Learning happens through {@link #picked},
  * including decisions the fallback makes, and endpoints that leave the pool are forgotten.
  */
@@ -32,9 +38,16 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     public static final String TYPE = "prefix-cache-scorer";
 
     private final PrefixIndex index;
+    private final int blockTokens;
 
     public PrefixCacheScorer(PrefixIndex index) {
+        this(index, PromptBlocks.DEFAULT_BLOCK_CHARS);
+    }
+
+    /** @param blockChars prompt characters per index block, as {@link PromptBlocks} cuts them */
+    public PrefixCacheScorer(PrefixIndex index, int blockChars) {
         this.index = index;
+        this.blockTokens = Math.max(1, blockChars / InferenceRequest.CHARS_PER_TOKEN);
     }
 
     @Override
@@ -56,7 +69,15 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     @Override
     public void picked(SchedulingCycle cycle, EndpointState chosen) {
         PromptBlocks blocks = cycle.promptBlocks();
-        index.record(blocks.hashes(), blocks.count(), chosen.endpoint());
+        index.record(blocks.hashes(), blocks.count(), chosen.endpoint(), cacheBlocks(chosen.metrics()));
+    }
+
+    /** The pod's KV cache in index blocks, 0 when its scrape does not say. */
+    int cacheBlocks(EndpointMetrics m) {
+        if (m == null || m.kvBlockSize() <= 0 || m.kvTotalBlocks() <= 0) {
+            return 0;
+        }
+        return (int) Math.min(Integer.MAX_VALUE, m.kvTotalBlocks() * m.kvBlockSize() / blockTokens);
     }
 
     @Override

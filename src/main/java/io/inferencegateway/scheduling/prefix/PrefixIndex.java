@@ -18,7 +18,8 @@ import io.inferencegateway.core.Endpoint;
  * <p>Memory is bounded by construction, not by hope:
  * <ul>
  * <li>each endpoint holds at most {@code blocksPerEndpoint} blocks (its own LRU, modelling the pod's
- * cache);</li>
+ * cache), or fewer when the pod says its KV cache is smaller ({@link #record(long[], int, Endpoint, int)}):
+ * a pod cannot still hold a prompt that its own cache has had to evict;</li>
  * <li>all endpoints together hold at most {@code maxEntries} blocks: once more endpoints are tracked
  * than that allows at full size, each one's share shrinks to {@code maxEntries / endpoints}, and a new
  * block evicts from an endpoint over its share;</li>
@@ -55,6 +56,8 @@ public final class PrefixIndex {
     final HashMap<Endpoint, Integer> slotOf = new HashMap<>();
     final Endpoint[] endpointOf;
     final int[] count;
+    /** Per slot: the most blocks it may hold (its pod's cache size when known, else blocksPerEndpoint). */
+    private final int[] limit;
     final int[] lruHead;
     final int[] lruTail;
     private final long[] lastRecorded;
@@ -89,6 +92,7 @@ public final class PrefixIndex {
         matcher = new PrefixMatcher(entries, tables, maxEndpoints);
         endpointOf = new Endpoint[maxEndpoints];
         count = new int[maxEndpoints];
+        limit = new int[maxEndpoints];
         lruHead = new int[maxEndpoints];
         lruTail = new int[maxEndpoints];
         lastRecorded = new long[maxEndpoints];
@@ -99,10 +103,21 @@ public final class PrefixIndex {
 
     /** Records that the prompt with these chain hashes was routed to {@code endpoint}. */
     public synchronized void record(long[] hashes, int n, Endpoint endpoint) {
+        record(hashes, n, endpoint, 0);
+    }
+
+    /**
+     * Records that the prompt with these chain hashes was routed to {@code endpoint}, whose KV cache holds
+     * {@code cacheBlocks} blocks (0 or less: unknown). The endpoint's LRU is capped at that size: a pod with
+     * a 6,000-block cache cannot still hold the 20,000 blocks routed to it, and remembering them would keep
+     * sending prompts to a pod that has evicted them.
+     */
+    public synchronized void record(long[] hashes, int n, Endpoint endpoint, int cacheBlocks) {
         if (n <= 0) {
             return;
         }
         int slot = slotFor(endpoint);
+        limit[slot] = cacheBlocks > 0 ? Math.min(cacheBlocks, blocksPerEndpoint) : blocksPerEndpoint;
         lastRecorded[slot] = ++tick;
         // deepest block first, so that block 0 ends up the most recent: eviction then cuts chains from the end
         for (int i = n - 1; i >= 0; i--) {
@@ -120,7 +135,8 @@ public final class PrefixIndex {
             return;
         }
         int share = sharePerEndpoint();
-        while (count[slot] >= share) {
+        int own = Math.min(share, limit[slot]);
+        while (count[slot] >= own) {
             evict(lruTail[slot]);
         }
         if (entries.used >= maxEntries) {

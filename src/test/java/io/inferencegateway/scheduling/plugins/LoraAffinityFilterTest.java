@@ -36,8 +36,10 @@ class LoraAffinityFilterTest {
                         List.of(freeSlot, loaded, full, loaded), List.of(1, 3)),
                 Arguments.of("none loaded: the pods with a free slot", adapter("sql"),
                         List.of(full, freeSlot, queuedFull, freeSlot), List.of(1, 3)),
-                Arguments.of("none loaded, no free slot: everyone (the scorer still favours the queued one)",
-                        adapter("sql"), List.of(full, queuedFull), List.of(0, 1)),
+                Arguments.of("none loaded, no free slot: the pods where it already waits for a slot",
+                        adapter("sql"), List.of(full, queuedFull, full, queuedFull), List.of(1, 3)),
+                Arguments.of("none loaded, no free slot, queued nowhere: everyone", adapter("sql"),
+                        List.of(full, full), List.of(0, 1)),
                 Arguments.of("all loaded: everyone", adapter("sql"), List.of(loaded, loaded), List.of(0, 1)),
                 Arguments.of("base-model request: untouched", base("hi"), List.of(loaded, full), List.of(0, 1)));
     }

@@ -19,6 +19,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.scheduling.Scenarios;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
 
@@ -63,6 +64,29 @@ class PrefixCacheScorerTest {
         double[] scores = new double[3];
         scorer.score(cycle(request), pods, scores);
         assertThat(scores).containsExactly(expected, within(1e-12));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "no KV geometry in the scrape: unknown                | -1 | -1    | 0",
+        "16-token blocks, 6,144 of them: 6,144 index blocks     | 16 | 6144  | 6144",
+        "32-token blocks count double                         | 32 | 1000  | 2000",
+        "SGLang-style 1-token pages: 16 pages per index block | 1  | 16000 | 1000",
+    })
+    void learnsThePodsCacheSizeFromItsKvGeometry(String scenario, int blockSize, long totalBlocks, int expected) {
+        PrefixCacheScorer s = new PrefixCacheScorer(new PrefixIndex());
+        assertThat(s.cacheBlocks(Scenarios.scrape().kvGeometry(blockSize, totalBlocks).build())).isEqualTo(expected);
+    }
+
+    @Test
+    void aPodWithASmallCacheForgetsWhatItMustHaveEvicted() {
+        PrefixCacheScorer s = new PrefixCacheScorer(new PrefixIndex());
+        List<EndpointState> small = states(Scenarios.scrape().kvGeometry(16, 4).build());
+        s.picked(cycle(base(prompt("doc", 8))), small.get(0));
+        assertThat(s.index().blocksOf(small.get(0).endpoint())).isEqualTo(4);
+        double[] scores = new double[1];
+        s.score(cycle(base(prompt("doc", 8))), small, scores);
+        assertThat(scores).containsExactly(0.5); // blocks 0..3 of 8 kept: the most recent are the first ones
     }
 
     @Test

@@ -99,6 +99,36 @@ class PrefixIndexTest {
         Invariants.check(index);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+        "pod cache unknown: the configured 100 blocks hold both prompts   | 0   | 6 | 3 | 3",
+        "pod cache of 4 blocks: first keeps only its block 0               | 4   | 4 | 1 | 3",
+        "pod cache of 3 blocks: only second remains                        | 3   | 3 | 0 | 3",
+        "pod cache larger than the configured 100 blocks: 100 applies      | 500 | 6 | 3 | 3",
+    })
+    void capsEachEndpointAtItsPodsCacheSize(String scenario, int cacheBlocks, int held, int firstMatch,
+                                            int secondMatch) {
+        PrefixIndex index = new PrefixIndex(100, 1024, 8);
+        long[] first = chain(1, 3);
+        long[] second = chain(2, 3);
+        index.record(first, 3, A, cacheBlocks);
+        index.record(second, 3, A, cacheBlocks);
+        assertThat(index.blocksOf(A)).isEqualTo(held);
+        assertThat(match(index, first, A)).containsExactly(firstMatch);
+        assertThat(match(index, second, A)).containsExactly(secondMatch);
+        Invariants.check(index);
+    }
+
+    @Test
+    void aPodReportingASmallerCacheShrinksAtItsNextRecord() {
+        PrefixIndex index = new PrefixIndex(100, 1024, 8);
+        index.record(chain(1, 10), 10, A);
+        index.record(chain(2, 2), 2, A, 5); // 12 blocks, now capped at 5: the 2 new and 3 most recent old
+        assertThat(index.blocksOf(A)).isEqualTo(5);
+        assertThat(match(index, chain(1, 10), A)).containsExactly(3);
+        Invariants.check(index);
+    }
+
     @Test
     void touchingAKnownBlockDoesNotGrowTheIndex() {
         PrefixIndex index = new PrefixIndex();
