@@ -30,6 +30,8 @@ class GpuAwareRoutingTest {
 
     static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
     static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** The policy counts metrics as stale after four scrape intervals (100 ms each here). */
+    static final Duration STALE_AFTER = Duration.ofMillis(400);
 
     SimulatedFleet fleet;
     GatewayHarness gateway;
@@ -46,7 +48,7 @@ class GpuAwareRoutingTest {
                       loraAdapters: [%s]
                       endpoints: [%s]
                       policy: gpu-aware
-                      metricsInterval: 50ms
+                      metricsInterval: 100ms
                 """.formatted(MODEL, String.join(", ", fleet.adapterNames()),
                 String.join(", ", fleet.endpoints().stream().map(e -> "\"" + e + "\"").toList())));
     }
@@ -98,6 +100,9 @@ class GpuAwareRoutingTest {
     @Test
     void requestsSharingALongSystemPromptStickToThePodThatHasIt() throws Exception {
         start(FleetOptions.builder().pods(4).timeScale(4));
+        for (int i = 0; i < 4; i++) {
+            awaitScraped(fleet.pod(i), m -> true); // fresh metrics everywhere: no stale-metrics fallback
+        }
         String system = "You are a careful assistant for the support desk of a bicycle shop. ".repeat(60);
         long[] before = received();
         for (int i = 0; i < 10; i++) {
@@ -116,7 +121,7 @@ class GpuAwareRoutingTest {
         flaky.failMetrics();
         Gateway g = gateway.server().gateway();
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> g.metrics().isStale(flakyEndpoint, System.nanoTime(), Duration.ofMillis(200)));
+                .until(() -> g.metrics().isStale(flakyEndpoint, System.nanoTime(), STALE_AFTER));
 
         long[] before = received();
         for (int i = 0; i < 20; i++) {
@@ -126,7 +131,7 @@ class GpuAwareRoutingTest {
 
         flaky.healMetrics();
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> !g.metrics().isStale(flakyEndpoint, System.nanoTime(), Duration.ofMillis(200)));
+                .until(() -> !g.metrics().isStale(flakyEndpoint, System.nanoTime(), STALE_AFTER));
         long[] again = received();
         for (int i = 0; i < 30; i++) {
             assertThat(viaGateway(chat(MODEL, "v" + i, 2)).statusCode()).isEqualTo(200);
@@ -146,7 +151,7 @@ class GpuAwareRoutingTest {
         fleet.pod(1).failMetrics();
         Gateway g = gateway.server().gateway();
         await().atMost(Duration.ofSeconds(10)).until(() -> fleet.endpoints().stream().map(Endpoint::parse)
-                .allMatch(e -> g.metrics().isStale(e, System.nanoTime(), Duration.ofMillis(200))));
+                .allMatch(e -> g.metrics().isStale(e, System.nanoTime(), STALE_AFTER)));
         assertThat(viaGateway(chat(MODEL, "during", 2)).statusCode()).isEqualTo(200);
         assertThat(gatewayMetric()).contains("inference_gateway_scheduler_fallback{pool=\"llama\"} 1.0");
 
