@@ -39,18 +39,8 @@ class GpuAwareRoutingTest {
 
     void start(FleetOptions.Builder options) throws Exception {
         fleet = SimulatedFleet.start(options.model(MODEL).build());
-        gateway = GatewayHarness.start("""
-                kind: InferenceGatewayConfig
-                spec:
-                  schedulers:
-                    - name: llama
-                      modelName: %s
-                      loraAdapters: [%s]
-                      endpoints: [%s]
-                      policy: gpu-aware
-                      metricsInterval: 100ms
-                """.formatted(MODEL, String.join(", ", fleet.adapterNames()),
-                String.join(", ", fleet.endpoints().stream().map(e -> "\"" + e + "\"").toList())));
+        gateway = GatewayHarness.start(GatewayHarness.fleetConfig(fleet, MODEL, "policy: gpu-aware",
+                "metricsInterval: 100ms"));
     }
 
     @AfterEach

@@ -40,16 +40,7 @@ class OpenAiSdkTest {
     @BeforeAll
     static void start() throws Exception {
         fleet = SimulatedFleet.start(FleetOptions.builder().pods(2).loras(2).timeScale(20).build());
-        gateway = GatewayHarness.start("""
-                kind: InferenceGatewayConfig
-                spec:
-                  schedulers:
-                    - name: llama
-                      modelName: %s
-                      loraAdapters: [%s]
-                      endpoints: ["%s", "%s"]
-                """.formatted(MODEL, String.join(", ", fleet.adapterNames()),
-                fleet.endpoints().get(0), fleet.endpoints().get(1)));
+        gateway = GatewayHarness.start(GatewayHarness.fleetConfig(fleet, MODEL));
         client = OpenAIOkHttpClient.builder().baseUrl(gateway.baseUrl() + "/v1").apiKey("unused").maxRetries(0).build();
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import io.inferencegateway.camel.GatewayServer;
+import io.inferencegateway.simulator.SimulatedFleet;
 
 /** Runs the real gateway (Camel Main, the YAML routes, netty-http) in-process on a free port. */
 public final class GatewayHarness implements AutoCloseable {
@@ -57,6 +58,24 @@ public final class GatewayHarness implements AutoCloseable {
                 """.formatted(model, model, policy));
         for (String e : endpoints) {
             sb.append("        - \"").append(e).append("\"\n");
+        }
+        return sb.toString();
+    }
+
+    /** A one-pool config named {@code llama} in front of a simulated fleet, with any extra scheduler lines. */
+    public static String fleetConfig(SimulatedFleet fleet, String model, String... extraLines) {
+        StringBuilder sb = new StringBuilder("""
+                kind: InferenceGatewayConfig
+                spec:
+                  schedulers:
+                    - name: llama
+                      modelName: %s
+                      loraAdapters: [%s]
+                      endpoints: [%s]
+                """.formatted(model, String.join(", ", fleet.adapterNames()),
+                String.join(", ", fleet.endpoints().stream().map(e -> "\"" + e + "\"").toList())));
+        for (String line : extraLines) {
+            sb.append("      ").append(line).append('\n');
         }
         return sb.toString();
     }
