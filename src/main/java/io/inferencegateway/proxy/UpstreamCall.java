@@ -97,7 +97,8 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         lastActivityNanos = System.nanoTime();
         scheduleTimer(timeoutNanos);
         ch.writeAndFlush(request.retainedDuplicate()).addListener(f -> {
-            if (!f.isSuccess() && !done) {
+            // the connection may already have reported its close (and this call moved on): act once
+            if (!f.isSuccess() && !done && handler(ch).carries(this)) {
                 handler(ch).end();
                 ch.close();
                 retryOrFail(f.cause());

@@ -20,6 +20,10 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         this.call = null;
     }
 
+    boolean carries(UpstreamCall c) {
+        return call == c;
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         UpstreamCall c = call;
