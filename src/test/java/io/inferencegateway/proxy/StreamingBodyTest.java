@@ -1,0 +1,103 @@
+package io.inferencegateway.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.core.GatewayException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.LastHttpContent;
+
+/** The relayed body on its own: queueing, back-pressure, ends and failures, without sockets. */
+class StreamingBodyTest {
+
+    /** Records what the body asks of the upstream connection. */
+    static final class FakeUpstream implements StreamingBody.Upstream {
+        final List<String> calls = new ArrayList<>();
+
+        @Override
+        public void pauseReading() {
+            calls.add("pause");
+        }
+
+        @Override
+        public void resumeReading() {
+            calls.add("resume");
+        }
+
+        @Override
+        public void cancel() {
+            calls.add("cancel");
+        }
+    }
+
+    final FakeUpstream upstream = new FakeUpstream();
+    final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+
+    @Test
+    void emptyQueueSuspendsTheWriterAndQueuedChunksGoOutTogether() throws Exception {
+        StreamingBody body = new StreamingBody(upstream, true);
+        assertThat(body.readChunk(alloc)).as("nothing yet: suspend, do not block").isNull();
+        assertThat(body.isEndOfInput()).isFalse();
+        body.offer(text("data: 1\n\n"));
+        body.offer(text("data: 2\n\n"));
+        HttpContent both = body.readChunk(alloc);
+        assertThat(both.content().toString(StandardCharsets.UTF_8)).isEqualTo("data: 1\n\ndata: 2\n\n");
+        both.release();
+        body.finish();
+        assertThat(body.readChunk(alloc)).isSameAs(LastHttpContent.EMPTY_LAST_CONTENT);
+        assertThat(body.isEndOfInput()).isTrue();
+    }
+
+    @Test
+    void aSlowClientPausesUpstreamReadingAboveTheHighWaterMarkAndResumesBelowTheLow() throws Exception {
+        StreamingBody body = new StreamingBody(upstream, true);
+        int chunk = 64 * 1024;
+        int chunks = (int) (StreamingBody.HIGH_WATER_BYTES / chunk) + 1;
+        for (int i = 0; i < chunks; i++) {
+            body.offer(Unpooled.wrappedBuffer(new byte[chunk]));
+        }
+        assertThat(upstream.calls).containsExactly("pause");
+        HttpContent drained = body.readChunk(alloc);
+        assertThat(drained.content().readableBytes()).isEqualTo(chunks * chunk);
+        drained.release();
+        assertThat(upstream.calls).containsExactly("pause", "resume");
+    }
+
+    @Test
+    void anEventStreamThatBreaksEndsWithAnOpenAiErrorEvent() throws Exception {
+        StreamingBody body = new StreamingBody(upstream, true);
+        body.fail(GatewayException.upstreamTimeout());
+        HttpContent last = body.readChunk(alloc);
+        assertThat(last).isInstanceOf(LastHttpContent.class);
+        assertThat(last.content().toString(StandardCharsets.UTF_8))
+                .startsWith("data: {\"error\":").contains("\"code\":\"upstream_timeout\"").endsWith("\n\n");
+        last.release();
+    }
+
+    @Test
+    void theClientLeavingCancelsUpstreamAndReleasesWhatWasQueued() {
+        StreamingBody body = new StreamingBody(upstream, true);
+        List<StreamingBody.Outcome> outcomes = new ArrayList<>();
+        body.onEnd(outcomes::add);
+        ByteBuf queued = text("data: never read\n\n");
+        body.offer(queued);
+        body.close();
+        assertThat(upstream.calls).containsExactly("cancel");
+        assertThat(queued.refCnt()).isZero();
+        assertThat(outcomes).containsExactly(StreamingBody.Outcome.CLIENT_GONE);
+        body.close();
+        assertThat(outcomes).as("ends once").hasSize(1);
+    }
+
+    private static ByteBuf text(String s) {
+        return Unpooled.copiedBuffer(s, StandardCharsets.UTF_8);
+    }
+}
