@@ -1,0 +1,110 @@
+package io.inferencegateway.routes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+
+import org.apache.camel.BindToRegistry;
+import org.apache.camel.EndpointInject;
+import org.apache.camel.Exchange;
+import org.apache.camel.ProducerTemplate;
+import org.apache.camel.test.main.junit5.CamelMainTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.core.Gateway;
+import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.processors.EndpointPicker;
+import io.inferencegateway.processors.OpenAiErrorResponse;
+import io.inferencegateway.processors.ParseInferenceRequest;
+import io.inferencegateway.processors.RequireAllowedMethod;
+import io.inferencegateway.processors.ResolveModelPool;
+import io.inferencegateway.proxy.UpstreamResponse;
+import io.inferencegateway.testing.TestUpstream;
+import io.netty.buffer.Unpooled;
+
+/**
+ * The inference route's YAML on its own (no HTTP ingress): its content-based router answers an unknown
+ * model with a 404, and its recipientList sends a known one to the pod the EndpointPicker chose.
+ */
+@CamelMainTest(properties = {
+        "camel.main.routes-include-pattern=file:routes/inference.camel.yaml,file:routes/error-handling.camel.yaml",
+})
+class InferenceRouteTest {
+
+    static final TestUpstream UPSTREAM = upstream();
+    final Gateway gateway = gateway();
+
+    @BindToRegistry("requireAllowedMethod")
+    final RequireAllowedMethod requireAllowedMethod = new RequireAllowedMethod();
+    @BindToRegistry("parseInferenceRequest")
+    final ParseInferenceRequest parseInferenceRequest = new ParseInferenceRequest();
+    @BindToRegistry("resolveModelPool")
+    final ResolveModelPool resolveModelPool = new ResolveModelPool(gateway);
+    @BindToRegistry("endpointPicker")
+    final EndpointPicker endpointPicker = new EndpointPicker(gateway);
+    @BindToRegistry("openAiErrorResponse")
+    final OpenAiErrorResponse openAiErrorResponse = new OpenAiErrorResponse();
+
+    @EndpointInject("direct:inference")
+    ProducerTemplate inference;
+
+    static TestUpstream upstream() {
+        try {
+            return new TestUpstream().behave(new TestUpstream.Json(200, "{\"id\":\"x\"}"));
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Gateway gateway() {
+        try {
+            return new Gateway(ConfigLoader.parse("""
+                    kind: InferenceGatewayConfig
+                    spec:
+                      schedulers:
+                        - {modelName: m, endpoints: ["%s"], policy: round-robin}
+                    """.formatted(UPSTREAM.address())), NanoClock.SYSTEM);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        UPSTREAM.close();
+    }
+
+    @Test
+    void unknownModelTakesTheRoutersNotFoundBranch() {
+        int before = UPSTREAM.received().size();
+        Exchange out = send("{\"model\":\"gpt-9\"}");
+        assertThat(out.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(404);
+        assertThat(new String(out.getMessage().getBody(byte[].class), StandardCharsets.UTF_8))
+                .contains("\"code\":\"model_not_found\"", "gpt-9");
+        assertThat(UPSTREAM.received()).hasSize(before);
+    }
+
+    @Test
+    void knownModelGoesThroughTheRecipientListToItsPod() {
+        Exchange out = send("{\"model\":\"m\",\"prompt\":\"hi\"}");
+        assertThat(out.getException()).isNull();
+        assertThat(out.getMessage().getBody()).isInstanceOf(UpstreamResponse.class);
+        assertThat(out.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(200);
+        ((UpstreamResponse) out.getMessage().getBody()).body().abandon();
+        assertThat(UPSTREAM.received().get(UPSTREAM.received().size() - 1).bodyText())
+                .isEqualTo("{\"model\":\"m\",\"prompt\":\"hi\"}");
+    }
+
+    private Exchange send(String json) {
+        return inference.send(e -> {
+            e.getMessage().setHeader(Exchange.HTTP_METHOD, "POST");
+            e.getMessage().setHeader(Exchange.HTTP_URI, "/v1/completions");
+            e.getMessage().setHeader(Exchange.HTTP_PATH, "/v1/completions");
+            e.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+            e.getMessage().setHeader("Allow", "POST");
+            e.getMessage().setBody(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)));
+        });
+    }
+}
