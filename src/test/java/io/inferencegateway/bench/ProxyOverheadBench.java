@@ -56,7 +56,7 @@ public final class ProxyOverheadBench {
 
     public static void main(String[] args) throws Exception {
         int seconds = Integer.parseInt(System.getProperty("seconds", "15"));
-        try (StubModelServer stub = new StubModelServer(0, 1, 20, 20);
+        try (OverheadStubServer stub = new OverheadStubServer(0, 1, 20, 20);
                 GatewayProcess gateway = GatewayProcess.start(stub.port())) {
             InetSocketAddress direct = new InetSocketAddress("127.0.0.1", stub.port());
             InetSocketAddress viaGateway = new InetSocketAddress("127.0.0.1", gateway.port);
@@ -95,7 +95,7 @@ public final class ProxyOverheadBench {
 
             System.out.println("\nheap with 1,000 concurrent streams (each 20 s long)");
             gateway.close();
-            try (StubModelServer slow = new StubModelServer(0, 1, 200, 100);
+            try (OverheadStubServer slow = new OverheadStubServer(0, 1, 200, 100);
                     GatewayProcess g2 = GatewayProcess.start(slow.port())) {
                 InetSocketAddress via2 = new InetSocketAddress("127.0.0.1", g2.port);
                 run(via2, 1000, 10, false, 64); // warm the fresh JVM up first

@@ -35,7 +35,7 @@ import io.netty.util.CharsetUtil;
  * answer, or (for {@code "stream":true}) an SSE stream whose first event leaves at once and whose
  * next events follow every {@code eventGapMillis}. Also answers {@code /metrics} as an idle vLLM.
  */
-public final class StubModelServer implements AutoCloseable {
+public final class OverheadStubServer implements AutoCloseable {
 
     private static final byte[] JSON_1K = jsonOfSize(1024);
     private static final byte[] METRICS = ("vllm:num_requests_running{model_name=\"m\"} 0\n"
@@ -49,7 +49,7 @@ public final class StubModelServer implements AutoCloseable {
     private final int events;
     private final long eventGapMillis;
 
-    public StubModelServer(int port, int threads, int events, long eventGapMillis) throws InterruptedException {
+    public OverheadStubServer(int port, int threads, int events, long eventGapMillis) throws InterruptedException {
         this.events = events;
         this.eventGapMillis = eventGapMillis;
         this.group = new NioEventLoopGroup(threads);
@@ -116,13 +116,13 @@ public final class StubModelServer implements AutoCloseable {
         }
     }
 
-    /** {@code StubModelServer PORT [THREADS] [EVENTS] [GAP_MS]}: runs until killed. */
+    /** {@code OverheadStubServer PORT [THREADS] [EVENTS] [GAP_MS]}: runs until killed. */
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         int events = args.length > 2 ? Integer.parseInt(args[2]) : 20;
         long gap = args.length > 3 ? Long.parseLong(args[3]) : 20;
-        StubModelServer s = new StubModelServer(port, threads, events, gap);
+        OverheadStubServer s = new OverheadStubServer(port, threads, events, gap);
         System.out.println("stub model server on 127.0.0.1:" + s.port());
         Thread.currentThread().join();
     }
