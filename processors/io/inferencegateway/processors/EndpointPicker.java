@@ -5,6 +5,7 @@ import io.inferencegateway.core.Gateway;
 import io.inferencegateway.core.InferenceRequest;
 import io.inferencegateway.core.ModelPool;
 import io.inferencegateway.core.Placement;
+import io.inferencegateway.proxy.UpstreamResponse;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
 import org.apache.camel.support.SynchronizationAdapter;
@@ -13,7 +14,7 @@ import org.apache.camel.support.SynchronizationAdapter;
  * The dynamic recipient: asks the pool's scheduling policy for the endpoint that should serve the
  * request and returns it as an {@code upstream:host:port} URI for the route's {@code recipientList}.
  * The {@link Placement} it leaves on the exchange lets the upstream producer fail over and count the
- * request in flight until its response ends.
+ * request in flight until its response ends, or until the exchange ends without a relayed response.
  */
 public class EndpointPicker implements Expression {
 
@@ -35,8 +36,13 @@ public class EndpointPicker implements Expression {
         exchange.setProperty(GatewayExchange.PLACEMENT, placement);
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override
-            public void onFailure(Exchange failed) {
-                placement.finish(); // nothing streams after a failure
+            public void onDone(Exchange done) {
+                // A relayed response releases the placement when its body ends. Any other ending (a failure before
+                // or during the upstream call, even one the error handler turned into an error response) ends the
+                // request here: the error handler marks failures handled, so onFailure alone would miss them.
+                if (!(done.getMessage().getBody() instanceof UpstreamResponse)) {
+                    placement.finish();
+                }
             }
         });
         return "upstream:" + placement.endpoint();
