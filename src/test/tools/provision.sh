@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the programs the test suite runs that Maven cannot bring, so that `mvn -B verify` passes on a fresh
+# Debian or Ubuntu machine by itself. Run by the build (pom.xml, exec-maven-plugin, phase process-test-resources);
+# does nothing when every program is already there.
+#   promtool (package prometheus): checks the simulator's /metrics exposition (simulator/PromtoolTest)
+set -euo pipefail
+
+declare -A wanted=([promtool]=prometheus)
+missing=()
+for program in "${!wanted[@]}"; do
+  command -v "$program" >/dev/null 2>&1 || missing+=("${wanted[$program]}")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+say() { echo "provision: $*" >&2; }
+if ! command -v apt-get >/dev/null 2>&1; then
+  say "the tests need ${missing[*]} (Debian package names); install them, then run the build again"
+  exit 1
+fi
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+  sudo=(sudo)
+else
+  say "the tests need: sudo apt-get install ${missing[*]}"
+  exit 1
+fi
+say "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -q >/dev/null
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
