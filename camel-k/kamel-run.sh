@@ -28,7 +28,8 @@ if [[ -n "${MAVEN_REPOSITORY:-}" ]]; then
   repository=(--maven-repository "$MAVEN_REPOSITORY")
 fi
 
-# 5. the Integration: every route file, the jar, the components, the traits
+# 5. the Integration: every route file, the jar, the components, the traits (the runtime pinned to the one the jar
+#    is tested on; probes on the gateway's own /health and /ready)
 kamel run routes/*.camel.yaml \
   --namespace "$NAMESPACE" \
   --name inference-gateway \
@@ -48,12 +49,25 @@ kamel run routes/*.camel.yaml \
   --property gateway.port=8000 \
   --property gateway.kubernetes.resyncPeriod=10000 \
   --property camel.main.stream-caching-enabled=false \
+  --trait camel.runtime-provider=plain-quarkus \
+  --trait camel.runtime-version=3.33.2 \
   --trait container.port=8000 \
+  --trait container.port-name=http \
   --trait container.service-port=80 \
   --trait container.service-port-name=http \
   --trait service.enabled=true \
   --trait service.auto=false \
   --trait service.type=ClusterIP \
-  --trait prometheus.enabled=true \
+  --trait health.liveness-probe-enabled=true \
+  --trait health.liveness-probe=/health \
+  --trait health.liveness-port=8000 \
+  --trait health.readiness-probe-enabled=true \
+  --trait health.readiness-probe=/ready \
+  --trait health.readiness-port=8000 \
   --trait kamelets.list=model-server-metrics-source,model-server-pods-source \
   --resource configmap:inference-gateway-config@/etc/inference-gateway
+
+# 6. Prometheus scrapes the gateway's /metrics, where the Prometheus Operator's PodMonitor resource exists
+if kubectl api-resources --api-group=monitoring.coreos.com -o name 2>/dev/null | grep -q '^podmonitors'; then
+  kube apply -f camel-k/pod-monitor.yaml
+fi

@@ -21,13 +21,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The deployment in {@code camel-k/}: every manifest conforms to its CRD, the Integration runs exactly the files of
- * {@code routes/} with this build's jar, {@code kamel-run.sh} issues the same Integration, and RBAC and mounts fit.
+ * {@code routes/} with this build's jar on the runtime it is tested on, {@code kamel-run.sh} issues the same Integration,
+ * probes and the Prometheus scrape hit the gateway's own endpoints, and RBAC and mounts fit.
  */
 class CamelKManifestsTest {
 
     static final Path CAMEL_K = Path.of("camel-k");
     static final Set<String> KINDS = Set.of("CustomResourceDefinition", "Integration", "InferenceGatewayConfig",
-            "ServiceAccount", "Role", "RoleBinding");
+            "ServiceAccount", "Role", "RoleBinding", "PodMonitor");
 
     static List<JsonNode> documents() throws IOException {
         List<JsonNode> docs = new ArrayList<>();
@@ -205,5 +206,37 @@ class CamelKManifestsTest {
         assertThat(binding.at("/roleRef/name").asText()).isEqualTo(role.at("/metadata/name").asText());
         assertThat(binding.at("/subjects/0/kind").asText()).isEqualTo("ServiceAccount");
         assertThat(binding.at("/subjects/0/name").asText()).isEqualTo(account);
+    }
+
+    @Test
+    void probesAndThePrometheusScrapeHitTheGatewaysOwnEndpoints() throws Exception {
+        JsonNode integration = only("Integration");
+        JsonNode traits = integration.at("/spec/traits");
+        int port = traits.at("/container/port").asInt();
+        String portName = traits.at("/container/portName").asText();
+
+        assertThat(traits.at("/health/livenessProbeEnabled").asBoolean()).isTrue();
+        assertThat(traits.at("/health/livenessProbe").asText()).isEqualTo("/health");
+        assertThat(traits.at("/health/livenessPort").asInt()).isEqualTo(port);
+        assertThat(traits.at("/health/readinessProbeEnabled").asBoolean()).isTrue();
+        assertThat(traits.at("/health/readinessProbe").asText()).isEqualTo("/ready");
+        assertThat(traits.at("/health/readinessPort").asInt()).isEqualTo(port);
+        assertThat(traits.at("/camel/properties").toString()).contains("gateway.port=" + port);
+        // the deprecated prometheus trait scrapes the runtime's registry, where the gateway's meters are not
+        assertThat(traits.has("prometheus")).isFalse();
+
+        JsonNode monitor = only("PodMonitor");
+        assertThat(monitor.at("/spec/selector/matchLabels/camel.apache.org~1integration").asText())
+                .isEqualTo(integration.at("/metadata/name").asText());
+        assertThat(monitor.at("/spec/podMetricsEndpoints/0/port").asText()).isEqualTo(portName);
+        assertThat(monitor.at("/spec/podMetricsEndpoints/0/path").asText()).isEqualTo("/metrics");
+    }
+
+    @Test
+    void theIntegrationPinsThePlainCamelQuarkusRuntime() throws Exception {
+        JsonNode camel = only("Integration").at("/spec/traits/camel");
+
+        assertThat(camel.path("runtimeProvider").asText()).isEqualTo("plain-quarkus");
+        assertThat(camel.path("runtimeVersion").asText()).matches("\\d+\\.\\d+\\.\\d+");
     }
 }
