@@ -54,7 +54,7 @@ final class SimulateCommand implements Callable<Integer> {
             description = "Per-pod GPU speed factors, e.g. 1,1,0.5; the last one repeats (default: 1).")
     List<Double> speeds = List.of();
 
-    @Option(names = "--engine", defaultValue = "vllm", paramLabel = "vllm|sglang|tgi|trtllm",
+    @Option(names = "--engine", defaultValue = "vllm", paramLabel = "vllm|sglang|tgi|trtllm|llamacpp",
             description = "Metrics dialect (default: ${DEFAULT-VALUE}).")
     String engine;
 

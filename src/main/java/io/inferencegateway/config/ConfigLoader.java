@@ -188,8 +188,8 @@ public final class ConfigLoader {
         if (s.engineType() != null) {
             engine = EngineType.fromConfigName(s.engineType());
             if (engine == null) {
-                throw new InvalidConfigException(at + ".engineType must be one of vllm, sglang, tgi, trtllm; got '"
-                        + s.engineType() + "'");
+                throw new InvalidConfigException(at + ".engineType must be one of " + EngineType.configNames()
+                        + "; got '" + s.engineType() + "'");
             }
         }
 

@@ -44,6 +44,7 @@ public interface EngineDialect {
             case SGLANG -> SglangDialect.INSTANCE;
             case TGI -> TgiDialect.INSTANCE;
             case TRTLLM -> TrtllmDialect.INSTANCE;
+            case LLAMACPP -> LlamaCppDialect.INSTANCE;
         };
     }
 }

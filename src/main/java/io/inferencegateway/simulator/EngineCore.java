@@ -248,6 +248,7 @@ public final class EngineCore {
         metrics.prefillTokensComputed += prefillTokens;
         metrics.iterationTokens.observe(stepTokens);
         metrics.steps++;
+        metrics.scheduledSequences += scheduled.size();
         inStep = true;
         stepStartNanos = nowNanos;
         return config.cost().stepNanos(scheduled.size(), contextTokens, prefillTokens, batchAdapters.size(), loads,
@@ -270,6 +271,7 @@ public final class EngineCore {
             r.appendToken(Tokenizer.wordId(word));
             r.numOutput++;
             metrics.generationTokens++;
+            metrics.maxSequenceTokens = Math.max(metrics.maxSequenceTokens, (long) r.promptLength + r.numOutput);
             if (index == 0) {
                 r.firstTokenNanos = nowNanos;
                 metrics.promptTokens += r.promptLength;

@@ -23,6 +23,10 @@ public final class EngineMetrics {
     long requestsReceived;
     long prefillTokensComputed;
     long steps;
+    /** Requests scheduled, summed over steps (llama.cpp's busy slots per decode is this over steps). */
+    long scheduledSequences;
+    /** The longest prompt plus output seen so far, in tokens. */
+    long maxSequenceTokens;
 
     final Histogram timeToFirstToken;
     final Histogram interTokenLatency;

@@ -1,9 +1,11 @@
 package io.inferencegateway.simulator;
 
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
- * Which engine's /metrics the pod imitates: vLLM (default), SGLang, TGI or TensorRT-LLM. The
+ * Which engine's /metrics the pod imitates: vLLM (default), SGLang, TGI, TensorRT-LLM or llama.cpp. The
  * engine underneath is the same vLLM-like scheduler; only names, labels and buckets differ.
  */
 public enum MetricsDialect {
@@ -11,7 +13,8 @@ public enum MetricsDialect {
     SGLANG(SglangMetricsFormat::render, "/metrics"),
     TGI(TgiMetricsFormat::render, "/metrics"),
     // trtllm-serve publishes Prometheus text under /prometheus/metrics (its /metrics is JSON iteration stats)
-    TRTLLM(TrtllmMetricsFormat::render, "/prometheus/metrics");
+    TRTLLM(TrtllmMetricsFormat::render, "/prometheus/metrics"),
+    LLAMACPP(LlamaCppMetricsFormat::render, "/metrics");
 
     /** Histogram bounds of one dialect. */
     public record Buckets(double[] timeToFirstToken, double[] interToken, double[] requestLatency,
@@ -50,12 +53,14 @@ public enum MetricsDialect {
                 return d;
             }
         }
-        throw new IllegalArgumentException("unknown engine '" + name + "' (vllm, sglang, tgi, trtllm)");
+        throw new IllegalArgumentException("unknown engine '" + name + "' ("
+                + Arrays.stream(values()).map(MetricsDialect::cliName).collect(Collectors.joining(", ")) + ")");
     }
 
     Buckets buckets(int maxModelLen) {
         return switch (this) {
-            case VLLM, TRTLLM -> new Buckets(VllmMetricsFormat.TTFT_BUCKETS, VllmMetricsFormat.ITL_BUCKETS,
+            // llama.cpp publishes no histograms; the pod still keeps its latency statistics
+            case VLLM, TRTLLM, LLAMACPP -> new Buckets(VllmMetricsFormat.TTFT_BUCKETS, VllmMetricsFormat.ITL_BUCKETS,
                     VllmMetricsFormat.REQUEST_LATENCY_BUCKETS, Histogram.oneTwoFive(maxModelLen));
             case SGLANG -> new Buckets(SglangMetricsFormat.TTFT_BUCKETS, SglangMetricsFormat.ITL_BUCKETS,
                     SglangMetricsFormat.E2E_BUCKETS, Histogram.oneTwoFive(maxModelLen));

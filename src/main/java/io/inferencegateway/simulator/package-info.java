@@ -9,7 +9,7 @@
  *   <li>{@link io.inferencegateway.simulator.Tokenizer} — the tokenization contract (4 chars per token);</li>
  *   <li>{@link io.inferencegateway.simulator.SimulatedFleet} / {@link io.inferencegateway.simulator.SimulatedPod}
  *       — pods serving vLLM's OpenAI API and /metrics over Netty, with fault injection;</li>
- *   <li>{@link io.inferencegateway.simulator.MetricsDialect} — vLLM, SGLang, TGI or TensorRT-LLM /metrics;</li>
+ *   <li>{@link io.inferencegateway.simulator.MetricsDialect} — vLLM, SGLang, TGI, TensorRT-LLM or llama.cpp /metrics;</li>
  *   <li>{@link io.inferencegateway.simulator.Calibration} — the report against DESIGN §7's anchors.</li>
  * </ul>
  */

@@ -146,7 +146,7 @@ class ConfigLoaderTest {
                 Arguments.of("unknown engine", HEAD + """
                         spec:
                           schedulers:
-                            - {modelName: a, endpoints: ["h:1"], engineType: llamacpp}
+                            - {modelName: a, endpoints: ["h:1"], engineType: ollama}
                         """, "spec.schedulers[0].engineType must be one of"),
                 Arguments.of("unknown profile", HEAD + """
                         spec:

@@ -6,10 +6,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -41,7 +45,11 @@ class EngineDialectTest {
                 Arguments.of("TGI 3", EngineType.TGI, "tgi-3-metrics.txt",
                         new Expected(4, 17, UNKNOWN, Set.of(), Set.of(), -1, -1, -1, UNKNOWN, UNKNOWN)),
                 Arguments.of("trtllm-serve", EngineType.TRTLLM, "trtllm-serve-metrics.txt",
-                        new Expected(2, 9, 0.3125, Set.of(), Set.of(), -1, 32, 18432, 3_250_592, 1_466_368)));
+                        new Expected(2, 9, 0.3125, Set.of(), Set.of(), -1, 32, 18432, 3_250_592, 1_466_368)),
+                // a real capture: --parallel 4, six streams in flight; no KV gauge, no KV geometry
+                Arguments.of("llama.cpp b11669, 4 slots busy, 2 deferred", EngineType.LLAMACPP,
+                        "llamacpp-metrics-busy.txt",
+                        new Expected(2, 4, UNKNOWN, Set.of(), Set.of(), -1, -1, -1, 176, 0)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -71,6 +79,7 @@ class EngineDialectTest {
         assertThat(EngineDialect.forEngine(EngineType.SGLANG).metricsPath()).isEqualTo("/metrics");
         assertThat(EngineDialect.forEngine(EngineType.TGI).metricsPath()).isEqualTo("/metrics");
         assertThat(EngineDialect.forEngine(EngineType.TRTLLM).metricsPath()).isEqualTo("/prometheus/metrics");
+        assertThat(EngineDialect.forEngine(EngineType.LLAMACPP).metricsPath()).isEqualTo("/metrics");
         for (EngineType engine : EngineType.values()) {
             assertThat(EngineDialect.forEngine(engine).engine()).isEqualTo(engine);
         }
@@ -216,6 +225,46 @@ class EngineDialectTest {
         assertThat(m.running()).isEqualTo(8);
         assertThat(m.kvUsage()).isEqualTo(0.125);
         assertThat(m.kvBlockSize()).isEqualTo(-1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", value = {
+        "computed and cached: queried is both, hit is cached  | 176         | 64 | 240       | 64",
+        "C++ stream formatting of a large counter             | 1.23457e+06 | 0  | 1234570.0 | 0",
+        "older build without the cached counter: unknown       | 176         | -  | NaN       | NaN",
+    })
+    void llamaCppPromptCountersBecomePrefixCacheTokens(String scenario, String computed, String cached,
+            double queried, double hit) {
+        String text = "llamacpp:requests_processing 1\nllamacpp:prompt_tokens_total " + computed + "\n"
+                + (cached == null ? "" : "llamacpp:prompt_tokens_cached_total " + cached + "\n");
+
+        EndpointMetrics m = read(EngineType.LLAMACPP, text);
+
+        assertThat(Double.valueOf(m.prefixCacheQueries())).isEqualTo(Double.valueOf(queried));
+        assertThat(Double.valueOf(m.prefixCacheHits())).isEqualTo(Double.valueOf(hit));
+    }
+
+    /**
+     * Why the llama.cpp dialect needs no slot count: in the same moment of the same server, {@code /props} says 4
+     * slots, {@code /slots} shows all 4 processing, and {@code /metrics} defers 2 requests. Deferred requests exist
+     * only when every slot is busy, so the queue already says the pod is full.
+     */
+    @Test
+    void llamaCppDefersOnlyWhenEverySlotIsBusyAsTheRealCapturesShow() throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        int totalSlots = json.readTree(PrometheusTextParserTest.fixture("llamacpp-props.json")).get("total_slots")
+                .asInt();
+        JsonNode slots = json.readTree(
+                PrometheusTextParserTest.fixture("llamacpp-slots-busy.json"));
+        long processing = StreamSupport.stream(slots.spliterator(), false)
+                .filter(slot -> slot.get("is_processing").asBoolean()).count();
+        byte[] text = PrometheusTextParserTest.fixture("llamacpp-metrics-busy.txt");
+        EndpointMetrics m = EngineDialect.forEngine(EngineType.LLAMACPP).read(text, 0, text.length, STARTED, DISPATCHED)
+                .metrics();
+
+        assertThat(slots).hasSize(totalSlots);
+        assertThat(processing).isEqualTo(totalSlots).isEqualTo(m.running());
+        assertThat(m.waiting()).isPositive();
     }
 
     @Test

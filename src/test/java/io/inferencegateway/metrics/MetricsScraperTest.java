@@ -197,6 +197,20 @@ class MetricsScraperTest {
     }
 
     @Test
+    void llamaCppIsScrapedForItsSlotsAndDeferredRequests() throws IOException {
+        FakeModelServer a = server().serving(fixture("llamacpp-metrics-busy.txt"));
+        usePools(pool("gguf", EngineType.LLAMACPP, a.endpoint()));
+
+        scraper.scrape("gguf");
+
+        await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null);
+        assertThat(a.lastPath()).isEqualTo("/metrics");
+        assertThat(cache.latest(a.endpoint()).running()).isEqualTo(4);
+        assertThat(cache.latest(a.endpoint()).waiting()).isEqualTo(2);
+        assertThat(cache.latest(a.endpoint()).kvUsage()).isNaN();
+    }
+
+    @Test
     void endpointsThatLeaveThePoolAreForgottenAndTheirLateAnswersDropped() throws IOException {
         FakeModelServer staying = server().serving(vllmWaiting(1));
         FakeModelServer leaving = server().serving(vllmWaiting(2));

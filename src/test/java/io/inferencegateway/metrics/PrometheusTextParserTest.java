@@ -210,7 +210,7 @@ class PrometheusTextParserTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"vllm-0.10-metrics.txt", "vllm-0.10-full-metrics.txt", "sglang-0.5-metrics.txt",
-            "tgi-3-metrics.txt", "trtllm-serve-metrics.txt"})
+            "tgi-3-metrics.txt", "trtllm-serve-metrics.txt", "llamacpp-metrics-busy.txt"})
     void readsEveryLineOfEachFixture(String fixture) throws IOException {
         byte[] text = fixture(fixture);
         long expectedSamples = new String(text, StandardCharsets.UTF_8).lines()

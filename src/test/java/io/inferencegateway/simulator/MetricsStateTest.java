@@ -3,11 +3,14 @@ package io.inferencegateway.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Every dialect's /metrics values equal the engine state they describe. */
@@ -105,6 +108,58 @@ class MetricsStateTest {
             }
             default -> throw new IllegalStateException();
         }
+    }
+
+    @Test
+    void llamaCppMetricsMatchTheEngineState() {
+        List<SimRequest> all = new ArrayList<>();
+        EngineCore e = busyEngine(MetricsDialect.LLAMACPP, all);
+        PromSamples m = new PromSamples(MetricsDialect.LLAMACPP.render(e, 3 * SECOND));
+        EngineMetrics em = e.metrics();
+
+        assertThat(e.numWaiting()).isPositive();
+        assertThat(m.value("llamacpp:requests_processing")).isEqualTo(e.numRunning());
+        assertThat(m.value("llamacpp:requests_deferred")).isEqualTo(e.numWaiting());
+        assertThat(m.value("llamacpp:prompt_tokens_cached_total")).isEqualTo(em.prefixHits()).isPositive();
+        assertThat(m.value("llamacpp:prompt_tokens_total") + m.value("llamacpp:prompt_tokens_cached_total"))
+                .isEqualTo(em.prefixQueries());
+        long predictedByFinished = all.stream().filter(r -> r.status() == SimRequest.Status.FINISHED)
+                .mapToLong(SimRequest::outputTokens).sum();
+        assertThat(m.value("llamacpp:tokens_predicted_total")).isEqualTo(predictedByFinished).isPositive();
+        assertThat(m.value("llamacpp:n_decode_total")).isEqualTo(em.steps());
+        assertThat(m.value("llamacpp:n_tokens_max")).isEqualTo(all.stream()
+                .mapToLong(r -> r.promptLength() + r.outputTokens()).max().orElseThrow());
+        assertThat(m.value("llamacpp:n_busy_slots_per_decode")).isBetween(1.0, 6.0);
+        assertThat(m.all().keySet()).noneMatch(series -> series.contains("kv") || series.contains("cache_usage"));
+    }
+
+    /** Series, types and help texts exactly as the real b11669 capture has them, in its order. */
+    @Test
+    void llamaCppExpositionHasTheShapeOfTheRealCapture() throws Exception {
+        String real;
+        try (InputStream in = MetricsStateTest.class.getResourceAsStream("/fixtures/llamacpp-metrics-busy.txt")) {
+            real = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String simulated = MetricsDialect.LLAMACPP.render(busyEngine(MetricsDialect.LLAMACPP, new ArrayList<>()),
+                3 * SECOND);
+
+        assertThat(commentLines(simulated)).isEqualTo(commentLines(real));
+        assertThat(new PromSamples(simulated).all().keySet()).isEqualTo(new PromSamples(real).all().keySet());
+    }
+
+    private static List<String> commentLines(String exposition) {
+        return exposition.lines().filter(line -> line.startsWith("#")).toList();
+    }
+
+    @ParameterizedTest(name = "{0} prints as {1}")
+    @CsvSource({
+        "0, 0", "176, 176", "0.178941, 0.178941", "983.564, 983.564", "0.333333333, 0.333333",
+        "666.6666667, 666.667", "999999.4, 999999", "999999.5, 1e+06", "1234567, 1.23457e+06",
+        "12345678901, 1.23457e+10", "3000000, 3e+06", "1e100, 1e+100", "0.0001, 0.0001",
+        "0.00001234, 1.234e-05", "0.000123456789, 0.000123457", "467280, 467280"})
+    void llamaCppNumbersArePrintedLikeACppStream(double value, String printed) {
+        // expected strings are what g++'s std::ostream << double printed for the same values
+        assertThat(LlamaCppMetricsFormat.number(value)).isEqualTo(printed);
     }
 
     @Test
