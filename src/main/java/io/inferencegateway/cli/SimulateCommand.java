@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 @Command(name = "simulate", mixinStandardHelpOptions = true,
         description = {"Run N simulated vLLM model-server pods (one port each) until Ctrl-C.",
             "Adapters are named <model-short>-lora-0..K-1 (model name after its last '/', lower-cased).",
-            "With --calibrate: print the calibration table of one 8B/H100 pod against DESIGN §7 and exit."})
+            "With --calibrate: print the calibration table of one 8B/H100 pod against published measurements and exit."})
 final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--pods", defaultValue = "1", paramLabel = "N", description = "Number of pods (default: ${DEFAULT-VALUE}).")

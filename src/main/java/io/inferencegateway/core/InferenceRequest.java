@@ -17,10 +17,10 @@ public record InferenceRequest(String model, String adapter, String promptText, 
         promptText = promptText == null ? "" : promptText;
     }
 
-    /** Characters per token in the estimate: roughly four, as the anchors' approximate prefix index assumes. */
+    /** Characters per token in the estimate: roughly four, as the prefix index's blocks assume (docs/scheduling.md). */
     public static final int CHARS_PER_TOKEN = 4;
 
-    /** Roughly four characters a token, as the anchors' approximate prefix index assumes. */
+    /** Roughly four characters a token, as the prefix index's blocks assume (docs/scheduling.md). */
     public static int estimateTokens(String text) {
         return text == null ? 0 : (text.length() + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
     }

@@ -10,7 +10,7 @@
  *   <li>{@link io.inferencegateway.simulator.SimulatedFleet} / {@link io.inferencegateway.simulator.SimulatedPod}
  *       — pods serving vLLM's OpenAI API and /metrics over Netty, with fault injection;</li>
  *   <li>{@link io.inferencegateway.simulator.MetricsDialect} — vLLM, SGLang, TGI, TensorRT-LLM or llama.cpp /metrics;</li>
- *   <li>{@link io.inferencegateway.simulator.Calibration} — the report against DESIGN §7's anchors.</li>
+ *   <li>{@link io.inferencegateway.simulator.Calibration} — the report against published measurements of the modelled GPU.</li>
  * </ul>
  */
 package io.inferencegateway.simulator;

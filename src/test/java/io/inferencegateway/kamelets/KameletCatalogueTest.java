@@ -24,7 +24,7 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 
-/** Every Kamelet in {@code kamelets/} follows the catalogue rules (DESIGN §8) and the Camel K Kamelet CRD. */
+/** Every Kamelet in {@code kamelets/} follows the catalogue rules (README.md, "Project layout") and the Camel K Kamelet CRD. */
 class KameletCatalogueTest {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());

@@ -18,7 +18,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
  */
 public final class StubFleetLauncher implements FleetLauncher {
 
-    /** Reference-pod costs in simulated time, from the decode/prefill costs of DESIGN §7. */
+    /** Reference-pod costs in simulated time, from the decode/prefill costs the simulator is calibrated to (simulator/StepCostModel). */
     static final Duration FIRST_TOKEN = Duration.ofMillis(7);
     static final Duration PER_PROMPT_TOKEN = Duration.ofNanos(31_000);
     static final Duration INTER_TOKEN = Duration.ofMillis(10);
