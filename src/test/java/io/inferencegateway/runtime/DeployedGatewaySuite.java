@@ -273,28 +273,38 @@ abstract class DeployedGatewaySuite {
                 """.formatted(podServer.address());
         assertThat(chatStatus("reloaded-model")).isEqualTo(404);
 
-        gateway.updateConfig(config(reloaded));
-        await().atMost(SEEN).until(() -> chatStatus("reloaded-model") == 200);
-        assertThat(client.models().list().data()).extracting(Model::id).contains("reloaded-model");
-
-        gateway.updateConfig(config(""));
-        await().atMost(SEEN).until(() -> chatStatus("reloaded-model") == 404);
+        try {
+            gateway.updateConfig(config(reloaded));
+            awaitChatStatus("reloaded-model", 200);
+            assertThat(client.models().list().data()).extracting(Model::id).contains("reloaded-model");
+        } finally {
+            gateway.updateConfig(config(""));
+        }
+        awaitChatStatus("reloaded-model", 404);
         assertThat(client.models().list().data()).extracting(Model::id).doesNotContain("reloaded-model");
     }
 
     @Test
     void theDiscoveredPoolFollowsItsPodsReadiness() throws Exception {
-        await().atMost(SEEN).until(() -> chatStatus(DISCOVERED_MODEL) == 200);
+        awaitChatStatus(DISCOVERED_MODEL, 200);
         assertThat(podServer.received()).isNotEmpty();
 
-        cluster.setReady(NAMESPACE, "qwen-0", false);
-        await().atMost(SEEN).until(() -> chatStatus(DISCOVERED_MODEL) == 503);
-        assertThat(get("/metrics").body()).contains("inference_gateway_pool_endpoints{pool=\"qwen\"} 0.0");
-        assertThat(get("/ready").statusCode()).isEqualTo(503);
-
-        cluster.setReady(NAMESPACE, "qwen-0", true);
-        await().atMost(SEEN).until(() -> chatStatus(DISCOVERED_MODEL) == 200);
+        try {
+            cluster.setReady(NAMESPACE, "qwen-0", false);
+            awaitChatStatus(DISCOVERED_MODEL, 503);
+            assertThat(get("/metrics").body()).contains("inference_gateway_pool_endpoints{pool=\"qwen\"} 0.0");
+            assertThat(get("/ready").statusCode()).isEqualTo(503);
+        } finally {
+            cluster.setReady(NAMESPACE, "qwen-0", true);
+        }
+        awaitChatStatus(DISCOVERED_MODEL, 200);
         assertThat(get("/metrics").body()).contains("inference_gateway_pool_endpoints{pool=\"qwen\"} 1.0");
+    }
+
+    /** Waits until a chat request for {@code model} is answered with {@code status}. */
+    private void awaitChatStatus(String model, int status) {
+        await().atMost(SEEN).untilAsserted(() -> assertThat(chatStatus(model)).as("status of a chat with %s", model)
+                .isEqualTo(status));
     }
 
     private int chatStatus(String model) throws Exception {
