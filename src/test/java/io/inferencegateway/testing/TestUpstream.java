@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
@@ -19,6 +20,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -39,7 +41,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 public final class TestUpstream implements AutoCloseable {
 
     /** What the upstream does with the next requests. */
-    public sealed interface Behaviour permits Json, Sse, Hang, DieMidStream {
+    public sealed interface Behaviour permits Json, Sse, ChatSse, Hang, DieMidStream {
     }
 
     /** Answers {@code status} with a JSON body. */
@@ -48,6 +50,14 @@ public final class TestUpstream implements AutoCloseable {
 
     /** Sends {@code events} SSE events {@code gapMillis} apart (the first right after the headers). */
     public record Sse(int events, long gapMillis) implements Behaviour {
+    }
+
+    /**
+     * Streams a chat completion of {@code events} content chunks {@code gapMillis} apart, in the OpenAI
+     * {@code chat.completion.chunk} shape an OpenAI SDK client parses ({@link #chatChunkContent}), then
+     * {@code data: [DONE]}.
+     */
+    public record ChatSse(String model, int events, long gapMillis) implements Behaviour {
     }
 
     /** Accepts the request and never answers. */
@@ -122,6 +132,17 @@ public final class TestUpstream implements AutoCloseable {
         return "data: {\"i\":" + i + "}\n\n";
     }
 
+    /** The delta content of chunk {@code i} of a {@link ChatSse} stream. */
+    public static String chatChunkContent(int i) {
+        return "t" + i + " ";
+    }
+
+    private static String chatChunkEvent(String model, int i) {
+        return "data: {\"id\":\"chatcmpl-test\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\""
+                + model + "\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + chatChunkContent(i)
+                + "\"},\"finish_reason\":null}]}\n\n";
+    }
+
     @Override
     public void close() {
         server.close().syncUninterruptibly();
@@ -157,24 +178,30 @@ public final class TestUpstream implements AutoCloseable {
                         .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
                 ctx.writeAndFlush(response);
             } else if (b instanceof Sse sse) {
-                stream(ctx, r, sse.events(), sse.gapMillis(), false);
+                stream(ctx, r, sse.events(), sse.gapMillis(), false, TestUpstream::sseEvent, "");
+            } else if (b instanceof ChatSse chat) {
+                stream(ctx, r, chat.events(), chat.gapMillis(), false, i -> chatChunkEvent(chat.model(), i),
+                        "data: [DONE]\n\n");
             } else if (b instanceof DieMidStream die) {
-                stream(ctx, r, die.eventsBeforeDeath(), die.gapMillis(), true);
+                stream(ctx, r, die.eventsBeforeDeath(), die.gapMillis(), true, TestUpstream::sseEvent, "");
             } else {
                 responding = true; // Hang: never answer
             }
         }
 
-        private void stream(ChannelHandlerContext ctx, Received r, int events, long gapMillis, boolean die) {
+        /** Streams {@code events} events from {@code event}; a complete stream ends with {@code trailer}. */
+        private void stream(ChannelHandlerContext ctx, Received r, int events, long gapMillis, boolean die,
+                IntFunction<String> event, String trailer) {
             responding = true;
             HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
                     .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
             ctx.writeAndFlush(head);
-            sendEvent(ctx, r, 0, events, gapMillis, die);
+            sendEvent(ctx, r, 0, events, gapMillis, die, event, trailer);
         }
 
-        private void sendEvent(ChannelHandlerContext ctx, Received r, int i, int events, long gapMillis, boolean die) {
+        private void sendEvent(ChannelHandlerContext ctx, Received r, int i, int events, long gapMillis, boolean die,
+                IntFunction<String> event, String trailer) {
             if (!ctx.channel().isActive()) {
                 return;
             }
@@ -182,15 +209,16 @@ public final class TestUpstream implements AutoCloseable {
                 if (die) {
                     ctx.close();
                 } else {
-                    ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+                    ctx.writeAndFlush(trailer.isEmpty() ? LastHttpContent.EMPTY_LAST_CONTENT
+                            : new DefaultLastHttpContent(Unpooled.copiedBuffer(trailer, StandardCharsets.UTF_8)));
                 }
                 responding = false;
                 return;
             }
             long now = System.nanoTime();
             r.eventNanos().add(now);
-            ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(sseEvent(i), StandardCharsets.UTF_8)));
-            ctx.executor().schedule(() -> sendEvent(ctx, r, i + 1, events, gapMillis, die), gapMillis,
+            ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(event.apply(i), StandardCharsets.UTF_8)));
+            ctx.executor().schedule(() -> sendEvent(ctx, r, i + 1, events, gapMillis, die, event, trailer), gapMillis,
                     TimeUnit.MILLISECONDS);
         }
 
