@@ -97,7 +97,7 @@ final class CamelKPodLauncher {
         Files.createSymbolicLink(deployments.resolve("dependencies"), APP.toAbsolutePath());
 
         List<String> command = List.of(ChildJvm.java(), "-Xmx512m", "-cp", classpath(root, mounts), MAIN_CLASS);
-        ChildJvm jvm = ChildJvm.start(command, deployments, environment(root, name, applicationProperties,
+        ChildJvm jvm = ChildJvm.start(command, deployments, environment(root, integration, applicationProperties,
                 userProperties), root.resolve("pod.log"), "http://127.0.0.1:" + port + "/health");
         return new DeployedGateway(jvm, port, config);
     }
@@ -133,15 +133,16 @@ final class CamelKPodLauncher {
         return String.join(":", items);
     }
 
-    private static Map<String, String> environment(Path root, String name, Path applicationProperties,
+    private static Map<String, String> environment(Path root, JsonNode integration, Path applicationProperties,
             Path userProperties) {
+        String name = integration.at("/metadata/name").asText();
         Map<String, String> env = new LinkedHashMap<>();
         env.put("QUARKUS_CONFIG_LOCATIONS", applicationProperties + "," + userProperties);
         env.put("CAMEL_K_CONF", applicationProperties.toString());
         env.put("CAMEL_K_CONF_D", userProperties.getParent().toString());
         env.put("CAMEL_K_INTEGRATION", name);
         env.put("CAMEL_K_VERSION", "2.11.0");
-        env.put("CAMEL_K_RUNTIME_VERSION", "3.33.2");
+        env.put("CAMEL_K_RUNTIME_VERSION", integration.at("/spec/traits/camel/runtimeVersion").asText());
         env.put("CAMEL_K_OPERATOR_ID", "camel-k");
         env.put("CAMEL_K_MOUNT_PATH_CONFIGMAPS", root.resolve("etc/camel/conf.d/_configmaps").toString());
         env.put("CAMEL_K_MOUNT_PATH_SECRETS", root.resolve("etc/camel/conf.d/_secrets").toString());
