@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
@@ -202,6 +203,34 @@ public final class ConfigLoader {
             }
         }
 
+        EndpointPickerConfig endpointPicker;
+        if (s.plugins() != null || s.schedulingProfiles() != null) {
+            if (s.weights() != null || s.profile() != null) {
+                throw new InvalidConfigException(at + " sets both weights/profile and plugins/schedulingProfiles; "
+                        + "they are two ways to configure the same scheduler: use one");
+            }
+            endpointPicker = EndpointPickerValidation.validate(at, s.plugins(), s.schedulingProfiles(), catalog());
+        } else {
+            endpointPicker = weights(at, s).endpointPicker();
+        }
+
+        Duration routeTimeout = duration(s.routeTimeout(), at + ".routeTimeout", PoolConfig.DEFAULT_ROUTE_TIMEOUT);
+        Duration metricsInterval = duration(s.metricsInterval(), at + ".metricsInterval",
+                PoolConfig.DEFAULT_METRICS_INTERVAL);
+        Duration staleness = duration(s.metricsStalenessThreshold(), at + ".metricsStalenessThreshold",
+                PoolConfig.defaultStalenessThreshold(metricsInterval));
+        if (staleness.compareTo(metricsInterval) < 0) {
+            throw new InvalidConfigException(at + ".metricsStalenessThreshold must be at least metricsInterval ("
+                    + Durations.format(metricsInterval) + "), got '" + s.metricsStalenessThreshold()
+                    + "': metrics would go stale between two scrapes");
+        }
+
+        return new PoolConfig(name, modelName, adapters, endpoints, selector, s.namespace(), targetPort, engine,
+                policy, endpointPicker, routeTimeout, metricsInterval, staleness);
+    }
+
+    /** HyperPod's form: the {@code profile} preset, then each explicit weight over it. */
+    private static Weights weights(String at, Scheduler s) throws InvalidConfigException {
         Weights weights = Weights.forProfile(s.profile());
         if (weights == null) {
             throw new InvalidConfigException(at + ".profile must be one of " + String.join(", ", Weights.PROFILES)
@@ -219,16 +248,23 @@ public final class ConfigLoader {
                 weights = weights.with(w.getKey(), w.getValue());
             }
         }
-
-        Duration routeTimeout = duration(s.routeTimeout(), at + ".routeTimeout", PoolConfig.DEFAULT_ROUTE_TIMEOUT);
-        Duration metricsInterval = duration(s.metricsInterval(), at + ".metricsInterval",
-                PoolConfig.DEFAULT_METRICS_INTERVAL);
-
-        return new PoolConfig(name, modelName, adapters, endpoints, selector, s.namespace(), targetPort, engine,
-                policy, weights, routeTimeout, metricsInterval);
+        return weights;
     }
 
-    private static String required(String value, String path) throws InvalidConfigException {
+    /** The scheduler's plugin catalog, found once (see {@link PluginCatalog}). */
+    private static PluginCatalog catalog() {
+        return InstalledCatalog.INSTANCE;
+    }
+
+    private static final class InstalledCatalog {
+        static final PluginCatalog INSTANCE = ServiceLoader
+                .load(PluginCatalog.class, PluginCatalog.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + PluginCatalog.class.getName()
+                        + " service on the classpath: the scheduling plugins are missing"));
+    }
+
+    static String required(String value, String path) throws InvalidConfigException {
         if (value == null || value.isBlank()) {
             throw new InvalidConfigException(path + " is required");
         }

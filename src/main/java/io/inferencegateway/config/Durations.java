@@ -41,4 +41,10 @@ public final class Durations {
         }
         return total;
     }
+
+    /** A duration as the config would write it: {@code 250ms}, {@code 4s}. */
+    public static String format(Duration d) {
+        long millis = d.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
+    }
 }

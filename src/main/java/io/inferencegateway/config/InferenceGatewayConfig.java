@@ -30,8 +30,22 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             String policy,
             String profile,
             Map<String, Integer> weights,
+            List<Plugin> plugins,
+            List<SchedulingProfile> schedulingProfiles,
             String routeTimeout,
-            String metricsInterval) {
+            String metricsInterval,
+            String metricsStalenessThreshold) {
+    }
+
+    /** A plugin instance: {@code type} as registered, an optional {@code name}, and its own parameters. */
+    public record Plugin(String type, String name, Map<String, Object> parameters) {
+    }
+
+    /** The plugins a request runs through, by name, with a weight for each scorer. */
+    public record SchedulingProfile(String name, List<ProfilePlugin> plugins) {
+    }
+
+    public record ProfilePlugin(String pluginRef, Double weight) {
     }
 
     public record LabelSelector(Map<String, String> matchLabels) {

@@ -9,10 +9,13 @@ import io.inferencegateway.core.Endpoint;
 /**
  * One validated scheduler entry: a model pool.
  *
- * @param endpoints     static endpoints (the local default when there is no Kubernetes)
- * @param modelSelector pod labels that select this pool's pods on Kubernetes; empty when static
- * @param routeTimeout  longest wait for the model server's response headers, and for any gap between
- *                      body chunks after that
+ * @param endpoints                 static endpoints (the local default when there is no Kubernetes)
+ * @param modelSelector             pod labels that select this pool's pods on Kubernetes; empty when static
+ * @param endpointPicker            the GPU-aware policy's plugins and profile, from either config form
+ * @param routeTimeout              longest wait for the model server's response headers, and for any gap
+ *                                  between body chunks after that
+ * @param metricsStalenessThreshold metrics older than this are stale: such a pod counts as saturated, and
+ *                                  when every pod's are, the GPU-aware policy routes by in-flight counts
  */
 public record PoolConfig(
         String name,
@@ -24,17 +27,37 @@ public record PoolConfig(
         int targetPort,
         EngineType engine,
         Policy policy,
-        Weights weights,
+        EndpointPickerConfig endpointPicker,
         Duration routeTimeout,
-        Duration metricsInterval) {
+        Duration metricsInterval,
+        Duration metricsStalenessThreshold) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final Duration DEFAULT_ROUTE_TIMEOUT = Duration.ofSeconds(300);
     public static final Duration DEFAULT_METRICS_INTERVAL = Duration.ofMillis(50);
+    /** The least default staleness threshold; see {@link #defaultStalenessThreshold}. */
+    public static final Duration MIN_DEFAULT_STALENESS = Duration.ofMillis(200);
 
     public PoolConfig {
         loraAdapters = List.copyOf(loraAdapters);
         endpoints = List.copyOf(endpoints);
         modelSelector = Map.copyOf(modelSelector);
+    }
+
+    /** A pool configured with HyperPod weights and the default staleness threshold. */
+    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
+            Map<String, String> modelSelector, String namespace, int targetPort, EngineType engine, Policy policy,
+            Weights weights, Duration routeTimeout, Duration metricsInterval) {
+        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
+                weights.endpointPicker(), routeTimeout, metricsInterval, defaultStalenessThreshold(metricsInterval));
+    }
+
+    /**
+     * 200 ms or four scrape intervals, whichever is longer, so that a pool scraped every second is not
+     * permanently stale.
+     */
+    public static Duration defaultStalenessThreshold(Duration metricsInterval) {
+        Duration fourScrapes = metricsInterval.multipliedBy(4);
+        return fourScrapes.compareTo(MIN_DEFAULT_STALENESS) > 0 ? fourScrapes : MIN_DEFAULT_STALENESS;
     }
 }

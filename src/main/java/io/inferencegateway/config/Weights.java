@@ -1,12 +1,12 @@
 package io.inferencegateway.config;
 
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Scorer weights of the GPU-aware policy, named as in HyperPod's config. The framework multiplies each
- * scorer's [0,1] score by its weight; scorers never see their weight.
+ * Scorer weights of the GPU-aware policy, named as in HyperPod's config: a shorthand for a fixed plugin list
+ * ({@link #endpointPicker()}). The framework multiplies each scorer's [0,1] score by its weight; scorers never
+ * see their weight. Scorers beyond these five are configured in the plugin form only.
  */
 public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int runningRequests) {
 
@@ -42,13 +42,32 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
         };
     }
 
-    public Map<String, Integer> asMap() {
-        Map<String, Integer> m = new LinkedHashMap<>();
-        m.put("queue", queue);
-        m.put("kvCache", kvCache);
-        m.put("prefix", prefix);
-        m.put("loraAffinity", loraAffinity);
-        m.put("runningRequests", runningRequests);
-        return m;
+    /**
+     * The plugins and profile these weights stand for: the saturation filter; the LoRA affinity filter when
+     * {@code loraAffinity} is above 0; each scorer whose weight is above 0, with that weight; the max-score
+     * picker. Every plugin with its default parameters (docs/scheduling.md, "Weights and profiles").
+     */
+    public EndpointPickerConfig endpointPicker() {
+        List<PluginConfig> plugins = new ArrayList<>();
+        List<ProfileConfig.Entry> entries = new ArrayList<>();
+        add(plugins, entries, "saturation-filter", 0);
+        if (loraAffinity > 0) {
+            add(plugins, entries, "lora-affinity-filter", 0);
+        }
+        add(plugins, entries, "queue-scorer", queue);
+        add(plugins, entries, "kv-cache-scorer", kvCache);
+        add(plugins, entries, "lora-affinity-scorer", loraAffinity);
+        add(plugins, entries, "running-requests-scorer", runningRequests);
+        add(plugins, entries, "prefix-cache-scorer", prefix);
+        add(plugins, entries, EndpointPickerConfig.DEFAULT_PICKER, 0);
+        return new EndpointPickerConfig(plugins, new ProfileConfig("default", entries));
+    }
+
+    private static void add(List<PluginConfig> plugins, List<ProfileConfig.Entry> entries, String type, int weight) {
+        if (type.endsWith("-scorer") && weight == 0) {
+            return; // weight 0: not in the profile (and a prefix index is not built)
+        }
+        plugins.add(PluginConfig.of(type));
+        entries.add(new ProfileConfig.Entry(type, weight));
     }
 }

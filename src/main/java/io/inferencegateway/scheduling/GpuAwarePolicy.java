@@ -1,5 +1,6 @@
 package io.inferencegateway.scheduling;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -11,7 +12,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.config.Weights;
 import io.inferencegateway.core.Endpoint;
 import io.inferencegateway.core.InFlightRequests;
 import io.inferencegateway.core.InferenceRequest;
@@ -23,17 +23,6 @@ import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
-import io.inferencegateway.scheduling.plugins.KvCacheScorer;
-import io.inferencegateway.scheduling.plugins.LoraAffinityFilter;
-import io.inferencegateway.scheduling.plugins.LoraAffinityScorer;
-import io.inferencegateway.scheduling.plugins.MaxScorePicker;
-import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
-import io.inferencegateway.scheduling.plugins.QueueScorer;
-import io.inferencegateway.scheduling.plugins.RunningRequestsScorer;
-import io.inferencegateway.scheduling.plugins.SaturationFilter;
-import io.inferencegateway.scheduling.plugins.WeightedRandomPicker;
-import io.inferencegateway.scheduling.prefix.PrefixIndex;
-import io.inferencegateway.scheduling.prefix.PromptBlocks;
 
 /**
  * {@code policy: gpu-aware}: per request, builds every candidate's state from its last scrape plus the
@@ -57,7 +46,11 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     private final AtomicBoolean fallback = new AtomicBoolean();
     private final AtomicInteger fallbackOffset = new AtomicInteger();
 
-    public GpuAwarePolicy(String pool, SchedulerProfile profile, GpuAwareSettings settings, MetricsView metrics,
+    /**
+     * @param staleAfter metrics older than this count as stale (see {@link LoadEstimator}); when every
+     *                   candidate's are, the policy routes by in-flight counts
+     */
+    public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, MetricsView metrics,
             InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
         this.pool = Objects.requireNonNull(pool);
         this.profile = Objects.requireNonNull(profile);
@@ -65,10 +58,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         this.inFlight = Objects.requireNonNull(inFlight);
         this.clock = Objects.requireNonNull(clock);
         this.events = Objects.requireNonNull(events);
-        this.estimator = new LoadEstimator(settings.staleAfter().toNanos());
-        int blockChars = settings.blockChars();
-        int maxBlocks = settings.maxBlocks();
-        this.cycles = ThreadLocal.withInitial(() -> new SchedulingCycle(new PromptBlocks(blockChars, maxBlocks)));
+        this.estimator = new LoadEstimator(staleAfter.toNanos());
+        this.cycles = ThreadLocal.withInitial(SchedulingCycle::new);
         for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
             addListener(ws.scorer());
         }
@@ -77,33 +68,11 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         }
     }
 
-    /**
-     * The standard profile for a pool's weights: saturation filter, then (when LoRA affinity has weight)
-     * the LoRA affinity filter, then the five scorers with the pool's weights (weight 0 leaves one out),
-     * then the max-score picker (or weighted random, if the settings say so).
-     */
-    public static GpuAwarePolicy forPool(PoolConfig pool, GpuAwareSettings settings, MetricsView metrics,
-            InFlightRequests inFlight, NanoClock clock, SchedulerEvents events, RandomGenerator random) {
-        return new GpuAwarePolicy(pool.name(), profile(pool.weights(), settings, random), settings, metrics,
-                inFlight, clock, events);
-    }
-
-    public static SchedulerProfile profile(Weights w, GpuAwareSettings settings, RandomGenerator random) {
-        SchedulerProfile.Builder b = SchedulerProfile.builder()
-                .filter(new SaturationFilter(settings.waitingLimit(), settings.kvLimit()));
-        if (w.loraAffinity() > 0) {
-            b.filter(new LoraAffinityFilter());
-        }
-        b.scorer(new QueueScorer(), w.queue())
-                .scorer(new KvCacheScorer(), w.kvCache())
-                .scorer(new LoraAffinityScorer(), w.loraAffinity())
-                .scorer(new RunningRequestsScorer(), w.runningRequests());
-        if (w.prefix() > 0) { // the index costs memory: only build it when it is used
-            b.scorer(new PrefixCacheScorer(new PrefixIndex(settings.blocksPerEndpoint(), settings.maxIndexEntries(),
-                    settings.maxIndexEndpoints()), settings.blockChars()), w.prefix());
-        }
-        return b.picker(settings.weightedRandomPicker() ? new WeightedRandomPicker(random) : new MaxScorePicker(random))
-                .build();
+    /** The policy for a pool: its profile as the config describes it, its staleness threshold. */
+    public static GpuAwarePolicy forPool(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
+            NanoClock clock, SchedulerEvents events, RandomGenerator random) {
+        return new GpuAwarePolicy(pool.name(), SchedulerProfiles.build(pool.endpointPicker(), random),
+                pool.metricsStalenessThreshold(), metrics, inFlight, clock, events);
     }
 
     @Override

@@ -1,13 +1,18 @@
 package io.inferencegateway.scheduling;
 
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.core.InFlightRequests;
 import io.inferencegateway.core.NanoClock;
 import io.inferencegateway.metrics.MetricsView;
-import io.inferencegateway.scheduling.plugins.MaxScorePicker;
 
 /** Builds the policy a pool's config names. */
 public final class SchedulingPolicies {
+
+    /** The calling thread's {@link ThreadLocalRandom}: safe to share between request threads. */
+    private static final RandomGenerator THREAD_LOCAL_RANDOM = () -> ThreadLocalRandom.current().nextLong();
 
     private SchedulingPolicies() {
     }
@@ -27,8 +32,7 @@ public final class SchedulingPolicies {
             case ROUND_ROBIN -> new RoundRobinPolicy();
             case LEAST_REQUEST -> new LeastRequestPolicy(inFlight);
             case RANDOM -> new RandomPolicy();
-            case GPU_AWARE -> GpuAwarePolicy.forPool(pool, GpuAwareSettings.forPool(pool), metrics, inFlight, clock,
-                    events, MaxScorePicker.threadLocalRandom());
+            case GPU_AWARE -> GpuAwarePolicy.forPool(pool, metrics, inFlight, clock, events, THREAD_LOCAL_RANDOM);
         };
     }
 }

@@ -2,8 +2,11 @@ package io.inferencegateway.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -51,11 +54,15 @@ class ConfigLoaderTest {
         assertThat(p.targetPort()).isEqualTo(8080);
         assertThat(p.engine()).isEqualTo(EngineType.SGLANG);
         assertThat(p.policy()).isEqualTo(Policy.LEAST_REQUEST);
-        // profile preset, then the two explicit weights over it
-        Weights preset = Weights.forProfile("throughput");
-        assertThat(p.weights()).isEqualTo(preset.with("queue", 5).with("runningRequests", 1));
+        // profile preset (throughput: 1/3/4/3/0), then the two explicit weights over it
+        assertThat(scorerWeights(p)).containsExactly(entry("queue-scorer", 5.0), entry("kv-cache-scorer", 3.0),
+                entry("lora-affinity-scorer", 3.0), entry("running-requests-scorer", 1.0),
+                entry("prefix-cache-scorer", 4.0));
+        assertThat(p.endpointPicker())
+                .isEqualTo(Weights.forProfile("throughput").with("queue", 5).with("runningRequests", 1).endpointPicker());
         assertThat(p.routeTimeout()).isEqualTo(Duration.ofSeconds(90));
         assertThat(p.metricsInterval()).isEqualTo(Duration.ofMillis(100));
+        assertThat(p.metricsStalenessThreshold()).as("200 ms, or four scrapes if longer").isEqualTo(Duration.ofMillis(400));
     }
 
     @Test
@@ -71,13 +78,51 @@ class ConfigLoaderTest {
         assertThat(p.name()).as("name defaults to the model name").isEqualTo("m");
         assertThat(p.engine()).isEqualTo(EngineType.VLLM);
         assertThat(p.policy()).isEqualTo(Policy.GPU_AWARE);
-        assertThat(p.weights()).isEqualTo(Weights.DEFAULT);
-        assertThat(p.weights().queue()).isEqualTo(2);
-        assertThat(p.weights().kvCache()).isEqualTo(2);
-        assertThat(p.weights().prefix()).isEqualTo(3);
+        assertThat(p.endpointPicker()).isEqualTo(Weights.DEFAULT.endpointPicker());
+        assertThat(p.endpointPicker().profile().plugins()).extracting(ProfileConfig.Entry::pluginRef).containsExactly(
+                "saturation-filter", "lora-affinity-filter", "queue-scorer", "kv-cache-scorer", "lora-affinity-scorer",
+                "prefix-cache-scorer", "max-score-picker");
+        assertThat(scorerWeights(p)).containsExactly(entry("queue-scorer", 2.0), entry("kv-cache-scorer", 2.0),
+                entry("lora-affinity-scorer", 2.0), entry("prefix-cache-scorer", 3.0));
+        assertThat(p.endpointPicker().plugins()).allSatisfy(plugin -> assertThat(plugin.parameters()).isEmpty());
         assertThat(p.targetPort()).isEqualTo(8000);
         assertThat(p.routeTimeout()).isEqualTo(Duration.ofSeconds(300));
         assertThat(p.metricsInterval()).isEqualTo(Duration.ofMillis(50));
+        assertThat(p.metricsStalenessThreshold()).isEqualTo(Duration.ofMillis(200));
+    }
+
+    @Test
+    void aWeightOfZeroLeavesTheScorerOutAndLoraAffinityZeroAlsoItsFilter() throws Exception {
+        PoolConfig p = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - {modelName: m, endpoints: ["h:1"], weights: {prefix: 0, loraAffinity: 0}}
+                """).pools().get(0);
+        assertThat(p.endpointPicker().plugins()).extracting(PluginConfig::type)
+                .containsExactly("saturation-filter", "queue-scorer", "kv-cache-scorer", "max-score-picker");
+    }
+
+    @Test
+    void theStalenessThresholdCanBeSetAndDefaultsToFourScrapesForSlowPools() throws Exception {
+        GatewayConfig c = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - {modelName: a, endpoints: ["h:1"], metricsInterval: 1s}
+                    - {modelName: b, endpoints: ["h:1"], metricsInterval: 1s, metricsStalenessThreshold: 1500ms}
+                """);
+        assertThat(c.pools().get(0).metricsStalenessThreshold()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(c.pools().get(1).metricsStalenessThreshold()).isEqualTo(Duration.ofMillis(1500));
+    }
+
+    /** The profile's scorers and their weights, in profile order. */
+    static Map<String, Double> scorerWeights(PoolConfig p) {
+        Map<String, Double> weights = new LinkedHashMap<>();
+        for (ProfileConfig.Entry e : p.endpointPicker().profile().plugins()) {
+            if (p.endpointPicker().plugin(e.pluginRef()).type().endsWith("-scorer")) {
+                weights.put(e.pluginRef(), e.weight());
+            }
+        }
+        return weights;
     }
 
     static Stream<Arguments> invalidConfigs() {
@@ -163,6 +208,17 @@ class ConfigLoaderTest {
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"], routeTimeout: 0s}
                         """, "spec.schedulers[0].routeTimeout must be positive"),
+                Arguments.of("staleness shorter than the scrape interval", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], metricsInterval: 100ms, metricsStalenessThreshold: 50ms}
+                        """, "spec.schedulers[0].metricsStalenessThreshold must be at least metricsInterval (100ms), "
+                        + "got '50ms'"),
+                Arguments.of("zero staleness", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], metricsStalenessThreshold: 0ms}
+                        """, "spec.schedulers[0].metricsStalenessThreshold must be positive"),
                 Arguments.of("empty selector", HEAD + """
                         spec:
                           schedulers:

@@ -108,6 +108,16 @@ class InferenceGatewayConfigCrdTest {
                                 + "engineType: sglang, policy: least-request, profile: throughput, "
                                 + "weights: {queue: 1, kvCache: 0, prefix: 4, loraAffinity: 2, runningRequests: 1}, "
                                 + "routeTimeout: 1h30m, metricsInterval: 250ms}")),
+                sample("plugin form with every field", Verdict.VALID, one(
+                        "{modelName: m, endpoints: ['h:1'], metricsInterval: 100ms, metricsStalenessThreshold: 1s, "
+                                + "plugins: [{type: saturation-filter, parameters: {queueDepthThreshold: 8}}, "
+                                + "{type: queue-scorer}, {type: prefix-cache-scorer, name: prefix, "
+                                + "parameters: {blockSize: 128, maxBlocks: 64}}, {type: weighted-random-picker}], "
+                                + "schedulingProfiles: [{name: default, plugins: [{pluginRef: saturation-filter}, "
+                                + "{pluginRef: queue-scorer, weight: 2}, {pluginRef: prefix, weight: 2.5}, "
+                                + "{pluginRef: weighted-random-picker}]}]}")),
+                sample("plugin form without a profile", Verdict.VALID,
+                        one("{modelName: m, endpoints: ['h:1'], plugins: [{type: queue-scorer}, {type: kv-cache-scorer}]}")),
                 sample("two models with adapters", Verdict.VALID, "  schedulers:\n"
                         + "    - {modelName: a, loraAdapters: [a-1], endpoints: ['h:1']}\n"
                         + "    - {modelName: b, loraAdapters: [b-1], endpoints: ['h:2']}\n"),
@@ -136,6 +146,27 @@ class InferenceGatewayConfigCrdTest {
                 sample("unknown profile", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], profile: cheap}")),
                 sample("unknown weight", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], weights: {speed: 1}}")),
                 sample("negative weight", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], weights: {queue: -1}}")),
+                sample("plugin without a type", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], plugins: [{name: q}]}")),
+                sample("plugin type not kebab-case", Verdict.INVALID,
+                        one("{modelName: m, endpoints: ['h:1'], plugins: [{type: QueueScorer}]}")),
+                sample("no plugins", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], plugins: []}")),
+                sample("unknown plugin field", Verdict.INVALID,
+                        one("{modelName: m, endpoints: ['h:1'], plugins: [{type: queue-scorer, weight: 1}]}")),
+                sample("weights and plugins", Verdict.INVALID, one(
+                        "{modelName: m, endpoints: ['h:1'], weights: {queue: 1}, plugins: [{type: queue-scorer}]}")),
+                sample("profile preset and schedulingProfiles", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], "
+                        + "profile: latency, plugins: [{type: queue-scorer}], "
+                        + "schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer}]}]}")),
+                sample("two profiles", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: queue-scorer}], schedulingProfiles: [{name: a, plugins: [{pluginRef: "
+                        + "queue-scorer}]}, {name: b, plugins: [{pluginRef: queue-scorer}]}]}")),
+                sample("profile without a name", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: queue-scorer}], schedulingProfiles: [{plugins: [{pluginRef: queue-scorer}]}]}")),
+                sample("profile entry without pluginRef", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: queue-scorer}], schedulingProfiles: [{name: p, plugins: [{weight: 1}]}]}")),
+                sample("negative scorer weight", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: queue-scorer}], "
+                        + "schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer, weight: -1}]}]}")),
                 sample("duration without unit", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], routeTimeout: '10'}")),
                 sample("duration in words", Verdict.INVALID,
                         one("{modelName: m, endpoints: ['h:1'], metricsInterval: 5 minutes}")),
@@ -158,7 +189,30 @@ class InferenceGatewayConfigCrdTest {
                 sample("adapter in two schedulers", Verdict.GATEWAY_ONLY, "  schedulers:\n"
                         + "    - {modelName: a, loraAdapters: [x], endpoints: ['h:1']}\n"
                         + "    - {modelName: b, loraAdapters: [x], endpoints: ['h:2']}\n"),
-                sample("zero duration", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], routeTimeout: 0s}")));
+                sample("zero duration", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], routeTimeout: 0s}")),
+                sample("staleness below the scrape interval", Verdict.GATEWAY_ONLY, one(
+                        "{modelName: m, endpoints: ['h:1'], metricsInterval: 1s, metricsStalenessThreshold: 500ms}")),
+                // plugins: the schema checks their shape, the gateway's registry everything else
+                sample("unregistered plugin type", Verdict.GATEWAY_ONLY,
+                        one("{modelName: m, endpoints: ['h:1'], plugins: [{type: fastest-scorer}]}")),
+                sample("unknown plugin parameter", Verdict.GATEWAY_ONLY, one(
+                        "{modelName: m, endpoints: ['h:1'], plugins: [{type: saturation-filter, parameters: {x: 1}}]}")),
+                sample("plugin parameter out of range", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: saturation-filter, parameters: {kvCacheThreshold: 1.5}}]}")),
+                sample("plugin name twice", Verdict.GATEWAY_ONLY,
+                        one("{modelName: m, endpoints: ['h:1'], plugins: [{type: queue-scorer}, {type: queue-scorer}]}")),
+                sample("dangling pluginRef", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: queue-scorer}], schedulingProfiles: [{name: p, plugins: [{pluginRef: prefix}]}]}")),
+                sample("weight on a filter", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: saturation-filter}], "
+                        + "schedulingProfiles: [{name: p, plugins: [{pluginRef: saturation-filter, weight: 1}]}]}")),
+                sample("two pickers", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: max-score-picker}, {type: weighted-random-picker}]}")),
+                sample("plugin the profile does not use", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: queue-scorer}, {type: kv-cache-scorer}], "
+                        + "schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer}]}]}")),
+                sample("profiles without plugins", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], "
+                        + "schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer}]}]}")));
     }
 
     @ParameterizedTest(name = "{0}")

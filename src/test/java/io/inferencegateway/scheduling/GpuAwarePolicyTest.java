@@ -50,8 +50,12 @@ class GpuAwarePolicyTest {
     private final List<Boolean> fallbackEvents = new ArrayList<>();
 
     private GpuAwarePolicy policy(Weights weights) {
-        return GpuAwarePolicy.forPool(pool(weights, Policy.GPU_AWARE), GpuAwareSettings.DEFAULTS, scrapes::get,
-                inFlight, clock, (poolName, active) -> fallbackEvents.add(active), FIRST_OF_TIES);
+        return policy(pool(weights, Policy.GPU_AWARE));
+    }
+
+    private GpuAwarePolicy policy(PoolConfig pool) {
+        return GpuAwarePolicy.forPool(pool, scrapes::get, inFlight, clock,
+                (poolName, active) -> fallbackEvents.add(active), FIRST_OF_TIES);
     }
 
     private static PoolConfig pool(Weights weights, Policy policy) {
@@ -255,12 +259,17 @@ class GpuAwarePolicyTest {
     }
 
     @Test
-    void stalenessFollowsSlowScrapeIntervals() {
-        PoolConfig slow = new PoolConfig("p", MODEL, List.of(), List.of(p1), Map.of(), null, 8000, EngineType.VLLM,
-                Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300), Duration.ofSeconds(1));
-        assertThat(GpuAwareSettings.forPool(slow).staleAfter()).isEqualTo(Duration.ofSeconds(4));
-        assertThat(GpuAwareSettings.forPool(pool(Weights.DEFAULT, Policy.GPU_AWARE)).staleAfter())
-                .isEqualTo(Duration.ofMillis(200));
+    void thePoolsStalenessThresholdDecidesWhatIsFresh() {
+        PoolConfig base = pool(Weights.DEFAULT, Policy.GPU_AWARE);
+        PoolConfig patient = new PoolConfig("p", MODEL, List.of(), List.of(p1), Map.of(), null, 8000, EngineType.VLLM,
+                Policy.GPU_AWARE, base.endpointPicker(), Duration.ofSeconds(300), Duration.ofMillis(50),
+                Duration.ofSeconds(1));
+        scraped(p1, s -> s.waiting(0).kv(0.1));
+        now[0] += 500 * MS;
+        scraped(p2, s -> s.waiting(4).kv(0.7));
+        // p1's scrape is 500 ms old: stale at the default 200 ms, so the busier p2 wins; fresh within 1 s
+        assertThat(policy(base).choose(base("hi"), List.of(p1, p2))).isEqualTo(p2);
+        assertThat(policy(patient).choose(base("hi"), List.of(p1, p2))).isEqualTo(p1);
     }
 
     private static final class MetricsViewStub implements io.inferencegateway.metrics.MetricsView {

@@ -1,6 +1,7 @@
 package io.inferencegateway.scheduling.framework;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.inferencegateway.core.InferenceRequest;
@@ -13,29 +14,22 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  */
 public final class SchedulingCycle {
 
-    private final PromptBlocks blocks;
     private final ArrayList<EndpointState> states = new ArrayList<>();
+    // one PromptBlocks per block geometry asked for (in practice one: the prefix scorer's), reused per thread
+    private PromptBlocks[] blocks = new PromptBlocks[0];
+    private boolean[] blocksReady = new boolean[0];
     private EndpointState[] statePool = new EndpointState[0];
     private double[] scores = new double[16];
     private double[] totals = new double[16];
     private int[] ints = new int[16];
     private InferenceRequest request;
     private long nowNanos;
-    private boolean blocksReady;
-
-    public SchedulingCycle() {
-        this(new PromptBlocks());
-    }
-
-    public SchedulingCycle(PromptBlocks blocks) {
-        this.blocks = blocks;
-    }
 
     /** Starts a new decision; forgets everything of the previous one. */
     public SchedulingCycle begin(InferenceRequest request, long nowNanos) {
         this.request = request;
         this.nowNanos = nowNanos;
-        this.blocksReady = false;
+        Arrays.fill(blocksReady, false);
         this.states.clear();
         return this;
     }
@@ -43,7 +37,7 @@ public final class SchedulingCycle {
     /** Ends the decision: lets go of the request (and its prompt text) until the thread's next one. */
     public void end() {
         request = null;
-        blocksReady = false;
+        Arrays.fill(blocksReady, false);
     }
 
     public InferenceRequest request() {
@@ -54,13 +48,26 @@ public final class SchedulingCycle {
         return nowNanos;
     }
 
-    /** The prompt's chain-hashed blocks, seeded with the requested model and adapter. */
-    public PromptBlocks promptBlocks() {
-        if (!blocksReady) {
-            blocks.compute(request.model(), request.adapter(), request.promptText());
-            blocksReady = true;
+    /**
+     * The prompt's chain-hashed blocks of {@code blockChars} characters, at most {@code maxBlocks} of them,
+     * seeded with the requested model and adapter: computed once per decision and geometry, by whichever
+     * plugin asks first.
+     */
+    public PromptBlocks promptBlocks(int blockChars, int maxBlocks) {
+        int i = 0;
+        while (i < blocks.length && !(blocks[i].blockChars() == blockChars && blocks[i].maxBlocks() == maxBlocks)) {
+            i++;
         }
-        return blocks;
+        if (i == blocks.length) { // first request of this thread with this geometry
+            blocks = Arrays.copyOf(blocks, i + 1);
+            blocksReady = Arrays.copyOf(blocksReady, i + 1);
+            blocks[i] = new PromptBlocks(blockChars, maxBlocks);
+        }
+        if (!blocksReady[i]) {
+            blocks[i].compute(request.model(), request.adapter(), request.promptText());
+            blocksReady[i] = true;
+        }
+        return blocks[i];
     }
 
     /** Adds a (reused) state object to this cycle's candidate list and returns it for filling in. */

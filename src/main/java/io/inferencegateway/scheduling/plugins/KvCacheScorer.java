@@ -3,6 +3,7 @@ package io.inferencegateway.scheduling.plugins;
 import java.util.List;
 
 import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
@@ -18,6 +19,8 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
 public final class KvCacheScorer implements Scorer {
 
     public static final String TYPE = "kv-cache-scorer";
+    /** Takes no parameters. */
+    public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> new KvCacheScorer());
 
     @Override
     public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {

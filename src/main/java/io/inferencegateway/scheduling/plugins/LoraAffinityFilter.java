@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
+import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
 /**
@@ -28,6 +29,8 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
 public final class LoraAffinityFilter implements Filter {
 
     public static final String TYPE = "lora-affinity-filter";
+    /** Takes no parameters. */
+    public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> new LoraAffinityFilter());
 
     @Override
     public List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints) {

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
@@ -25,6 +26,8 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
 public final class LoraAffinityScorer implements Scorer {
 
     public static final String TYPE = "lora-affinity-scorer";
+    /** Takes no parameters. */
+    public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> new LoraAffinityScorer());
 
     public static final double RUNNING = 1.0;
     public static final double FREE_SLOT = 0.8;

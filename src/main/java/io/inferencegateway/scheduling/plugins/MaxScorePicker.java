@@ -6,6 +6,7 @@ import java.util.random.RandomGenerator;
 
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Picker;
+import io.inferencegateway.scheduling.framework.PluginType;
 
 /**
  * {@value #TYPE}: the endpoint with the highest total score; ties (within 1e-9, to absorb rounding) are
@@ -15,6 +16,9 @@ import io.inferencegateway.scheduling.framework.Picker;
 public final class MaxScorePicker implements Picker {
 
     public static final String TYPE = "max-score-picker";
+    /** Takes no parameters. */
+    public static final PluginType<Picker> PLUGIN = PluginType.picker(TYPE,
+            parameters -> new MaxScorePicker(parameters.random()));
     static final double TIE = 1e-9;
 
     private final RandomGenerator random;

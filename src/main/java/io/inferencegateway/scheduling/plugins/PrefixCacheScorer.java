@@ -9,6 +9,7 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
@@ -37,22 +38,63 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
 
     public static final String TYPE = "prefix-cache-scorer";
 
+    /** The longest prompt hashed, in characters: {@code blockSize × maxBlocks}; it sizes a per-thread buffer. */
+    static final int MAX_HASHED_CHARS = 1 << 20;
+    /** The most pods an index may track: its per-pod arrays are allocated up front (about 40 bytes a pod). */
+    static final int MAX_INDEX_ENDPOINTS = 1 << 16;
+
+    /**
+     * Parameters: {@code blockSize} (prompt characters per block, a multiple of 16; 64 ≈ 16 tokens),
+     * {@code maxBlocks} (blocks hashed per prompt at most), and the index bounds {@code blocksPerEndpoint},
+     * {@code maxIndexEntries}, {@code maxIndexEndpoints} (see {@link PrefixIndex}).
+     */
+    public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> {
+        int blockSize = parameters.integer("blockSize", PromptBlocks.DEFAULT_BLOCK_CHARS, 16, 4096);
+        if (blockSize % 16 != 0) {
+            throw parameters.invalid("blockSize", "must be a multiple of 16, got " + blockSize);
+        }
+        int maxBlocks = parameters.integer("maxBlocks", PromptBlocks.DEFAULT_MAX_BLOCKS, 1, MAX_HASHED_CHARS / 16);
+        if ((long) blockSize * maxBlocks > MAX_HASHED_CHARS) {
+            throw parameters.invalid("maxBlocks", "× blockSize must be at most " + MAX_HASHED_CHARS
+                    + " characters, got " + maxBlocks + " × " + blockSize);
+        }
+        int blocksPerEndpoint = parameters.integer("blocksPerEndpoint", PrefixIndex.DEFAULT_BLOCKS_PER_ENDPOINT, 1,
+                PrefixIndex.MAX_ENTRIES);
+        int maxIndexEndpoints = parameters.integer("maxIndexEndpoints", PrefixIndex.DEFAULT_MAX_ENDPOINTS, 1,
+                MAX_INDEX_ENDPOINTS);
+        int maxIndexEntries = parameters.integer("maxIndexEntries", PrefixIndex.DEFAULT_MAX_ENTRIES, 1,
+                PrefixIndex.MAX_ENTRIES);
+        if (maxIndexEntries < maxIndexEndpoints) {
+            throw parameters.invalid("maxIndexEntries", "must be at least maxIndexEndpoints (" + maxIndexEndpoints
+                    + "), got " + maxIndexEntries);
+        }
+        return new PrefixCacheScorer(new PrefixIndex(blocksPerEndpoint, maxIndexEntries, maxIndexEndpoints), blockSize,
+                maxBlocks);
+    });
+
     private final PrefixIndex index;
+    private final int blockChars;
+    private final int maxBlocks;
     private final int blockTokens;
 
     public PrefixCacheScorer(PrefixIndex index) {
-        this(index, PromptBlocks.DEFAULT_BLOCK_CHARS);
+        this(index, PromptBlocks.DEFAULT_BLOCK_CHARS, PromptBlocks.DEFAULT_MAX_BLOCKS);
     }
 
-    /** @param blockChars prompt characters per index block, as {@link PromptBlocks} cuts them */
-    public PrefixCacheScorer(PrefixIndex index, int blockChars) {
+    /**
+     * @param blockChars prompt characters per index block, as {@link PromptBlocks} cuts them
+     * @param maxBlocks  blocks hashed per prompt at most
+     */
+    public PrefixCacheScorer(PrefixIndex index, int blockChars, int maxBlocks) {
         this.index = index;
+        this.blockChars = blockChars;
+        this.maxBlocks = maxBlocks;
         this.blockTokens = Math.max(1, blockChars / InferenceRequest.CHARS_PER_TOKEN);
     }
 
     @Override
     public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {
-        PromptBlocks blocks = cycle.promptBlocks();
+        PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
         int total = blocks.count();
         if (total == 0) {
             return;
@@ -68,7 +110,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
 
     @Override
     public void picked(SchedulingCycle cycle, EndpointState chosen) {
-        PromptBlocks blocks = cycle.promptBlocks();
+        PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
         index.record(blocks.hashes(), blocks.count(), chosen.endpoint(), cacheBlocks(chosen.metrics()));
     }
 

@@ -5,13 +5,14 @@ import java.util.List;
 
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
+import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
 /**
  * {@value #TYPE}: keeps requests off pods that are full, and off pods whose state is unknown. A pod is
- * saturated when its queue reaches {@code waitingLimit} (default 5), its KV cache reaches {@code kvLimit}
- * (default 0.8: beyond that, new prompts start preempting running requests), or its metrics are stale
- * (default: older than 200 ms) or missing. Queue and KV include what the gateway sent since the scrape,
+ * saturated when its queue reaches {@code queueDepthThreshold} (default 5), its KV cache reaches
+ * {@code kvCacheThreshold} (default 0.8: beyond that, new prompts start preempting running requests), or its
+ * metrics are stale (older than the pool's {@code metricsStalenessThreshold}) or missing. Queue and KV include what the gateway sent since the scrape,
  * so a burst saturates a pod in the gateway's eyes before the next scrape says so. Unknown KV (an engine
  * without the metric) never saturates.
  *
@@ -23,6 +24,11 @@ public final class SaturationFilter implements Filter {
     public static final String TYPE = "saturation-filter";
     public static final int DEFAULT_WAITING_LIMIT = 5;
     public static final double DEFAULT_KV_LIMIT = 0.8;
+
+    /** Parameters: {@code queueDepthThreshold} (at least 1) and {@code kvCacheThreshold} (above 0, at most 1). */
+    public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> new SaturationFilter(
+            parameters.integer("queueDepthThreshold", DEFAULT_WAITING_LIMIT, 1, Integer.MAX_VALUE),
+            parameters.fraction("kvCacheThreshold", DEFAULT_KV_LIMIT)));
 
     private final int waitingLimit;
     private final double kvLimit;

@@ -5,6 +5,7 @@ import java.util.random.RandomGenerator;
 
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Picker;
+import io.inferencegateway.scheduling.framework.PluginType;
 
 /**
  * {@value #TYPE}: picks an endpoint with probability proportional to its total score; uniformly when
@@ -15,6 +16,9 @@ import io.inferencegateway.scheduling.framework.Picker;
 public final class WeightedRandomPicker implements Picker {
 
     public static final String TYPE = "weighted-random-picker";
+    /** Takes no parameters. */
+    public static final PluginType<Picker> PLUGIN = PluginType.picker(TYPE,
+            parameters -> new WeightedRandomPicker(parameters.random()));
 
     private final RandomGenerator random;
 

@@ -41,6 +41,8 @@ public final class PrefixIndex {
     public static final int DEFAULT_BLOCKS_PER_ENDPOINT = 31_250;
     public static final int DEFAULT_MAX_ENTRIES = 1 << 20;
     public static final int DEFAULT_MAX_ENDPOINTS = 4096;
+    /** The most entries an index may be given: 2^29, so that array sizes stay within int range. */
+    public static final int MAX_ENTRIES = 1 << 29;
 
     private static final int INITIAL_ENTRIES = 1 << 12;
     private static final int BYTES_PER_SLOT = 8 + 8 + 7 * 4;
@@ -79,7 +81,7 @@ public final class PrefixIndex {
     }
 
     public PrefixIndex(int blocksPerEndpoint, int maxEntries, int maxEndpoints) {
-        if (blocksPerEndpoint < 1 || maxEndpoints < 1 || maxEntries < maxEndpoints || maxEntries > (1 << 29)) {
+        if (blocksPerEndpoint < 1 || maxEndpoints < 1 || maxEntries < maxEndpoints || maxEntries > MAX_ENTRIES) {
             throw new IllegalArgumentException("need blocksPerEndpoint >= 1, maxEndpoints >= 1 and "
                     + "maxEndpoints <= maxEntries <= 2^29; got " + blocksPerEndpoint + ", " + maxEntries + ", "
                     + maxEndpoints);

@@ -72,6 +72,10 @@ public final class PromptBlocks {
         return blockChars;
     }
 
+    public int maxBlocks() {
+        return maxBlocks;
+    }
+
     static long seed(String model, String adapter) {
         long h = mixString(P1, model == null ? "" : model);
         // a separator so that ("ab", null) and ("a", "b") differ

@@ -1,0 +1,29 @@
+package io.inferencegateway.config;
+
+import java.util.List;
+
+/**
+ * How a pool's GPU-aware scheduler is put together, in the shape of the Gateway API Inference Extension's
+ * {@code EndpointPickerConfig}: the plugin instances with their parameters, and the profile that orders
+ * and weighs them. Both config forms end here: the {@code plugins}/{@code schedulingProfiles} form as
+ * written, and HyperPod's {@code weights}/{@code profile} through {@link Weights#endpointPicker()}.
+ */
+public record EndpointPickerConfig(List<PluginConfig> plugins, ProfileConfig profile) {
+
+    /** The picker a profile gets when it names none. */
+    public static final String DEFAULT_PICKER = "max-score-picker";
+
+    public EndpointPickerConfig {
+        plugins = List.copyOf(plugins);
+    }
+
+    /** The plugin of that name; null when there is none. */
+    public PluginConfig plugin(String name) {
+        for (PluginConfig p : plugins) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,59 @@
+package io.inferencegateway.scheduling;
+
+import java.util.random.RandomGenerator;
+
+import io.inferencegateway.config.EndpointPickerConfig;
+import io.inferencegateway.config.PluginConfig;
+import io.inferencegateway.config.ProfileConfig;
+import io.inferencegateway.scheduling.framework.Filter;
+import io.inferencegateway.scheduling.framework.InvalidPluginException;
+import io.inferencegateway.scheduling.framework.Picker;
+import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.SchedulerProfile;
+import io.inferencegateway.scheduling.framework.Scorer;
+import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
+
+/**
+ * Builds the {@link SchedulerProfile} a pool's config describes. The one place a pipeline is put together,
+ * whether the config named plugins or HyperPod weights (both arrive as an {@link EndpointPickerConfig}).
+ */
+public final class SchedulerProfiles {
+
+    private SchedulerProfiles() {
+    }
+
+    /**
+     * @param config validated by the config loader
+     * @param random what pickers break ties with
+     */
+    public static SchedulerProfile build(EndpointPickerConfig config, RandomGenerator random) {
+        SchedulerProfile.Builder b = SchedulerProfile.builder();
+        for (ProfileConfig.Entry entry : config.profile().plugins()) {
+            PluginConfig plugin = config.plugin(entry.pluginRef());
+            PluginType<?> type = BuiltInPlugins.REGISTRY.type(plugin.type());
+            if (type == null) {
+                throw new IllegalArgumentException("plugin '" + plugin.name() + "' has unknown type " + plugin.type());
+            }
+            if (type.role() == Scorer.class && entry.weight() == 0) {
+                continue; // left out: not built at all (a prefix index costs memory)
+            }
+            Object built = create(type, plugin, random);
+            if (type.role() == Filter.class) {
+                b.filter((Filter) built);
+            } else if (type.role() == Scorer.class) {
+                b.scorer((Scorer) built, entry.weight());
+            } else {
+                b.picker((Picker) built);
+            }
+        }
+        return b.build();
+    }
+
+    private static Object create(PluginType<?> type, PluginConfig plugin, RandomGenerator random) {
+        try {
+            return type.create("plugin '" + plugin.name() + "' parameters", plugin.parameters(), random);
+        } catch (InvalidPluginException e) { // the loader checked the same parameters with the same factory
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+    }
+}

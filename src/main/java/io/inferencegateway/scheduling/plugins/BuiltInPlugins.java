@@ -1,0 +1,26 @@
+package io.inferencegateway.scheduling.plugins;
+
+import java.util.List;
+
+import io.inferencegateway.scheduling.framework.PluginRegistry;
+
+/**
+ * Every plugin type a config may name. A new plugin is one file in this package that declares its
+ * {@code PLUGIN} constant, plus one line here (and its card in docs/scheduling.md); see docs/adding-a-scorer.md.
+ */
+public final class BuiltInPlugins {
+
+    public static final PluginRegistry REGISTRY = new PluginRegistry(List.of(
+            SaturationFilter.PLUGIN,
+            LoraAffinityFilter.PLUGIN,
+            QueueScorer.PLUGIN,
+            KvCacheScorer.PLUGIN,
+            PrefixCacheScorer.PLUGIN,
+            LoraAffinityScorer.PLUGIN,
+            RunningRequestsScorer.PLUGIN,
+            MaxScorePicker.PLUGIN,
+            WeightedRandomPicker.PLUGIN));
+
+    private BuiltInPlugins() {
+    }
+}
