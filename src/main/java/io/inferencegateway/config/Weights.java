@@ -12,7 +12,7 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
 
     public static final List<String> NAMES = List.of("queue", "kvCache", "prefix", "loraAffinity", "runningRequests");
 
-    /** The anchors' defaults: queue 2, KV cache 2, prefix 3; LoRA affinity matters only for adapter requests. */
+    /** The defaults of HyperPod and the Gateway API Inference Extension: queue 2, KV cache 2, prefix 3; LoRA affinity matters only for adapter requests. */
     public static final Weights DEFAULT = new Weights(2, 2, 3, 2, 0);
 
     /** Presets selected by {@code profile}; explicit {@code weights} entries override them one by one. */

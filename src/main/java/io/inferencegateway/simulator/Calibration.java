@@ -37,7 +37,7 @@ public final class Calibration {
     }
 
     /**
-     * The report. The ShareGPT anchors come from two workloads, because no single one can meet both:
+     * The report. The two ShareGPT measurements come from two workloads, because no single one can meet both:
      * with 256 running streams at 25 ms per token and 203 output tokens, Little's law gives at least
      * 50 req/s, so "32 req/s" is the standard burst benchmark (1000 prompts at once, duration
      * including the long-output tail) and "25 ms" the ITL of a pod kept at max_num_seqs.
@@ -213,7 +213,7 @@ public final class Calibration {
             sb.append(String.format(Locale.ROOT, "| %s | %.1f %s | %.1f %s | %.2f | %s |%n", r.name(), r.anchor(),
                     r.unit(), r.measured(), r.unit(), r.ratio(), asserted(r) ? "yes" : "no (see note)"));
         }
-        sb.append("\nNote: the two ShareGPT anchors cannot hold in one workload: 256 streams at 25 ms per token\n")
+        sb.append("\nNote: the two ShareGPT measurements cannot hold in one workload: 256 streams at 25 ms per token\n")
                 .append("and 203 output tokens give at least 256 / (0.025 s x 203) = 50 req/s (Little's law). The\n")
                 .append("32 req/s matches the burst benchmark (1000 prompts at once, vLLM benchmark_serving style,\n")
                 .append("its duration including the long-output tail); 25 ms matches a pod kept at max_num_seqs.\n");
