@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.core.Endpoint;
 import io.inferencegateway.core.Gateway;
-import io.inferencegateway.simulator.FleetOptions;
-import io.inferencegateway.simulator.SimulatedFleet;
-import io.inferencegateway.simulator.SimulatedPod;
+import io.inferencegateway.lab.simulator.FleetOptions;
+import io.inferencegateway.lab.simulator.SimulatedFleet;
+import io.inferencegateway.lab.simulator.SimulatedPod;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**

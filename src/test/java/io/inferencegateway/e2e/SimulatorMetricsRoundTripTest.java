@@ -17,10 +17,10 @@ import io.inferencegateway.config.EngineType;
 import io.inferencegateway.core.InFlightRequests;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.EngineDialect;
-import io.inferencegateway.simulator.FleetOptions;
-import io.inferencegateway.simulator.MetricsDialect;
-import io.inferencegateway.simulator.SimulatedFleet;
-import io.inferencegateway.simulator.SimulatedPod;
+import io.inferencegateway.lab.simulator.FleetOptions;
+import io.inferencegateway.lab.simulator.MetricsDialect;
+import io.inferencegateway.lab.simulator.SimulatedFleet;
+import io.inferencegateway.lab.simulator.SimulatedPod;
 
 /** What the simulator publishes for each engine, the gateway's own parser reads back as the engine's state. */
 class SimulatorMetricsRoundTripTest {

@@ -1,0 +1,194 @@
+package io.inferencegateway.lab.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import io.inferencegateway.lab.bench.fleet.FleetLauncher;
+import io.inferencegateway.lab.bench.fleet.SimulatorFleetLauncher;
+import io.inferencegateway.lab.bench.fleet.StubFleetLauncher;
+import io.inferencegateway.lab.bench.gateway.GatewayConfigWriter;
+import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
+import io.inferencegateway.lab.bench.gateway.GatewayProcess;
+import io.inferencegateway.lab.bench.report.Progress;
+import picocli.CommandLine;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code inference-gateway bench}: TTFT of each routing policy on the same simulated fleet and traffic.
+ * Not yet registered in the main CLI; until then run it as
+ * {@code java -cp target/inference-gateway.jar io.inferencegateway.lab.bench.BenchCommand ...}.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Compare routing policies on simulated fleets: for every scenario and policy a fresh fleet, "
+                + "the gateway over HTTP in front of it, and the same open-loop traffic.",
+                "Latencies are in simulated time. Writes report.md, PNG charts and one JSON per run to --out."})
+public final class BenchCommand implements Callable<Integer> {
+
+    /** Exit code for a usage problem, as the main CLI uses. */
+    static final int EXIT_USAGE = 2;
+
+    /** How the bench gets a fleet; {@code sim} is filled in when the simulator lands. */
+    public enum FleetKind { sim, stub }
+
+    /** How requests reach the pods: the real gateway as a subprocess, or straight to the pods. */
+    public enum GatewayKind { process, direct }
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--scenario", split = ",", paramLabel = "NAME",
+            description = "Scenarios to run, comma-separated (default: all): shared-prefix, lora, mixed, bursty, "
+                    + "heterogeneous, uniform.")
+    List<String> scenarios = new ArrayList<>();
+
+    @Option(names = "--policies", split = ",", paramLabel = "POLICY",
+            defaultValue = "round-robin,least-request,gpu-aware",
+            description = "Gateway policies to compare (default: ${DEFAULT-VALUE}). Put round-robin in to get ratios.")
+    List<String> policies;
+
+    @ArgGroup(exclusive = true)
+    Offered offered = new Offered();
+
+    static final class Offered {
+        @Option(names = "--rate", paramLabel = "R", description = "Mean arrivals per simulated second.")
+        Double rate;
+
+        @Option(names = "--load", paramLabel = "F",
+                description = "Offered load as a share of the fleet's estimated capacity (default: per scenario, "
+                        + "0.85 mostly).")
+        Double load;
+    }
+
+    @Option(names = "--duration", paramLabel = "S", description = "Simulated seconds of arrivals (default: per scenario).")
+    Double durationSeconds;
+
+    @Option(names = "--max-requests", paramLabel = "N", description = "Cap on requests per run (default: per scenario).")
+    Integer maxRequests;
+
+    @Option(names = "--seed", defaultValue = "42", paramLabel = "N", description = "Run seed (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--out", defaultValue = "bench-results", paramLabel = "DIR",
+            description = "Output directory (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    @Option(names = "--time-scale", paramLabel = "X",
+            description = "Simulated seconds per wall second (default: chosen from --event-budget).")
+    Double timeScale;
+
+    @Option(names = "--event-budget", defaultValue = "2000", paramLabel = "N",
+            description = "SSE events per wall second to aim for when choosing the time scale (default: ${DEFAULT-VALUE}).")
+    double eventBudget;
+
+    @Option(names = "--model", defaultValue = ScenarioCatalog.DEFAULT_MODEL, paramLabel = "NAME",
+            description = "Base model the fleet serves (default: ${DEFAULT-VALUE}).")
+    String model;
+
+    @Option(names = "--fleet", defaultValue = "sim", paramLabel = "KIND",
+            description = "sim (the simulator) or stub (fixed-delay stub servers, to check the instrument). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    FleetKind fleet;
+
+    @Option(names = "--gateway", defaultValue = "process", paramLabel = "KIND",
+            description = "process (run the gateway jar) or direct (no gateway: client-side round-robin). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    GatewayKind gateway;
+
+    @Option(names = "--gateway-jar", defaultValue = "target/inference-gateway.jar", paramLabel = "JAR",
+            description = "Gateway jar to run (default: ${DEFAULT-VALUE}).")
+    Path gatewayJar;
+
+    @Option(names = "--gateway-jvm-opt", paramLabel = "OPT", description = "Extra JVM option for the gateway process.")
+    List<String> gatewayJvmOptions = new ArrayList<>();
+
+    @Option(names = "--request-timeout", defaultValue = "300", paramLabel = "S",
+            description = "Per-request timeout, simulated seconds (default: ${DEFAULT-VALUE}).")
+    double requestTimeoutSeconds;
+
+    @Option(names = "--drain-timeout", defaultValue = "60", paramLabel = "S",
+            description = "Wall seconds to wait for requests in flight after the last send (default: ${DEFAULT-VALUE}).")
+    double drainTimeoutSeconds;
+
+    @Option(names = "--list", description = "List the scenarios with their fleets and workloads, then exit.")
+    boolean list;
+
+    @Override
+    public Integer call() throws Exception {
+        if (list) {
+            listScenarios();
+            return 0;
+        }
+        BenchSettings settings = new BenchSettings(scenarios.isEmpty() ? ScenarioCatalog.names() : scenarios, policies,
+                offered.rate, offered.load, durationSeconds == null ? null : seconds(durationSeconds), maxRequests, seed,
+                timeScale, eventBudget, model, seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out);
+        BenchRunner runner = new BenchRunner(fleetLauncher(), gatewayLauncher(settings), gateway.name(), System.err,
+                Progress.onTerminal());
+        try {
+            runner.run(settings, commandLine(spec.commandLine().getParseResult().originalArgs()));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // a usage problem (unknown scenario, no simulator yet): one line, not a stack trace
+            System.err.println("bench: " + e.getMessage());
+            return EXIT_USAGE;
+        } catch (IOException e) {
+            // e.g. the gateway did not come up; the message carries the end of its log
+            System.err.println("bench: " + e.getMessage());
+            return 1;
+        }
+        return 0;
+    }
+
+    /** The command as typed, for the report: the main CLI passes "bench" along with the options, main() does not. */
+    static String commandLine(List<String> originalArgs) {
+        String args = String.join(" ", originalArgs);
+        return originalArgs.isEmpty() || !originalArgs.get(0).equals("bench") ? "bench " + args : args;
+    }
+
+    FleetLauncher fleetLauncher() {
+        return fleet == FleetKind.stub ? new StubFleetLauncher() : new SimulatorFleetLauncher();
+    }
+
+    private GatewayLauncher gatewayLauncher(BenchSettings settings) {
+        if (gateway == GatewayKind.direct) {
+            return GatewayLauncher.direct();
+        }
+        // the gateway gives up on an upstream no sooner than the bench gives up on the request
+        return GatewayProcess.launcher(GatewayProcess.javaJarCommand(gatewayJar, gatewayJvmOptions),
+                settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(60));
+    }
+
+    private void listScenarios() {
+        for (Scenario s : ScenarioCatalog.all(model)) {
+            System.out.printf(Locale.ROOT, "%-14s %s%n", s.name(), s.summary());
+            System.out.printf(Locale.ROOT, "%-14s fleet: %d pods, speeds %s, KV %d blocks, max_num_seqs %d%s%n", "",
+                    s.fleet().pods().size(), s.fleet().pods().stream().map(p -> String.valueOf(p.speedFactor())).toList(),
+                    s.fleet().kvBlocksPerPod(), s.fleet().maxNumSeqs(),
+                    s.fleet().loraAdapters().isEmpty() ? ""
+                            : ", " + s.fleet().loraAdapters().size() + " adapters, max_loras " + s.fleet().maxLoras());
+            System.out.printf(Locale.ROOT, "%-14s %s%n", "", s.workload(seed).describe());
+            System.out.printf(Locale.ROOT, "%-14s capacity %.1f req/s measured (%.1f without prefix/adapter affinity)%n",
+                    "", s.capacity(), s.blindCapacity());
+            System.out.printf(Locale.ROOT, "%-14s default: load %.2f, %s, %d s simulated%n%n",
+                    "", s.defaultLoad(), s.arrivals().withMeanRate(s.rateForLoad(s.defaultLoad())).describe(),
+                    s.duration().toSeconds());
+        }
+    }
+
+    private static Duration seconds(double s) {
+        return Duration.ofNanos(Math.round(s * 1e9));
+    }
+
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new BenchCommand());
+        cli.setCaseInsensitiveEnumValuesAllowed(true);
+        System.exit(cli.execute(args));
+    }
+}

@@ -1,0 +1,149 @@
+package io.inferencegateway.lab.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.inferencegateway.lab.bench.fleet.Fleet;
+import io.inferencegateway.lab.bench.fleet.FleetLauncher;
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodSampler;
+import io.inferencegateway.lab.bench.fleet.PodStats;
+import io.inferencegateway.lab.bench.gateway.LoadTarget;
+import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
+import io.inferencegateway.lab.bench.load.LiveCounters;
+import io.inferencegateway.lab.bench.load.LoadGenerator;
+import io.inferencegateway.lab.bench.load.LoadOptions;
+import io.inferencegateway.lab.bench.load.RunRecording;
+import io.inferencegateway.lab.bench.report.Charts;
+import io.inferencegateway.lab.bench.report.JsonReport;
+import io.inferencegateway.lab.bench.report.MarkdownReport;
+import io.inferencegateway.lab.bench.report.Progress;
+import io.inferencegateway.lab.bench.report.RunReport;
+import io.inferencegateway.lab.bench.workload.RequestPlan;
+import io.inferencegateway.lab.bench.workload.Workload;
+
+/**
+ * Runs every scenario under every policy: for each pair a fresh fleet, a router in front of it and
+ * the same request plan (same seed, same arrivals, same prompts), then writes the per-run JSON, the
+ * Markdown tables and the charts into the output directory.
+ *
+ * <pre>
+ * out/report.md                      one table per scenario
+ * out/ttft-p99.png                   p99 TTFT per scenario and policy
+ * out/SCENARIO/ttft-cdf.png          TTFT CDF per policy
+ * out/SCENARIO/POLICY.json           one run: settings, summary, every request
+ * out/SCENARIO/POLICY/gateway.*      the gateway's config and log for that run
+ * </pre>
+ */
+public final class BenchRunner {
+
+    /** Wall-clock period of the per-pod queue samples: a few per second costs next to nothing. */
+    static final long POD_SAMPLE_MILLIS = 100;
+
+    private final FleetLauncher fleets;
+    private final GatewayLauncher gateways;
+    private final String gatewayKind;
+    private final PrintStream log;
+    private final boolean terminal;
+
+    /**
+     * @param gatewayKind how requests reach the pods, for the reports: {@code process} or {@code direct}
+     */
+    public BenchRunner(FleetLauncher fleets, GatewayLauncher gateways, String gatewayKind, PrintStream log,
+                       boolean terminal) {
+        this.fleets = fleets;
+        this.gateways = gateways;
+        this.gatewayKind = gatewayKind;
+        this.log = log;
+        this.terminal = terminal;
+    }
+
+    /** Runs everything and returns the runs grouped by scenario. */
+    public List<List<RunReport>> run(BenchSettings settings, String command) throws Exception {
+        List<Scenario> scenarios = new ArrayList<>();
+        for (String name : settings.scenarios()) {
+            scenarios.add(ScenarioCatalog.byName(name, settings.model()).orElseThrow(() -> new IllegalArgumentException(
+                    "unknown scenario '" + name + "'; known: " + String.join(", ", ScenarioCatalog.names()))));
+        }
+        Files.createDirectories(settings.out());
+        List<List<RunReport>> all = new ArrayList<>();
+        try (LoadGenerator generator = new LoadGenerator()) {
+            for (Scenario scenario : scenarios) {
+                all.add(runScenario(scenario, settings, generator));
+                writeSummary(settings.out(), command, all);
+            }
+        }
+        log.println("report: " + settings.out().resolve("report.md"));
+        return all;
+    }
+
+    private List<RunReport> runScenario(Scenario scenario, BenchSettings settings, LoadGenerator generator)
+            throws Exception {
+        Workload workload = scenario.workload(settings.seed());
+        double rate = settings.rate() != null ? settings.rate()
+                : scenario.rateForLoad(settings.load() != null ? settings.load() : scenario.defaultLoad());
+        Duration duration = settings.duration() != null ? settings.duration() : scenario.duration();
+        int maxRequests = settings.maxRequests() != null ? settings.maxRequests() : scenario.maxRequests();
+        double meanOutput = workload.shape().outputTokens();
+        double timeScale = settings.timeScale() != null ? settings.timeScale()
+                : TimeScaleChooser.choose(rate, meanOutput, settings.eventBudget());
+        FleetSpec fleet = scenario.fleet().withTimeScale(timeScale);
+        RequestPlan plan = scenario.plan(settings.seed(), rate, duration, maxRequests);
+        String arrivals = scenario.arrivals().withMeanRate(rate).describe();
+
+        double wallEvents = TimeScaleChooser.simulatedEventRate(rate, meanOutput) * timeScale;
+        log.printf(Locale.ROOT, "%s: %d requests over %.0f s simulated (%s), time scale %s -> about %.0f s wall and "
+                        + "%.0f SSE events/s per run; measured capacity %.1f req/s%n",
+                scenario.name(), plan.size(), duration.toSeconds() * 1.0, arrivals, timeScale,
+                duration.toNanos() / 1e9 / timeScale, wallEvents, scenario.capacity());
+        if (wallEvents > 1.5 * settings.eventBudget()) {
+            log.printf(Locale.ROOT, "warning: %.0f events/s is well above the budget of %.0f; the gateway or this "
+                    + "machine may become the bottleneck and distort latencies%n", wallEvents, settings.eventBudget());
+        }
+
+        LoadOptions options = LoadOptions.defaults(timeScale).withRequestTimeout(settings.requestTimeout())
+                .withDrainTimeout(settings.drainTimeout());
+        List<RunReport> runs = new ArrayList<>();
+        for (String policy : settings.policies()) {
+            Path runDir = settings.out().resolve(scenario.name()).resolve(policy);
+            RunRecording recording;
+            List<PodStats> podStats;
+            try (Fleet pods = fleets.start(fleet, settings.seed());
+                 LoadTarget gateway = gateways.start(fleet, policy, pods.endpoints(), runDir)) {
+                LiveCounters counters = new LiveCounters();
+                PodSampler sampler = PodSampler.start(fleet, pods::sample, POD_SAMPLE_MILLIS);
+                try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + policy, counters)) {
+                    recording = generator.run(plan, gateway.targets(), options, counters);
+                } finally {
+                    podStats = sampler.finish();
+                }
+            }
+            RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals, policy,
+                    gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording, podStats);
+            JsonReport.write(report, settings.out().resolve(scenario.name()).resolve(policy + ".json"));
+            log.printf(Locale.ROOT, "  %-14s TTFT p50 %s p99 %s, %d errors, send lag p99 %s%n", policy,
+                    fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),
+                    report.summary().errors(), fmt(report.summary().sendLag().p99Ms()));
+            runs.add(report);
+        }
+        Charts.ttftCdf(runs, settings.out().resolve(scenario.name()).resolve("ttft-cdf.png"));
+        return runs;
+    }
+
+    private static void writeSummary(Path out, String command, List<List<RunReport>> all) throws IOException {
+        Files.writeString(out.resolve("report.md"),
+                MarkdownReport.document("Routing benchmark", command, all), StandardCharsets.UTF_8);
+        Charts.p99Bars(all, out.resolve("ttft-p99.png"));
+    }
+
+    private static String fmt(double ms) {
+        return Double.isFinite(ms) ? String.format(Locale.ROOT, "%.1f ms", ms) : "-";
+    }
+}

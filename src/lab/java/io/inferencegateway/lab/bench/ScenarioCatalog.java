@@ -1,0 +1,153 @@
+package io.inferencegateway.lab.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.workload.IntRange;
+import io.inferencegateway.lab.bench.workload.LoraWorkload;
+import io.inferencegateway.lab.bench.workload.MixedWorkload;
+import io.inferencegateway.lab.bench.workload.OnOffArrivals;
+import io.inferencegateway.lab.bench.workload.PoissonArrivals;
+import io.inferencegateway.lab.bench.workload.SharedPrefixWorkload;
+import io.inferencegateway.lab.bench.workload.UniquePromptWorkload;
+
+/**
+ * The benchmark's named scenarios (README.md, "Routing benchmark"). Each one isolates a reason why a GPU-aware router
+ * should beat a blind one, plus one ({@code uniform}) where it should not. Sizes are scaled down from
+ * published router benchmarks so that a run fits a few minutes on a small machine: smaller KV caches
+ * keep cache pressure real with fewer prompts, and short outputs limit the streamed events.
+ */
+public final class ScenarioCatalog {
+
+    public static final String DEFAULT_MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+
+    private static final int PODS = 4;
+    private static final int KV_BLOCKS = 6144;
+    private static final int MAX_NUM_SEQS = 64;
+    private static final IntRange SHAREGPT_PROMPT = new IntRange(64, 512);
+    private static final IntRange SHORT_OUTPUT = new IntRange(32, 96);
+    /** Simulated span of arrivals: long enough for caches and queues to settle, short enough for a small box. */
+    private static final Duration RUN = Duration.ofSeconds(20);
+    private static final int MAX_REQUESTS = 3000;
+
+    private ScenarioCatalog() {
+    }
+
+    public static List<Scenario> all(String model) {
+        return List.of(sharedPrefix(model), lora(model), mixed(model), bursty(model), heterogeneous(model),
+                uniform(model));
+    }
+
+    public static List<String> names() {
+        return all(DEFAULT_MODEL).stream().map(Scenario::name).toList();
+    }
+
+    public static Optional<Scenario> byName(String name, String model) {
+        return all(model).stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+
+    /**
+     * 128 groups, each with its own 2,048-token system prompt and short questions. All system prompts
+     * together (128 × 128 blocks) are over twice one pod's KV cache, but a quarter of them fits: a
+     * router that keeps each group on one pod prefills each prompt about once, a blind one keeps
+     * evicting and prefilling them again.
+     */
+    static Scenario sharedPrefix(String model) {
+        FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(PODS), List.of(), 0, KV_BLOCKS, MAX_NUM_SEQS,
+                FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario("shared-prefix",
+                "128 groups sharing 2,048-token system prompts; the prompts overflow one pod's KV cache unless grouped",
+                fleet,
+                seed -> new SharedPrefixWorkload(model, 128, 2048, new IntRange(64, 256), SHORT_OUTPUT,
+                        Scenario.fixedText(seed)),
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
+    }
+
+    /**
+     * 16 adapters with Zipf popularity on pods that hold 4 at a time: spread blindly, every pod
+     * juggles all 16 and requests wait for a free adapter slot; grouped, each pod keeps its few hot.
+     */
+    static Scenario lora(String model) {
+        List<String> adapters = adapterNames(model, 16);
+        FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(PODS), adapters, 4, KV_BLOCKS, MAX_NUM_SEQS,
+                FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario("lora",
+                "16 LoRA adapters with Zipf(1.0) popularity on pods holding max_loras=4 each",
+                fleet,
+                seed -> new LoraWorkload(adapters, 1.0, SHAREGPT_PROMPT, SHORT_OUTPUT, 4),
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
+    }
+
+    /** Real traffic is a blend: shared-prefix groups, adapter traffic and one-off prompts together. */
+    static Scenario mixed(String model) {
+        List<String> adapters = adapterNames(model, 8);
+        FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(PODS), adapters, 4, KV_BLOCKS, MAX_NUM_SEQS,
+                FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario("mixed",
+                "40% shared-prefix (96 groups), 30% LoRA (8 adapters, max_loras=4), 30% unique prompts",
+                fleet,
+                seed -> new MixedWorkload(List.of(
+                        new MixedWorkload.Part(0.4, new SharedPrefixWorkload(model, 96, 2048, new IntRange(64, 256),
+                                SHORT_OUTPUT, Scenario.fixedText(seed))),
+                        new MixedWorkload.Part(0.3, new LoraWorkload(adapters, 1.0, SHAREGPT_PROMPT, SHORT_OUTPUT, 4)),
+                        new MixedWorkload.Part(0.3, new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT)))),
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
+    }
+
+    /**
+     * Unique prompts of widely varying size arriving in bursts: 2 s at 3× the mean rate, then 6 s at a
+     * third of it. During a burst the fleet is over capacity and queues build; a queue-aware router
+     * spreads them evenly, a blind one lets long requests pile up on unlucky pods.
+     */
+    static Scenario bursty(String model) {
+        FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(PODS), List.of(), 0, KV_BLOCKS, MAX_NUM_SEQS,
+                FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario("bursty",
+                "unique prompts (64..2,048 tokens) in on/off bursts: 2 s at 3x the mean rate, 6 s at 1/3",
+                fleet,
+                seed -> new UniquePromptWorkload(model, new IntRange(64, 2048), new IntRange(16, 160)),
+                new OnOffArrivals(1, 3, 2, 6), 0.6, Duration.ofSeconds(24), MAX_REQUESTS);
+    }
+
+    /**
+     * Half the pods at half speed (an older GPU generation in the same pool): round-robin gives them
+     * a quarter of the traffic each, more than the sixth of the capacity they have.
+     */
+    static Scenario heterogeneous(String model) {
+        FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(PODS, 1.0, 1.0, 0.5, 0.5), List.of(), 0, KV_BLOCKS,
+                MAX_NUM_SEQS, FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario("heterogeneous",
+                "half the pods at half speed, steady Poisson traffic of unique prompts",
+                fleet,
+                seed -> new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
+    }
+
+    /** The control: equal pods, steady Poisson traffic, nothing to exploit. Gains here should be ~0. */
+    static Scenario uniform(String model) {
+        FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(PODS), List.of(), 0, KV_BLOCKS, MAX_NUM_SEQS,
+                FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario("uniform",
+                "equal pods, steady Poisson traffic of unique prompts: the control, where routing has little to gain",
+                fleet,
+                seed -> new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
+                new PoissonArrivals(1), 0.85, RUN, MAX_REQUESTS);
+    }
+
+    /**
+     * Adapter names as the simulator registers them: the model name after its last '/', lower-cased,
+     * then {@code -lora-<i>} (meta-llama/Llama-3.1-8B-Instruct → llama-3.1-8b-instruct-lora-0).
+     */
+    public static List<String> adapterNames(String model, int count) {
+        String shortName = model.substring(model.lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        List<String> names = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            names.add(shortName + "-lora-" + i);
+        }
+        return names;
+    }
+}

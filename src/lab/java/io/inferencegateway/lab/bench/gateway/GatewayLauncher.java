@@ -1,0 +1,36 @@
+package io.inferencegateway.lab.bench.gateway;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+
+/** Puts a router with the given policy in front of the pods for one run. */
+@FunctionalInterface
+public interface GatewayLauncher {
+
+    /**
+     * @param policy  the gateway's {@code policy} value: gpu-aware, round-robin, least-request, random
+     * @param pods    the fleet's endpoints
+     * @param workDir a directory for this run's config and log files
+     */
+    LoadTarget start(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Path workDir) throws Exception;
+
+    /**
+     * No gateway: the load generator spreads requests over the pods itself, round-robin. For checking
+     * the instrument and measuring what the gateway hop costs; every policy name gives the same result.
+     */
+    static GatewayLauncher direct() {
+        return (fleet, policy, pods, workDir) -> new LoadTarget() {
+            @Override
+            public List<InetSocketAddress> targets() {
+                return List.copyOf(pods);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+}

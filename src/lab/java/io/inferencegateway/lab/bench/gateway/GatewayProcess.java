@@ -1,0 +1,156 @@
+package io.inferencegateway.lab.bench.gateway;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+
+/**
+ * The gateway as a child process: {@code <command> serve --config FILE --port N}, talked to over
+ * HTTP only. Start returns once {@code GET /ready} answers 200; close stops it with SIGTERM, then
+ * SIGKILL if it lingers. A shutdown hook kills it if the bench itself is interrupted.
+ */
+public final class GatewayProcess implements LoadTarget {
+
+    private static final Duration POLL = Duration.ofMillis(100);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
+
+    private final Process process;
+    private final InetSocketAddress address;
+    private final Path log;
+    private final Thread killOnExit;
+
+    private GatewayProcess(Process process, InetSocketAddress address, Path log) {
+        this.process = process;
+        this.address = address;
+        this.log = log;
+        this.killOnExit = new Thread(process::destroyForcibly, "gateway-kill-on-exit");
+        Runtime.getRuntime().addShutdownHook(killOnExit);
+    }
+
+    /** {@code java -jar <jar>}, with the running JVM's java binary. */
+    public static List<String> javaJarCommand(Path jar, List<String> jvmOptions) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-jar");
+        command.add(jar.toString());
+        return command;
+    }
+
+    /**
+     * A launcher that writes {@code gateway.yaml} into the run directory (durations in simulated time,
+     * see {@link GatewayConfigWriter#render}), starts
+     * {@code command serve --config gateway.yaml --port N} on a free port and waits for readiness.
+     */
+    public static GatewayLauncher launcher(List<String> command, Duration routeTimeout, Duration metricsInterval,
+                                           Duration readyTimeout) {
+        return (FleetSpec fleet, String policy, List<InetSocketAddress> pods, Path workDir) -> {
+            Files.createDirectories(workDir);
+            Path config = workDir.resolve("gateway.yaml");
+            Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval));
+            return start(command, config, freePort(), workDir.resolve("gateway.log"), readyTimeout);
+        };
+    }
+
+    public static GatewayProcess start(List<String> command, Path config, int port, Path log, Duration readyTimeout)
+            throws IOException, InterruptedException {
+        List<String> full = new ArrayList<>(command);
+        full.addAll(List.of("serve", "--config", config.toString(), "--port", Integer.toString(port)));
+        Process process = new ProcessBuilder(full).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
+        GatewayProcess gateway = new GatewayProcess(process, new InetSocketAddress("127.0.0.1", port), log);
+        try {
+            gateway.awaitReady(readyTimeout);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            gateway.close();
+            throw e;
+        }
+        return gateway;
+    }
+
+    @Override
+    public List<InetSocketAddress> targets() {
+        return List.of(address);
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    private void awaitReady(Duration timeout) throws IOException, InterruptedException {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + "/ready"))
+                .timeout(Duration.ofSeconds(2)).GET().build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (!process.isAlive()) {
+                throw new IOException("gateway exited with code " + process.exitValue() + " before it was ready; "
+                        + "its log " + log + " ends with:\n" + tail(log));
+            }
+            try {
+                if (client.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException notListeningYet) {
+                // keep polling until the deadline
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("gateway not ready after " + timeout.toSeconds() + " s; its log " + log
+                        + " ends with:\n" + tail(log));
+            }
+            Thread.sleep(POLL.toMillis());
+        }
+    }
+
+    /** Stops the gateway: SIGTERM first so it can close cleanly, SIGKILL after a grace period. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running already
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static String tail(Path file) {
+        try {
+            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+        } catch (IOException e) {
+            return "(log unreadable: " + e.getMessage() + ")";
+        }
+    }
+}

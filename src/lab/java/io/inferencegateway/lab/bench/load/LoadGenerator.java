@@ -1,0 +1,127 @@
+package io.inferencegateway.lab.bench.load;
+
+import java.net.InetSocketAddress;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import io.inferencegateway.lab.bench.workload.PlannedRequest;
+import io.inferencegateway.lab.bench.workload.RequestPlan;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpClientCodec;
+
+/**
+ * Open-loop load generator for streamed chat completions. One pacing thread sends each planned
+ * request at its intended time, whether or not earlier ones have answered; one Netty event loop
+ * carries every connection and stream, so thousands of concurrent streams cost no threads.
+ * Connections are HTTP/1.1 keep-alive and reused. Latencies count from the intended send time.
+ */
+public final class LoadGenerator implements AutoCloseable {
+
+    /** Head start between building the run and its first intended send. */
+    private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final Ticker ticker;
+    private final NioEventLoopGroup group = new NioEventLoopGroup(1);
+    private final EventLoop loop = group.next();
+
+    public LoadGenerator() {
+        this(Ticker.SYSTEM);
+    }
+
+    public LoadGenerator(Ticker ticker) {
+        this.ticker = ticker;
+    }
+
+    /**
+     * Runs the plan against the targets (request i goes to target i mod n; normally there is one
+     * target, the gateway) and returns when every request has a result: ended, failed, timed out,
+     * or cancelled at the drain timeout.
+     */
+    public RunRecording run(RequestPlan plan, List<InetSocketAddress> targets, LoadOptions options,
+                            LiveCounters counters) throws InterruptedException {
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("no target to send to");
+        }
+        for (InetSocketAddress target : targets) {
+            if (target.isUnresolved() || !target.getAddress().isLoopbackAddress()) {
+                throw new IllegalArgumentException("the bench only talks to loopback addresses, not " + target);
+            }
+        }
+        counters.start(plan.size());
+        RunState run = new RunState(ticker, options, loop, counters, plan.size());
+        Map<InetSocketAddress, ConnectionPool> pools = pools(targets, options);
+        List<ConnectionPool> poolByTarget = targets.stream().map(pools::get).toList();
+
+        long start = ticker.nanoTime() + START_DELAY_NANOS;
+        for (PlannedRequest request : plan.requests()) {
+            byte[] body = RequestEncoder.encode(request.spec()); // before the wait, off the timed path
+            long intended = start + options.toWall(request.offsetNanos());
+            sleepUntil(intended);
+            int t = request.index() % targets.size();
+            ClientExchange exchange = new ClientExchange(run, request, intended, body, targets.get(t), poolByTarget.get(t));
+            loop.execute(exchange::dispatch);
+        }
+
+        if (!run.remaining.await(options.drainTimeout().toNanos(), TimeUnit.NANOSECONDS)) {
+            loop.submit(() -> List.copyOf(run.live).forEach(ClientExchange::cancel)).sync();
+            run.remaining.await();
+        }
+        long end = ticker.nanoTime();
+        int opened = loop.submit(() -> {
+            int sum = 0;
+            for (ConnectionPool pool : pools.values()) {
+                pool.closeIdle();
+                sum += pool.opened();
+            }
+            return sum;
+        }).syncUninterruptibly().getNow();
+        return new RunRecording(Arrays.asList(run.results), options.timeScale(), end - start, counters.maxInFlight(),
+                opened);
+    }
+
+    private Map<InetSocketAddress, ConnectionPool> pools(List<InetSocketAddress> targets, LoadOptions options) {
+        Map<InetSocketAddress, ConnectionPool> pools = new LinkedHashMap<>();
+        for (InetSocketAddress target : targets) {
+            pools.computeIfAbsent(target, t -> {
+                Bootstrap bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+                        .option(ChannelOption.TCP_NODELAY, true)
+                        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 10_000);
+                ConnectionPool pool = new ConnectionPool(bootstrap, t, options.maxConnections());
+                bootstrap.handler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpClientCodec(), new StreamHandler(ticker, pool));
+                    }
+                });
+                return pool;
+            });
+        }
+        return pools;
+    }
+
+    /** Parks until the clock reaches {@code deadline}; parking is accurate to tens of microseconds. */
+    private void sleepUntil(long deadline) throws InterruptedException {
+        long left;
+        while ((left = deadline - ticker.nanoTime()) > 0) {
+            LockSupport.parkNanos(left);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

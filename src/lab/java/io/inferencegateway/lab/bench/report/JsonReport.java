@@ -1,0 +1,155 @@
+package io.inferencegateway.lab.bench.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodSpec;
+import io.inferencegateway.lab.bench.fleet.PodStats;
+import io.inferencegateway.lab.bench.load.Outcome;
+import io.inferencegateway.lab.bench.load.RequestResult;
+import io.inferencegateway.lab.bench.load.RunRecording;
+
+/**
+ * One JSON file per run: the settings that reproduce it, the summary, the generator's health and
+ * one line per request. Times are milliseconds of simulated time; missing values are null.
+ */
+public final class JsonReport {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private JsonReport() {
+    }
+
+    public static void write(RunReport run, Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        JSON.writeValue(file.toFile(), toJson(run));
+    }
+
+    public static ObjectNode toJson(RunReport run) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("scenario", run.scenario());
+        root.put("description", run.scenarioSummary());
+        root.put("policy", run.policy());
+        root.put("gateway", run.gateway());
+        root.put("seed", run.seed());
+        root.put("workload", run.workload());
+        root.put("arrivals", run.arrivals());
+        number(root, "rate", run.rate());
+        number(root, "durationSeconds", run.durationSeconds());
+        RunRecording recording = run.recording();
+        number(root, "timeScale", recording.timeScale());
+        number(root, "wallSeconds", recording.wallNanos() / 1e9);
+        root.set("fleet", fleet(run.fleet()));
+
+        RunSummary s = run.summary();
+        ObjectNode summary = root.putObject("summary");
+        summary.put("requests", s.requests());
+        summary.put("ok", s.ok());
+        summary.put("errors", s.errors());
+        ObjectNode outcomes = summary.putObject("outcomes");
+        for (Map.Entry<Outcome, Integer> e : s.outcomes().entrySet()) {
+            outcomes.put(e.getKey().name(), e.getValue());
+        }
+        summary.set("ttftMs", latency(s.ttft()));
+        summary.set("itlMs", latency(s.itl()));
+        summary.set("e2eMs", latency(s.e2e()));
+        number(summary, "outputTokensPerSecond", s.outputTokensPerSecond());
+        number(summary, "spanSeconds", s.spanSeconds());
+
+        ObjectNode generator = root.putObject("generator");
+        generator.set("sendLagMs", latency(s.sendLag()));
+        generator.put("maxInFlight", recording.maxInFlight());
+        generator.put("connectionsOpened", recording.connectionsOpened());
+
+        ArrayNode pods = root.putArray("pods");
+        for (PodStats p : run.pods()) {
+            ObjectNode pod = pods.addObject();
+            pod.put("name", p.name());
+            number(pod, "speedFactor", p.speedFactor());
+            pod.put("served", p.served());
+            number(pod, "meanWaiting", p.meanWaiting());
+            pod.put("peakWaiting", p.peakWaiting());
+            number(pod, "meanRunning", p.meanRunning());
+            number(pod, "prefixHitRate", p.prefixHitRate());
+            pod.put("preemptions", p.preemptions());
+        }
+
+        ArrayNode requests = root.putArray("requests");
+        for (RequestResult r : recording.results()) {
+            ObjectNode line = requests.addObject();
+            line.put("index", r.index());
+            line.put("model", r.model());
+            line.put("kind", r.kind());
+            line.put("key", r.key());
+            line.put("promptTokens", r.promptTokens());
+            line.put("maxTokens", r.maxTokens());
+            number(line, "intendedMs", r.intendedNanos() / 1e6);
+            millis(line, "sendLagMs", r.sendLagNanos());
+            line.put("outcome", r.outcome().name());
+            line.put("status", r.status());
+            if (!r.error().isEmpty()) {
+                line.put("error", r.error());
+            }
+            millis(line, "ttftMs", r.ttftNanos());
+            millis(line, "e2eMs", r.e2eNanos());
+            line.put("outputTokens", r.outputTokens());
+            line.put("contentEvents", r.contentEvents());
+            Distribution itl = Distribution.of(r.itlNanos());
+            number(line, "itlMeanMs", itl.mean() / 1e6);
+            millis(line, "itlMaxMs", itl.isEmpty() ? -1 : itl.max());
+        }
+        return root;
+    }
+
+    private static ObjectNode fleet(FleetSpec fleet) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("modelName", fleet.modelName());
+        ArrayNode pods = node.putArray("pods");
+        for (PodSpec pod : fleet.pods()) {
+            pods.addObject().put("name", pod.name()).put("speedFactor", pod.speedFactor());
+        }
+        ArrayNode adapters = node.putArray("loraAdapters");
+        fleet.loraAdapters().forEach(adapters::add);
+        node.put("maxLoras", fleet.maxLoras());
+        node.put("kvBlocksPerPod", fleet.kvBlocksPerPod());
+        node.put("maxNumSeqs", fleet.maxNumSeqs());
+        node.put("maxNumBatchedTokens", fleet.maxNumBatchedTokens());
+        node.put("timeScale", fleet.timeScale());
+        return node;
+    }
+
+    private static ObjectNode latency(LatencySummary l) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("count", l.count());
+        number(node, "mean", l.meanMs());
+        number(node, "p50", l.p50Ms());
+        number(node, "p90", l.p90Ms());
+        number(node, "p99", l.p99Ms());
+        number(node, "max", l.maxMs());
+        return node;
+    }
+
+    private static void number(ObjectNode node, String field, double value) {
+        if (Double.isFinite(value)) {
+            node.put(field, Math.round(value * 1000) / 1000.0);
+        } else {
+            node.putNull(field);
+        }
+    }
+
+    private static void millis(ObjectNode node, String field, long nanos) {
+        if (nanos < 0) {
+            node.putNull(field);
+        } else {
+            number(node, field, nanos / 1e6);
+        }
+    }
+}

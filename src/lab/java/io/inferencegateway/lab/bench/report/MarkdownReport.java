@@ -1,0 +1,184 @@
+package io.inferencegateway.lab.bench.report;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodSpec;
+import io.inferencegateway.lab.bench.fleet.PodStats;
+
+/**
+ * The Markdown summary: per scenario, one table row per policy and each policy's TTFT relative to
+ * round-robin (0.18× = 82% lower).
+ */
+public final class MarkdownReport {
+
+    public static final String BASELINE = "round-robin";
+    /** Send lag above this share of p99 TTFT means the generator could not keep to the schedule. */
+    static final double LAG_WARNING_SHARE = 0.1;
+
+    private MarkdownReport() {
+    }
+
+    /** A whole report: a heading, then one section per scenario (each list holds one scenario's runs). */
+    public static String document(String title, String command, List<List<RunReport>> scenarios) {
+        StringBuilder md = new StringBuilder();
+        md.append("# ").append(title).append("\n\n");
+        if (command != null && !command.isBlank()) {
+            md.append("Command: `").append(command).append("`\n\n");
+        }
+        md.append("All times are simulated (wall-clock × time scale). Latency columns cover successful requests; ")
+                .append("TTFT and E2E count from each request's intended send time. ")
+                .append("Ratios are relative to ").append(BASELINE).append(" (lower is better).\n\n");
+        for (List<RunReport> runs : scenarios) {
+            md.append(scenarioSection(runs)).append('\n');
+        }
+        return md.toString();
+    }
+
+    public static String scenarioSection(List<RunReport> runs) {
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("no runs");
+        }
+        RunReport first = runs.get(0);
+        StringBuilder md = new StringBuilder();
+        md.append("## ").append(first.scenario()).append("\n\n");
+        md.append(first.scenarioSummary()).append(".\n\n");
+        md.append("- Fleet: ").append(describe(first.fleet())).append('\n');
+        md.append("- Workload: ").append(first.workload()).append('\n');
+        md.append(String.format(Locale.ROOT, "- Arrivals: %s over %.0f s; seed %d; time scale %s; gateway %s%n",
+                first.arrivals(), first.durationSeconds(), first.seed(), trim(first.recording().timeScale()),
+                first.gateway().equals("direct") ? "direct (no gateway: client-side round-robin, so every policy "
+                        + "row measures the same thing)" : first.gateway()));
+        md.append('\n');
+
+        Optional<RunReport> baseline = runs.stream().filter(r -> r.policy().equals(BASELINE)).findFirst();
+        md.append("| policy | requests | TTFT mean | TTFT p50 | TTFT p90 | TTFT p99 | ITL p50 | ITL p99 | E2E p99 "
+                + "| output tok/s | errors |");
+        if (baseline.isPresent()) {
+            md.append(" TTFT mean vs RR | TTFT p50 vs RR | TTFT p90 vs RR | TTFT p99 vs RR |");
+        }
+        md.append(" send lag p99 |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        if (baseline.isPresent()) {
+            md.append("---:|---:|---:|---:|");
+        }
+        md.append("---:|\n");
+        for (RunReport run : runs) {
+            RunSummary s = run.summary();
+            md.append("| ").append(run.policy())
+                    .append(" | ").append(s.requests())
+                    .append(" | ").append(time(s.ttft().meanMs()))
+                    .append(" | ").append(time(s.ttft().p50Ms()))
+                    .append(" | ").append(time(s.ttft().p90Ms()))
+                    .append(" | ").append(time(s.ttft().p99Ms()))
+                    .append(" | ").append(time(s.itl().p50Ms()))
+                    .append(" | ").append(time(s.itl().p99Ms()))
+                    .append(" | ").append(time(s.e2e().p99Ms()))
+                    .append(" | ").append(String.format(Locale.ROOT, "%.0f", s.outputTokensPerSecond()))
+                    .append(" | ").append(s.errors());
+            if (baseline.isPresent()) {
+                RunSummary b = baseline.get().summary();
+                md.append(" | ").append(ratio(s, b, x -> x.ttft().meanMs()))
+                        .append(" | ").append(ratio(s, b, x -> x.ttft().p50Ms()))
+                        .append(" | ").append(ratio(s, b, x -> x.ttft().p90Ms()))
+                        .append(" | ").append(ratio(s, b, x -> x.ttft().p99Ms()));
+            }
+            md.append(" | ").append(time(s.sendLag().p99Ms())).append(" |\n");
+        }
+        if (baseline.isEmpty()) {
+            md.append("\nNo ").append(BASELINE).append(" run, so no ratios.\n");
+        }
+        md.append(podSection(runs));
+        for (RunReport run : runs) {
+            LatencySummary lag = run.summary().sendLag();
+            LatencySummary ttft = run.summary().ttft();
+            if (lag.p99Ms() > LAG_WARNING_SHARE * ttft.p99Ms()) {
+                md.append(String.format(Locale.ROOT, "%nWarning: in the %s run the load generator sent its p99 request "
+                        + "%s late, over %.0f%% of that run's p99 TTFT (%s): the machine was too busy to keep the "
+                        + "schedule, so treat its tail latencies as unreliable.%n", run.policy(), time(lag.p99Ms()),
+                        LAG_WARNING_SHARE * 100, time(ttft.p99Ms())));
+            }
+        }
+        return md.toString();
+    }
+
+    static String describe(FleetSpec fleet) {
+        String speeds = fleet.pods().stream().map(p -> trim(p.speedFactor())).collect(Collectors.joining(", "));
+        boolean uniform = fleet.pods().stream().mapToDouble(PodSpec::speedFactor).distinct().count() == 1;
+        StringBuilder sb = new StringBuilder();
+        sb.append(fleet.pods().size()).append(" pods of ").append(fleet.modelName());
+        sb.append(uniform ? " at speed " + trim(fleet.pods().get(0).speedFactor()) : " at speeds " + speeds);
+        sb.append(", ").append(fleet.kvBlocksPerPod()).append(" KV blocks and max_num_seqs ").append(fleet.maxNumSeqs())
+                .append(" per pod");
+        if (!fleet.loraAdapters().isEmpty()) {
+            sb.append(", ").append(fleet.loraAdapters().size()).append(" adapters with max_loras ").append(fleet.maxLoras());
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Per pod and policy: requests served, mean and peak engine queue, prefix-cache hit rate, preemptions.
+     * Empty when no run has per-pod stats.
+     */
+    static String podSection(List<RunReport> runs) {
+        if (runs.stream().allMatch(r -> r.pods().isEmpty())) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("\nPer pod (served / mean queue / peak queue / prefix-cache hit rate / "
+                + "preemptions):\n\n| policy |");
+        List<PodStats> names = runs.stream().filter(r -> !r.pods().isEmpty()).findFirst().orElseThrow().pods();
+        for (PodStats p : names) {
+            md.append(' ').append(p.name()).append(" (×").append(trim(p.speedFactor())).append(") |");
+        }
+        md.append("\n|---|").append("---|".repeat(names.size())).append('\n');
+        for (RunReport run : runs) {
+            if (run.pods().isEmpty()) {
+                continue;
+            }
+            md.append("| ").append(run.policy()).append(" |");
+            for (PodStats p : run.pods()) {
+                md.append(String.format(Locale.ROOT, " %d / %.1f / %d / %s / %d |", p.served(), p.meanWaiting(),
+                        p.peakWaiting(), Double.isNaN(p.prefixHitRate()) ? "–"
+                                : String.format(Locale.ROOT, "%.0f%%", 100 * p.prefixHitRate()), p.preemptions()));
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    /** "0.18× (−82%)"; "–" when either side is missing. */
+    static String ratio(RunSummary run, RunSummary baseline, ToDoubleFunction<RunSummary> metric) {
+        double a = metric.applyAsDouble(run);
+        double b = metric.applyAsDouble(baseline);
+        if (!Double.isFinite(a) || !Double.isFinite(b) || b <= 0) {
+            return "–";
+        }
+        double r = a / b;
+        long change = Math.round((r - 1) * 100);
+        String sign = change > 0 ? "+" : change < 0 ? "−" : "±";
+        return String.format(Locale.ROOT, "%.2f× (%s%d%%)", r, sign, Math.abs(change));
+    }
+
+    /** Milliseconds as a short human string: 4.21 ms, 812 ms, 4.40 s. */
+    static String time(double ms) {
+        if (!Double.isFinite(ms)) {
+            return "–";
+        }
+        if (ms < 10) {
+            return String.format(Locale.ROOT, "%.2f ms", ms);
+        }
+        if (ms < 1000) {
+            return String.format(Locale.ROOT, "%.0f ms", ms);
+        }
+        return String.format(Locale.ROOT, "%.2f s", ms / 1000);
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? String.format(Locale.ROOT, "%.1f", value)
+                : String.format(Locale.ROOT, "%s", (float) value);
+    }
+}

@@ -1,0 +1,38 @@
+package io.inferencegateway.lab.bench.report;
+
+import java.util.List;
+
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodStats;
+import io.inferencegateway.lab.bench.load.RunRecording;
+
+/**
+ * One run (a scenario under one policy) with everything needed to reproduce and report it.
+ *
+ * @param rate            mean arrival rate, requests per simulated second
+ * @param durationSeconds simulated span the arrivals were drawn over
+ * @param gateway         how requests reached the pods: {@code process} (the real gateway) or
+ *                        {@code direct} (client-side round-robin, no gateway)
+ */
+public record RunReport(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
+                        String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
+                        RunRecording recording, RunSummary summary, List<PodStats> pods) {
+
+    public RunReport {
+        pods = List.copyOf(pods);
+    }
+
+    public static RunReport of(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
+                               String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
+                               RunRecording recording) {
+        return of(scenario, scenarioSummary, workload, arrivals, policy, gateway, seed, rate, durationSeconds, fleet,
+                recording, List.of());
+    }
+
+    public static RunReport of(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
+                               String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
+                               RunRecording recording, List<PodStats> pods) {
+        return new RunReport(scenario, scenarioSummary, workload, arrivals, policy, gateway, seed, rate, durationSeconds,
+                fleet, recording, RunSummary.of(recording.results()), pods);
+    }
+}

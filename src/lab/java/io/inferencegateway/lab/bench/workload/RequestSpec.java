@@ -1,0 +1,25 @@
+package io.inferencegateway.lab.bench.workload;
+
+import java.util.List;
+
+/**
+ * The body of one chat completion request, plus two labels for analysis.
+ *
+ * @param model     the base model or a LoRA adapter name (the gateway routes by this field)
+ * @param maxTokens output length asked for; the simulator generates exactly this many tokens
+ * @param kind      which part of the workload made it: {@code prefix}, {@code lora} or {@code unique}
+ * @param key       the shared-prefix group or the adapter; empty for unique prompts
+ */
+public record RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key) {
+
+    public RequestSpec {
+        messages = List.copyOf(messages);
+        if (maxTokens < 1) {
+            throw new IllegalArgumentException("maxTokens must be positive, got " + maxTokens);
+        }
+    }
+
+    public int promptTokens() {
+        return TokenContract.promptTokens(messages);
+    }
+}

@@ -1,0 +1,22 @@
+package io.inferencegateway.lab.simulator;
+
+/** vLLM's error body: {"object":"error","message":...,"type":...,"param":null,"code":...}. */
+record ApiError(int status, String type, String message) {
+
+    static ApiError notFound(String message) {
+        return new ApiError(404, "NotFoundError", message);
+    }
+
+    static ApiError badRequest(String message) {
+        return new ApiError(400, "BadRequestError", message);
+    }
+
+    static ApiError unknownModel(String model) {
+        return notFound("The model `" + model + "` does not exist.");
+    }
+
+    String json() {
+        return "{\"object\":\"error\",\"message\":" + Json.quote(message) + ",\"type\":\"" + type
+                + "\",\"param\":null,\"code\":" + status + "}";
+    }
+}

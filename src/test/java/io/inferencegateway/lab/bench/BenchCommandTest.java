@@ -1,0 +1,23 @@
+package io.inferencegateway.lab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class BenchCommandTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "through the main CLI: 'bench' comes with the args | bench --scenario lora | bench --scenario lora",
+        "through BenchCommand.main: no 'bench' in the args  | --scenario lora       | bench --scenario lora",
+        "no args at all                                     |                       | 'bench '",
+    })
+    void theReportedCommandNamesBenchOnce(String name, String args, String expected) {
+        List<String> original = args == null ? List.of() : Arrays.asList(args.split(" "));
+        assertThat(BenchCommand.commandLine(original)).isEqualTo(expected);
+    }
+}

@@ -1,0 +1,133 @@
+package io.inferencegateway.lab.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import io.inferencegateway.config.EngineType;
+import io.inferencegateway.config.Policy;
+import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.Weights;
+import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.metrics.EndpointMetrics;
+import io.inferencegateway.scheduling.SchedulerEvents;
+import io.inferencegateway.scheduling.SchedulingPolicies;
+import io.inferencegateway.scheduling.SchedulingPolicy;
+
+/**
+ * Latency of one GPU-aware decision ({@code choose} plus the gateway's {@code started}/{@code finished}
+ * bookkeeping) with default weights, over 8 to 2,048 endpoints and 8,000-character prompts.
+ *
+ * <p>Prompts: 256 groups × 16; each prompt is a 6,000-character group prefix plus a 2,000-character tail
+ * of its own (125 blocks). In {@code system-prompt}, every group prefix starts with the same 2,048
+ * characters, so after warm-up every pod holds those 32 blocks (the case where the index has many holders
+ * per block). The index is warmed by routing every prompt once; after that each prompt is a repeat,
+ * as in multi-turn chat, so matches walk the full chain. Metrics: random but fresh, some pods running LoRA
+ * adapters; 1 in 8 requests asks for an adapter.
+ *
+ * <p>Run (see docs/scheduling.md): {@code java -cp target/classes:target/test-classes:$(cat target/cp.txt)
+ * org.openjdk.jmh.Main PickLatencyBenchmark}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 3, time = 3)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+public class PickLatencyBenchmark {
+
+    private static final String MODEL = "llama-3.1-8b";
+    private static final String[] ADAPTERS = {"sql", "chat", "law", "med", "code", "fin", "bio", "geo"};
+    private static final int GROUPS = 256;
+    private static final int PER_GROUP = 16;
+
+    @Param({"8", "64", "512", "2048"})
+    public int endpoints;
+
+    @Param({"shared-prefix", "system-prompt"})
+    public String workload;
+
+    private SchedulingPolicy policy;
+    private List<Endpoint> pods;
+    private InFlightRequests inFlight;
+    private InferenceRequest[] requests;
+    private int next;
+
+    @Setup
+    public void setUp() {
+        SplittableRandom random = new SplittableRandom(2024);
+        pods = new ArrayList<>();
+        for (int i = 0; i < endpoints; i++) {
+            pods.add(new Endpoint("10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255), 8000));
+        }
+        inFlight = new InFlightRequests();
+        long now = 1_000_000_000L;
+        Map<Endpoint, EndpointMetrics> scrapes = new ConcurrentHashMap<>(); // as a metrics cache would hold them
+        for (Endpoint e : pods) {
+            Set<String> running = Set.of(ADAPTERS[random.nextInt(ADAPTERS.length)]);
+            scrapes.put(e, new EndpointMetrics(random.nextInt(5), random.nextInt(64), 0.1 + 0.6 * random.nextDouble(),
+                    running, Set.of(), 4, 16, 29_205, Double.NaN, Double.NaN, now - 20_000_000L,
+                    InFlightRequests.Counters.ZERO));
+        }
+        PoolConfig pool = new PoolConfig("bench", MODEL, List.of(ADAPTERS), pods, Map.of(), null, 8000,
+                EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300), Duration.ofMillis(50));
+        policy = SchedulingPolicies.create(pool, scrapes::get, inFlight, () -> now, SchedulerEvents.NONE);
+
+        String system = workload.equals("system-prompt") ? text(random, 2_048) : "";
+        requests = new InferenceRequest[GROUPS * PER_GROUP];
+        for (int g = 0; g < GROUPS; g++) {
+            String prefix = system + text(random, 6_000 - system.length());
+            for (int k = 0; k < PER_GROUP; k++) {
+                String prompt = prefix + text(random, 2_000);
+                int i = k * GROUPS + g; // interleave groups
+                String adapter = i % 8 == 7 ? ADAPTERS[random.nextInt(ADAPTERS.length)] : null;
+                requests[i] = new InferenceRequest(adapter == null ? MODEL : adapter, adapter, prompt,
+                        InferenceRequest.estimateTokens(prompt), true);
+            }
+        }
+        for (InferenceRequest r : requests) { // warm the prefix index: every prompt routed once
+            pick(r);
+        }
+    }
+
+    private static String text(SplittableRandom random, int chars) {
+        StringBuilder sb = new StringBuilder(chars);
+        for (int i = 0; i < chars; i++) {
+            sb.append((char) ('a' + random.nextInt(26)));
+        }
+        return sb.toString();
+    }
+
+    private Endpoint pick(InferenceRequest r) {
+        Endpoint e = policy.choose(r, pods);
+        inFlight.started(e, r.promptTokensEstimate());
+        inFlight.finished(e);
+        return e;
+    }
+
+    @Benchmark
+    public Endpoint choose() {
+        InferenceRequest r = requests[next];
+        next = next + 1 == requests.length ? 0 : next + 1;
+        return pick(r);
+    }
+}

@@ -1,0 +1,110 @@
+package io.inferencegateway.lab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import io.inferencegateway.lab.bench.fleet.PodSpec;
+import io.inferencegateway.lab.bench.workload.OnOffArrivals;
+import io.inferencegateway.lab.bench.workload.PlannedRequest;
+import io.inferencegateway.lab.bench.workload.RequestPlan;
+
+class ScenarioCatalogTest {
+
+    private static final String MODEL = ScenarioCatalog.DEFAULT_MODEL;
+
+    private static Scenario named(String name) {
+        return ScenarioCatalog.byName(name, MODEL).orElseThrow();
+    }
+
+    private static RequestPlan defaultPlan(Scenario s) {
+        return s.plan(42, s.rateForLoad(s.defaultLoad()), Duration.ofSeconds(10), s.maxRequests());
+    }
+
+    @Test
+    void theSixNamedScenarios() {
+        assertThat(ScenarioCatalog.names()).containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous",
+                "uniform");
+        assertThat(ScenarioCatalog.byName("nope", MODEL)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform"})
+    void everyRequestTargetsAModelTheFleetServes(String name) {
+        Scenario s = named(name);
+        Set<String> served = new HashSet<>(s.fleet().loraAdapters());
+        served.add(s.fleet().modelName());
+        RequestPlan plan = defaultPlan(s);
+        assertThat(plan.size()).isPositive();
+        assertThat(plan.requests()).allSatisfy(r -> assertThat(served).contains(r.spec().model()));
+        assertThat(s.capacity()).isPositive();
+    }
+
+    @Test
+    void sharedPrefixUsesLongSystemPromptsOverflowingOnePodsCache() {
+        Scenario s = named("shared-prefix");
+        PlannedRequest r = defaultPlan(s).requests().get(0);
+        assertThat(r.spec().messages().get(0).role()).isEqualTo("system");
+        assertThat(r.spec().messages().get(0).content()).hasSize(2048 * 4);
+        int promptBlocks = 128 * 2048 / 16;
+        assertThat(promptBlocks).isGreaterThan(2 * s.fleet().kvBlocksPerPod());
+        assertThat(promptBlocks / s.fleet().pods().size()).isLessThan(s.fleet().kvBlocksPerPod());
+    }
+
+    @Test
+    void loraHasSixteenAdaptersFourPerPodAndSkewedPopularity() {
+        Scenario s = named("lora");
+        assertThat(s.fleet().loraAdapters()).hasSize(16).first().isEqualTo("llama-3.1-8b-instruct-lora-0");
+        assertThat(s.fleet().maxLoras()).isEqualTo(4);
+        List<String> models = defaultPlan(s).requests().stream().map(r -> r.spec().model()).toList();
+        long top = models.stream().filter("llama-3.1-8b-instruct-lora-0"::equals).count();
+        long last = models.stream().filter("llama-3.1-8b-instruct-lora-15"::equals).count();
+        assertThat(top).isGreaterThan(5 * last);
+    }
+
+    @Test
+    void mixedHasAllThreeKinds() {
+        Set<String> kinds = new HashSet<>();
+        defaultPlan(named("mixed")).requests().forEach(r -> kinds.add(r.spec().kind()));
+        assertThat(kinds).containsExactlyInAnyOrder("prefix", "lora", "unique");
+    }
+
+    @Test
+    void burstyArrivesInBurstsAndHeterogeneousHasHalfSpeedPods() {
+        assertThat(named("bursty").arrivals()).isInstanceOf(OnOffArrivals.class);
+        assertThat(named("heterogeneous").fleet().pods()).extracting(PodSpec::speedFactor)
+                .containsExactly(1.0, 1.0, 0.5, 0.5);
+        assertThat(named("uniform").fleet().pods()).extracting(PodSpec::speedFactor).containsOnly(1.0);
+    }
+
+    @Test
+    void modelNameIsConfigurable() {
+        Scenario s = ScenarioCatalog.byName("lora", "Qwen/Qwen2.5-7B-Instruct").orElseThrow();
+        assertThat(s.fleet().modelName()).isEqualTo("Qwen/Qwen2.5-7B-Instruct");
+        assertThat(s.fleet().loraAdapters()).first().isEqualTo("qwen2.5-7b-instruct-lora-0");
+    }
+
+    @ParameterizedTest(name = "{0} req/s × {1} tokens within {2} events/s -> {3}")
+    @CsvSource({
+        "100, 96, 2000, 0.2",      // 10,000 events/s simulated: run at a fifth of real time
+        "10, 46, 2000, 4.0",       // 500 events/s: four times faster than real time
+        "1, 1, 2000, 10",          // capped
+        "1000, 1000, 100, 0.05",   // floored
+        "30, 63, 2000, 0.99",      // 2,010 events/s: just under 1.0, rounded down to two digits
+    })
+    void timeScaleKeepsTheEventRateWithinBudget(double rate, double tokens, double budget, double expected) {
+        double scale = TimeScaleChooser.choose(rate, tokens, budget);
+        assertThat(scale).isCloseTo(expected, within(1e-12));
+        if (scale > TimeScaleChooser.MIN_SCALE) {
+            assertThat(TimeScaleChooser.simulatedEventRate(rate, tokens) * scale).isLessThanOrEqualTo(budget + 1e-6);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package io.inferencegateway.lab.bench.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import io.inferencegateway.lab.bench.Scenario;
+import io.inferencegateway.lab.bench.ScenarioCatalog;
+import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.config.GatewayConfig;
+import io.inferencegateway.config.PoolConfig;
+
+/**
+ * The bench renders the gateway config without the gateway's classes; this test (test code only) checks
+ * the gateway's own validator accepts what it renders, for every scenario and policy.
+ */
+class GatewayConfigContractTest {
+
+    static Stream<Arguments> scenariosAndPolicies() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Scenario scenario : ScenarioCatalog.all(ScenarioCatalog.DEFAULT_MODEL)) {
+            for (String policy : List.of("gpu-aware", "round-robin", "least-request", "random")) {
+                for (double scale : new double[] {0.25, 1, 8}) {
+                    cases.add(Arguments.of(scenario.name(), policy, scale, scenario));
+                }
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} / {1} / time scale {2}")
+    @MethodSource("scenariosAndPolicies")
+    void theGatewayAcceptsTheRenderedConfig(String name, String policy, double scale, Scenario scenario)
+            throws Exception {
+        List<InetSocketAddress> pods = new ArrayList<>();
+        for (int i = 0; i < scenario.fleet().pods().size(); i++) {
+            pods.add(new InetSocketAddress("127.0.0.1", 9001 + i));
+        }
+        String yaml = GatewayConfigWriter.render(scenario.fleet().withTimeScale(scale), policy, pods,
+                Duration.ofSeconds(300), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL);
+
+        GatewayConfig config = ConfigLoader.parse(yaml);
+
+        assertThat(config.pools()).hasSize(1);
+        PoolConfig pool = config.pools().get(0);
+        assertThat(pool.modelName()).isEqualTo(scenario.fleet().modelName());
+        assertThat(pool.loraAdapters()).isEqualTo(scenario.fleet().loraAdapters());
+        assertThat(pool.endpoints()).hasSize(pods.size());
+        assertThat(pool.endpoints().get(0).port()).isEqualTo(9001);
+        assertThat(pool.policy().configName()).isEqualTo(policy);
+        assertThat(pool.routeTimeout().toMillis()).isBetween(Math.round(300_000 / scale), Math.round(300_000 / scale) + 999);
+    }
+}

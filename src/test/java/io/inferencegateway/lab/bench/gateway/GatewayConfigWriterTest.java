@@ -1,0 +1,82 @@
+package io.inferencegateway.lab.bench.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import io.inferencegateway.lab.bench.ScenarioCatalog;
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+
+/** The rendered YAML as a document; {@code BenchConfigContractTest} feeds it to the gateway's validator. */
+class GatewayConfigWriterTest {
+
+    private static final List<InetSocketAddress> PODS = List.of(new InetSocketAddress("127.0.0.1", 9001),
+            new InetSocketAddress("127.0.0.1", 9002));
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void rendersTheDocumentedShape() throws Exception {
+        FleetSpec fleet = new FleetSpec("meta-llama/Llama-3.1-8B-Instruct", FleetSpec.pods(2),
+                ScenarioCatalog.adapterNames("meta-llama/Llama-3.1-8B-Instruct", 2), 4, 6144, 64, 8192, 1.0);
+        String yaml = GatewayConfigWriter.render(fleet, "round-robin", PODS, Duration.ofSeconds(300),
+                Duration.ofMillis(50));
+        Map<String, Object> doc = new ObjectMapper(new YAMLFactory()).readValue(yaml, Map.class);
+        assertThat(doc).containsEntry("apiVersion", "inferencegateway.io/v1alpha1")
+                .containsEntry("kind", "InferenceGatewayConfig")
+                .containsEntry("metadata", Map.of("name", "bench"));
+        Map<String, Object> scheduler = ((List<Map<String, Object>>) ((Map<String, Object>) doc.get("spec"))
+                .get("schedulers")).get(0);
+        assertThat(scheduler).containsEntry("name", "llama-3-1-8b-instruct")
+                .containsEntry("modelName", "meta-llama/Llama-3.1-8B-Instruct")
+                .containsEntry("loraAdapters", List.of("llama-3.1-8b-instruct-lora-0", "llama-3.1-8b-instruct-lora-1"))
+                .containsEntry("endpoints", List.of("127.0.0.1:9001", "127.0.0.1:9002"))
+                .containsEntry("policy", "round-robin")
+                .containsEntry("routeTimeout", "300s")
+                .containsEntry("metricsInterval", "50ms");
+        assertThat(yaml).doesNotStartWith("---");
+    }
+
+    @Test
+    void noAdaptersNoLoraField() {
+        FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(1), List.of(), 0, 100, 8, 8192, 1.0);
+        assertThat(GatewayConfigWriter.render(fleet, "gpu-aware", PODS.subList(0, 1), Duration.ofSeconds(1),
+                Duration.ofMillis(50))).doesNotContain("loraAdapters");
+    }
+
+    @ParameterizedTest(name = "time scale {0}: route timeout {1}, scrape {2}")
+    @CsvSource({
+        "1.0, 300s, 50ms",
+        "0.25, 1200s, 200ms",
+        "2.0, 150s, 25ms",
+        "10.0, 30s, 10ms",     // 5 ms would be a scrape storm: floored
+        "1000.0, 1000ms, 10ms", // the route timeout never drops below a second
+        "0.27, 1112s, 185ms",   // 1,111.1 s rounded up to whole seconds
+    })
+    void durationsAreSimulatedAndScaledToWallTime(double scale, String routeTimeout, String scrape) {
+        FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(1), List.of(), 0, 100, 8, 8192, scale);
+        String yaml = GatewayConfigWriter.render(fleet, "gpu-aware", PODS.subList(0, 1), Duration.ofSeconds(300),
+                Duration.ofMillis(50));
+        assertThat(yaml).contains("routeTimeout: " + routeTimeout).contains("metricsInterval: " + scrape);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+        "meta-llama/Llama-3.1-8B-Instruct, llama-3-1-8b-instruct",
+        "Qwen/Qwen2.5-7B, qwen2-5-7b",
+        "plain, plain",
+        "org/___, bench",
+    })
+    void schedulerNamesAreKubernetesStyle(String model, String name) {
+        assertThat(GatewayConfigWriter.schedulerName(model)).isEqualTo(name);
+    }
+}
