@@ -1,4 +1,4 @@
-package io.inferencegateway.processors;
+package io.inferencegateway.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.inferencegateway.camel.GatewayExchange;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.core.Endpoint;
 import io.inferencegateway.core.Gateway;
