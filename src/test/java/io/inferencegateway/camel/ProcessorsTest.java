@@ -93,15 +93,6 @@ class ProcessorsTest {
     }
 
     @Test
-    void wrongMethodIs405() {
-        Exchange e = exchange(null, "");
-        e.getMessage().setHeader(Exchange.HTTP_METHOD, "GET");
-        e.getMessage().setHeader("Allow", "POST");
-        assertThatThrownBy(() -> new RequireAllowedMethod().process(e))
-                .isInstanceOfSatisfying(GatewayException.class, g -> assertThat(g.status()).isEqualTo(405));
-    }
-
-    @Test
     void errorResponseRendersGatewayExceptionsAndHidesOthers() throws Exception {
         Exchange e = exchange(null, "");
         e.setProperty(Exchange.EXCEPTION_CAUGHT, GatewayException.noEndpoint("llama"));

@@ -18,7 +18,6 @@ import io.inferencegateway.core.NanoClock;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.OpenAiErrorResponse;
 import io.inferencegateway.camel.ParseInferenceRequest;
-import io.inferencegateway.camel.RequireAllowedMethod;
 import io.inferencegateway.camel.ResolveModelPool;
 import io.inferencegateway.proxy.UpstreamResponse;
 import io.inferencegateway.testing.TestUpstream;
@@ -36,8 +35,6 @@ class InferenceRouteTest {
     static final TestUpstream UPSTREAM = upstream();
     final Gateway gateway = gateway();
 
-    @BindToRegistry("requireAllowedMethod")
-    final RequireAllowedMethod requireAllowedMethod = new RequireAllowedMethod();
     @BindToRegistry("parseInferenceRequest")
     final ParseInferenceRequest parseInferenceRequest = new ParseInferenceRequest();
     @BindToRegistry("resolveModelPool")
@@ -103,7 +100,6 @@ class InferenceRouteTest {
             e.getMessage().setHeader(Exchange.HTTP_URI, "/v1/completions");
             e.getMessage().setHeader(Exchange.HTTP_PATH, "/v1/completions");
             e.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
-            e.getMessage().setHeader("Allow", "POST");
             e.getMessage().setBody(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)));
         });
     }
