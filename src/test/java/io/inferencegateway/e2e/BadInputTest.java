@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -107,6 +108,17 @@ class BadInputTest {
         if (status == 405) {
             assertThat(r.headers().firstValue("allow")).isPresent();
         }
+    }
+
+    @ParameterizedTest(name = "{0} {1} -> Allow: {2}")
+    @CsvSource({"GET, /v1/chat/completions, POST", "PUT, /v1/embeddings, POST", "POST, /v1/models, GET",
+            "DELETE, /health, GET", "HEAD, /ready, GET"})
+    void wrongMethodAnswersWithTheAllowedOne(String method, String path, String allow) throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(r.statusCode()).isEqualTo(405);
+        assertThat(r.headers().firstValue("allow")).hasValue(allow);
     }
 
     @Test

@@ -15,11 +15,10 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.core.Gateway;
 import io.inferencegateway.core.NanoClock;
-import io.inferencegateway.processors.EndpointPicker;
-import io.inferencegateway.processors.OpenAiErrorResponse;
-import io.inferencegateway.processors.ParseInferenceRequest;
-import io.inferencegateway.processors.RequireAllowedMethod;
-import io.inferencegateway.processors.ResolveModelPool;
+import io.inferencegateway.camel.EndpointPicker;
+import io.inferencegateway.camel.OpenAiErrorResponse;
+import io.inferencegateway.camel.ParseInferenceRequest;
+import io.inferencegateway.camel.ResolveModelPool;
 import io.inferencegateway.proxy.UpstreamResponse;
 import io.inferencegateway.testing.TestUpstream;
 import io.netty.buffer.Unpooled;
@@ -36,8 +35,6 @@ class InferenceRouteTest {
     static final TestUpstream UPSTREAM = upstream();
     final Gateway gateway = gateway();
 
-    @BindToRegistry("requireAllowedMethod")
-    final RequireAllowedMethod requireAllowedMethod = new RequireAllowedMethod();
     @BindToRegistry("parseInferenceRequest")
     final ParseInferenceRequest parseInferenceRequest = new ParseInferenceRequest();
     @BindToRegistry("resolveModelPool")
@@ -103,7 +100,6 @@ class InferenceRouteTest {
             e.getMessage().setHeader(Exchange.HTTP_URI, "/v1/completions");
             e.getMessage().setHeader(Exchange.HTTP_PATH, "/v1/completions");
             e.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
-            e.getMessage().setHeader("Allow", "POST");
             e.getMessage().setBody(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)));
         });
     }

@@ -1,6 +1,5 @@
-package io.inferencegateway.processors;
+package io.inferencegateway.camel;
 
-import io.inferencegateway.camel.GatewayExchange;
 import io.inferencegateway.core.Gateway;
 import io.inferencegateway.core.InferenceRequest;
 import io.inferencegateway.core.ModelPool;

@@ -3,6 +3,8 @@ package io.inferencegateway.camel;
 /** Exchange property names shared by the gateway's processors, binding and upstream producer. */
 public final class GatewayExchange {
 
+    /** The id of the {@code direct:} route that serves the request's path and method (set by {@link PathDispatch}). */
+    public static final String ROUTE = "gatewayRoute";
     /** The client's {@link io.netty.handler.codec.http.HttpHeaders}, forwarded upstream end-to-end. */
     public static final String REQUEST_HEADERS = "gatewayRequestHeaders";
     /** The parsed {@link io.inferencegateway.core.InferenceRequest}. */

@@ -1,4 +1,4 @@
-package io.inferencegateway.processors;
+package io.inferencegateway.camel;
 
 import io.inferencegateway.core.Gateway;
 import io.inferencegateway.openai.ModelList;

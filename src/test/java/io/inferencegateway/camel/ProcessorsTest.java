@@ -1,4 +1,4 @@
-package io.inferencegateway.processors;
+package io.inferencegateway.camel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.inferencegateway.camel.GatewayExchange;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.core.Endpoint;
 import io.inferencegateway.core.Gateway;
@@ -91,15 +90,6 @@ class ProcessorsTest {
         assertThat(gateway.inFlight().inFlight(placement.endpoint())).isEqualTo(1);
         placement.finish();
         assertThat(gateway.inFlight().inFlight(placement.endpoint())).isZero();
-    }
-
-    @Test
-    void wrongMethodIs405() {
-        Exchange e = exchange(null, "");
-        e.getMessage().setHeader(Exchange.HTTP_METHOD, "GET");
-        e.getMessage().setHeader("Allow", "POST");
-        assertThatThrownBy(() -> new RequireAllowedMethod().process(e))
-                .isInstanceOfSatisfying(GatewayException.class, g -> assertThat(g.status()).isEqualTo(405));
     }
 
     @Test

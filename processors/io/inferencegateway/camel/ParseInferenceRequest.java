@@ -1,6 +1,5 @@
-package io.inferencegateway.processors;
+package io.inferencegateway.camel;
 
-import io.inferencegateway.camel.GatewayExchange;
 import io.inferencegateway.core.GatewayException;
 import io.inferencegateway.core.InferenceRequest;
 import io.inferencegateway.openai.InferenceRequestParser;
