@@ -1,9 +1,9 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.core.Gateway;
-import io.inferencegateway.core.InferenceRequest;
-import io.inferencegateway.core.ModelPool;
-import io.inferencegateway.core.Placement;
+import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.Placement;
 import io.inferencegateway.proxy.UpstreamResponse;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;

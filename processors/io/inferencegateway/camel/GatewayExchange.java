@@ -7,11 +7,11 @@ public final class GatewayExchange {
     public static final String ROUTE = "gatewayRoute";
     /** The client's {@link io.netty.handler.codec.http.HttpHeaders}, forwarded upstream end-to-end. */
     public static final String REQUEST_HEADERS = "gatewayRequestHeaders";
-    /** The parsed {@link io.inferencegateway.core.InferenceRequest}. */
+    /** The parsed {@link io.inferencegateway.domain.InferenceRequest}. */
     public static final String REQUEST = "gatewayRequest";
-    /** The {@link io.inferencegateway.core.ModelPool} serving the request's model, if any. */
+    /** The {@link io.inferencegateway.pool.ModelPool} serving the request's model, if any. */
     public static final String MODEL_POOL = "gatewayModelPool";
-    /** The {@link io.inferencegateway.core.Placement} of the request on an endpoint. */
+    /** The {@link io.inferencegateway.pool.Placement} of the request on an endpoint. */
     public static final String PLACEMENT = "gatewayPlacement";
 
     private GatewayExchange() {

@@ -3,7 +3,7 @@ package io.inferencegateway.camel;
 import java.nio.file.Path;
 import java.util.Map;
 
-import io.inferencegateway.core.Gateway;
+import io.inferencegateway.runtime.Gateway;
 import org.apache.camel.CamelContext;
 import org.apache.camel.main.Main;
 

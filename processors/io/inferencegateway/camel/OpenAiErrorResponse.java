@@ -1,6 +1,6 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.inferencegateway.proxy.UpstreamResponse;
 import org.apache.camel.Exchange;
@@ -19,19 +19,19 @@ public class OpenAiErrorResponse implements Processor {
     @Override
     public void process(Exchange exchange) {
         Throwable caught = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
-        GatewayException error;
-        if (caught instanceof GatewayException g) {
+        GatewayError error;
+        if (caught instanceof GatewayError g) {
             error = g;
         } else {
             LOG.error("Unexpected failure on {} {}", exchange.getMessage().getHeader(Exchange.HTTP_METHOD),
                     exchange.getMessage().getHeader(Exchange.HTTP_PATH), caught);
-            error = GatewayException.internal();
+            error = GatewayError.internal();
         }
         if (exchange.getMessage().getBody() instanceof UpstreamResponse relayed) {
             relayed.body().abandon(); // the error replaces a response that will now never be relayed
         }
         exchange.getMessage().setBody(OpenAiErrors.body(error));
-        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, error.status());
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, OpenAiErrors.status(error));
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
     }
 }

@@ -1,7 +1,7 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.core.GatewayException;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.openai.InferenceRequestParser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -18,11 +18,11 @@ public class ParseInferenceRequest implements Processor {
     public void process(Exchange exchange) {
         String contentType = exchange.getMessage().getHeader(Exchange.CONTENT_TYPE, String.class);
         if (!isJson(contentType)) {
-            throw GatewayException.unsupportedMediaType(contentType);
+            throw GatewayError.unsupportedMediaType(contentType);
         }
         ByteBuf body = exchange.getMessage().getBody(ByteBuf.class);
         if (body == null || !body.isReadable()) {
-            throw GatewayException.badRequest(null, "The request body is empty");
+            throw GatewayError.invalidRequest(null, "The request body is empty");
         }
         InferenceRequest request = InferenceRequestParser.parse(new ByteBufInputStream(body.duplicate()));
         exchange.setProperty(GatewayExchange.REQUEST, request);

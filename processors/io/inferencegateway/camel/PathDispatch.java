@@ -8,8 +8,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-import io.inferencegateway.core.GatewayException;
-import io.inferencegateway.core.UnknownUrlException;
+import io.inferencegateway.domain.GatewayError;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
@@ -99,12 +98,12 @@ public final class PathDispatch implements Processor {
             }
         }
         if (routes == null) {
-            throw new UnknownUrlException(method + " " + path);
+            throw GatewayError.unknownUrl(method, path);
         }
         String route = routes.byMethod.get(method);
         if (route == null) {
             message.setHeader("Allow", routes.allow);
-            throw GatewayException.methodNotAllowed(method, path);
+            throw GatewayError.methodNotAllowed(method, path);
         }
         for (int i = 0; values != null && i < values.length; i++) {
             if (routes.names[i] != null) {

@@ -6,8 +6,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.core.Gateway;
-import io.inferencegateway.core.ModelPool;
+import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.pool.ModelPool;
 import org.apache.camel.CamelContext;
 import org.apache.camel.builder.TemplatedRouteBuilder;
 import org.apache.camel.spi.OnCamelContextStarted;

@@ -1,6 +1,6 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.core.Gateway;
+import io.inferencegateway.runtime.Gateway;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 

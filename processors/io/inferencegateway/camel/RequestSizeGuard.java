@@ -1,7 +1,7 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.core.Gateway;
-import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
@@ -77,7 +77,7 @@ public final class RequestSizeGuard extends DefaultChannelHandlerFactory {
             if (ctx.pipeline().get("aggregator") != null) {
                 ctx.pipeline().remove("aggregator");
             }
-            byte[] json = OpenAiErrors.body(GatewayException.bodyTooLarge(limit));
+            byte[] json = OpenAiErrors.body(GatewayError.requestTooLarge(limit));
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
                     HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, Unpooled.wrappedBuffer(json));
             response.headers()

@@ -1,8 +1,8 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.core.Gateway;
-import io.inferencegateway.core.InferenceRequest;
-import io.inferencegateway.core.ModelPools;
+import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.pool.ModelPools;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 

@@ -3,7 +3,7 @@ package io.inferencegateway.camel;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.inferencegateway.proxy.UpstreamResponse;
 import io.netty.buffer.ByteBuf;
@@ -89,7 +89,7 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         }
         if (exchange.getException() != null) {
             // the routes render every error; this is the last line of defence
-            byte[] json = OpenAiErrors.body(GatewayException.internal());
+            byte[] json = OpenAiErrors.body(GatewayError.internal());
             return complete(message, HttpResponseStatus.INTERNAL_SERVER_ERROR, json, "application/json", close);
         }
         int status = message.getHeader(Exchange.HTTP_RESPONSE_CODE, 200, Integer.class);

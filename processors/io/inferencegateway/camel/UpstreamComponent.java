@@ -2,7 +2,7 @@ package io.inferencegateway.camel;
 
 import java.util.Map;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.proxy.UpstreamClient;
 import org.apache.camel.support.DefaultComponent;
 

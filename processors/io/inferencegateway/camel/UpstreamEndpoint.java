@@ -3,7 +3,7 @@ package io.inferencegateway.camel;
 import java.time.Duration;
 
 import io.inferencegateway.config.Durations;
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;

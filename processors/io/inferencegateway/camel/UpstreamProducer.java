@@ -2,9 +2,9 @@ package io.inferencegateway.camel;
 
 import java.time.Duration;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.GatewayException;
-import io.inferencegateway.core.Placement;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.pool.Placement;
 import io.inferencegateway.proxy.StreamingBody;
 import io.inferencegateway.proxy.UpstreamCall;
 import io.inferencegateway.proxy.UpstreamFailure;
@@ -120,10 +120,9 @@ final class UpstreamProducer extends DefaultAsyncProducer {
             }
             finish();
             exchange.setException(switch (failure.kind()) {
-                case TIMEOUT -> GatewayException.upstreamTimeout();
-                case CANCELLED -> new GatewayException(499, "invalid_request_error", "client_closed", null,
-                        "The client closed the connection");
-                default -> GatewayException.upstreamUnavailable();
+                case TIMEOUT -> GatewayError.upstreamTimeout();
+                case CANCELLED -> GatewayError.clientClosed();
+                default -> GatewayError.upstreamUnavailable();
             });
             callback.done(false);
         }

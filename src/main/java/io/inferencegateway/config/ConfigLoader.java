@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.inferencegateway.config.InferenceGatewayConfig.Scheduler;
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 
 /**
  * Reads and validates an {@code InferenceGatewayConfig} YAML document. Every problem is reported as

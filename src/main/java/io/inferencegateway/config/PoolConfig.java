@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 
 /**
  * One validated scheduler entry: a model pool.

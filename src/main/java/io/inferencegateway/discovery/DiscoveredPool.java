@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Set;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.ModelPool;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.pool.ModelPool;
 
 /**
  * A model pool whose pods are found on Kubernetes: its selector, what the watch and the resyncs said about

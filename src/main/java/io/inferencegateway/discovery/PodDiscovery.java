@@ -6,8 +6,8 @@ import java.util.Map;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.core.ModelPool;
-import io.inferencegateway.core.ModelPools;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.ModelPools;
 
 /**
  * Kubernetes pod discovery for every pool with a {@code modelSelector}. The per-pool routes call it: the

@@ -2,7 +2,7 @@ package io.inferencegateway.metrics;
 
 import java.util.Set;
 
-import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.domain.InFlightRequests;
 
 /**
  * What one scrape of a model server's {@code /metrics} says, in engine-neutral terms.

@@ -4,7 +4,7 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 import io.inferencegateway.config.EngineType;
-import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.domain.InFlightRequests;
 
 /** How one model-server engine publishes its load: where its Prometheus exposition lives and which series to read. */
 public interface EngineDialect {

@@ -4,7 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.Objects;
 import java.util.Set;
 
-import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.domain.InFlightRequests;
 
 /**
  * What one engine's exposition says, gathered sample by sample while the parser runs, then turned into

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 
 /**
  * The last good scrape of every endpoint, and how its recent scrapes went. Each endpoint's state is an immutable

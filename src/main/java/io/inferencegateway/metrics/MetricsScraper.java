@@ -22,11 +22,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InFlightRequests;
-import io.inferencegateway.core.ModelPool;
-import io.inferencegateway.core.ModelPools;
-import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.ModelPools;
+import io.inferencegateway.domain.NanoClock;
 
 /**
  * Scrapes the Prometheus exposition of every endpoint of a pool, without blocking: {@link #scrape(String)} only

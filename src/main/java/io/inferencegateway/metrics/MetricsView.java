@@ -1,6 +1,6 @@
 package io.inferencegateway.metrics;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 
 /** Read side of the metrics cache, as the scheduler sees it. */
 @FunctionalInterface

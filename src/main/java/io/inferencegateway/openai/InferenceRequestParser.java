@@ -8,8 +8,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 
-import io.inferencegateway.core.GatewayException;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.InferenceRequest;
 
 /**
  * Reads what routing needs from an OpenAI request body in one streaming pass: {@code model},
@@ -31,7 +31,7 @@ public final class InferenceRequestParser {
     public static InferenceRequest parse(InputStream body) {
         try (JsonParser p = JSON.createParser(body)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw GatewayException.badRequest(null, "The request body must be a JSON object");
+                throw GatewayError.invalidRequest(null, "The request body must be a JSON object");
             }
             String model = null;
             boolean modelSeen = false;
@@ -45,7 +45,7 @@ public final class InferenceRequestParser {
                     case "model" -> {
                         modelSeen = true;
                         if (value != JsonToken.VALUE_STRING) {
-                            throw GatewayException.badRequest("model", "'model' must be a string");
+                            throw GatewayError.invalidRequest("model", "'model' must be a string");
                         }
                         model = p.getText();
                     }
@@ -56,16 +56,16 @@ public final class InferenceRequestParser {
                 }
             }
             if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
-                throw GatewayException.badRequest(null, "The request body is not valid JSON");
+                throw GatewayError.invalidRequest(null, "The request body is not valid JSON");
             }
             if (!modelSeen || model == null || model.isBlank()) {
-                throw GatewayException.badRequest("model", "You must provide a model parameter");
+                throw GatewayError.invalidRequest("model", "You must provide a model parameter");
             }
             String text = prompt.toString();
             int tokens = InferenceRequest.estimateTokens(text) + tokenArrayLength;
             return new InferenceRequest(model, null, text, tokens, stream);
         } catch (IOException e) {
-            throw GatewayException.badRequest(null, "The request body is not valid JSON: " + firstLine(e.getMessage()));
+            throw GatewayError.invalidRequest(null, "The request body is not valid JSON: " + firstLine(e.getMessage()));
         }
     }
 

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.inferencegateway.core.ModelPool;
-import io.inferencegateway.core.ModelPools;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.ModelPools;
 
 /** The OpenAI {@code /v1/models} list of every served model; adapters name their base model as parent. */
 public final class ModelList {

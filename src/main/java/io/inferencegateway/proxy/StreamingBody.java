@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
-import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -56,7 +56,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private final AtomicBoolean resumePending = new AtomicBoolean();
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile int state = OPEN;
-    private volatile GatewayException failure;
+    private volatile GatewayError failure;
     private volatile boolean paused;
     private volatile ChunkedWriteHandler writer;
     private volatile Channel client;
@@ -116,7 +116,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
         wake();
     }
 
-    void fail(GatewayException cause) {
+    void fail(GatewayError cause) {
         failure = cause;
         state = FAILED;
         wake();

@@ -4,8 +4,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.GatewayError;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -165,8 +165,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         }
         done = true;
         cancelTimer();
-        body.fail(new GatewayException(502, "server_error", "upstream_broken", null,
-                "The model server closed the stream before it ended"));
+        body.fail(GatewayError.upstreamBroken());
     }
 
     /**
@@ -238,7 +237,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
             fail(UpstreamFailure.Kind.TIMEOUT, "no response within the route timeout");
         } else {
             done = true;
-            body.fail(GatewayException.upstreamTimeout());
+            body.fail(GatewayError.upstreamTimeout());
         }
     }
 

@@ -1,6 +1,6 @@
 package io.inferencegateway.proxy;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;

@@ -12,10 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InFlightRequests;
-import io.inferencegateway.core.InferenceRequest;
-import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
@@ -23,6 +23,7 @@ import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
+import io.inferencegateway.domain.SchedulingPolicy;
 
 /**
  * {@code policy: gpu-aware}: per request, builds every candidate's state from its last scrape plus the

@@ -3,9 +3,10 @@ package io.inferencegateway.scheduling;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InFlightRequests;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.SchedulingPolicy;
 
 /**
  * Baseline {@code least-request}: the endpoint with the fewest requests in flight through this gateway.

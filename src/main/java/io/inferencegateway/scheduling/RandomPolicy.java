@@ -3,8 +3,9 @@ package io.inferencegateway.scheduling;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.SchedulingPolicy;
 
 /** Baseline {@code random}: a uniformly random endpoint. */
 public final class RandomPolicy implements SchedulingPolicy {

@@ -3,8 +3,9 @@ package io.inferencegateway.scheduling;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.SchedulingPolicy;
 
 /** Baseline {@code round-robin}: every endpoint in turn, blind to load. */
 public final class RoundRobinPolicy implements SchedulingPolicy {

@@ -4,9 +4,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.random.RandomGenerator;
 
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.core.InFlightRequests;
-import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.metrics.MetricsView;
+import io.inferencegateway.domain.SchedulingPolicy;
 
 /** Builds the policy a pool's config names. */
 public final class SchedulingPolicies {

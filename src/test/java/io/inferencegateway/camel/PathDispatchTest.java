@@ -22,7 +22,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
-import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.openai.OpenAiErrors;
 
 /** The ingress's dispatch table on bare exchanges: which route a request goes to, or which 404/405 it gets. */
 class PathDispatchTest {
@@ -92,9 +93,9 @@ class PathDispatchTest {
     void otherRequestsGetAnOpenAiError(String scenario, String method, String path, int status, String code,
             String allow) {
         Exchange e = request(method, path);
-        assertThatThrownBy(() -> DISPATCH.process(e)).isInstanceOfSatisfying(GatewayException.class, g -> {
-            assertThat(g.status()).isEqualTo(status);
-            assertThat(g.code()).isEqualTo(code);
+        assertThatThrownBy(() -> DISPATCH.process(e)).isInstanceOfSatisfying(GatewayError.class, g -> {
+            assertThat(OpenAiErrors.status(g)).isEqualTo(status);
+            assertThat(OpenAiErrors.shape(g.reason()).code()).isEqualTo(code);
         });
         assertThat(e.getMessage().getHeader("Allow")).isEqualTo(allow);
         assertThat(e.getProperty(GatewayExchange.ROUTE)).isNull();

@@ -13,13 +13,13 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.inferencegateway.config.ConfigLoader;
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.Gateway;
-import io.inferencegateway.core.GatewayException;
-import io.inferencegateway.core.InferenceRequest;
-import io.inferencegateway.core.ModelPool;
-import io.inferencegateway.core.NanoClock;
-import io.inferencegateway.core.Placement;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.pool.Placement;
 import io.netty.buffer.Unpooled;
 
 /** The thin processors, each on a bare exchange without a route. */
@@ -58,7 +58,7 @@ class ProcessorsTest {
     @Test
     void parseRefusesOtherContentTypesWith415() {
         assertThatThrownBy(() -> new ParseInferenceRequest().process(exchange("text/plain", "{\"model\":\"m\"}")))
-                .isInstanceOfSatisfying(GatewayException.class, g -> assertThat(g.status()).isEqualTo(415));
+                .isInstanceOfSatisfying(GatewayError.class, g -> assertThat(g.reason()).isEqualTo(GatewayError.Reason.UNSUPPORTED_MEDIA_TYPE));
     }
 
     @Test
@@ -95,7 +95,7 @@ class ProcessorsTest {
     @Test
     void errorResponseRendersGatewayExceptionsAndHidesOthers() throws Exception {
         Exchange e = exchange(null, "");
-        e.setProperty(Exchange.EXCEPTION_CAUGHT, GatewayException.noEndpoint("llama"));
+        e.setProperty(Exchange.EXCEPTION_CAUGHT, GatewayError.noEndpoint("llama"));
         new OpenAiErrorResponse().process(e);
         assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
         assertThat(new ObjectMapper().readTree(e.getMessage().getBody(byte[].class)).at("/error/code").asText())

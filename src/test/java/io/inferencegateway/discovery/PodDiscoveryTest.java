@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.Gateway;
-import io.inferencegateway.core.ModelPool;
-import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.domain.NanoClock;
 
 /** Discovery feeding pools through the Camel-free gateway: events, resyncs and what a reload keeps. */
 class PodDiscoveryTest {

@@ -15,8 +15,8 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.Gateway;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.lab.simulator.SimulatedPod;

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import io.inferencegateway.config.EngineType;
-import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.EngineDialect;
 import io.inferencegateway.lab.simulator.FleetOptions;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.TestUpstream;
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.config.EngineType;
-import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.domain.InFlightRequests;
 
 class EngineDialectTest {
 

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpServer;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 
 /**
  * A loopback HTTP server standing in for a model server's metrics endpoint. Tests change what it answers while it

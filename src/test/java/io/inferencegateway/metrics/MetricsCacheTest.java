@@ -8,8 +8,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
 
 class MetricsCacheTest {
 

@@ -17,9 +17,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.EngineType;
-import io.inferencegateway.core.InFlightRequests;
-import io.inferencegateway.core.ModelPools;
-import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.pool.ModelPools;
+import io.inferencegateway.domain.NanoClock;
 
 /** The real route template and Kamelet, loaded by Camel Main, scraping a loopback server into the cache. */
 @CamelMainTest(properties = {

@@ -19,10 +19,10 @@ import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.Weights;
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InFlightRequests;
-import io.inferencegateway.core.ModelPool;
-import io.inferencegateway.core.ModelPools;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.scheduling.RoundRobinPolicy;
 
 class MetricsScraperTest {

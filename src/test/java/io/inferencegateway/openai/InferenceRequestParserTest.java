@@ -11,8 +11,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.core.GatewayException;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.InferenceRequest;
 
 class InferenceRequestParserTest {
 
@@ -50,9 +50,9 @@ class InferenceRequestParserTest {
     @MethodSource("badBodies")
     void badBodiesAreBadRequests(String scenario, String json, String message) {
         assertThatThrownBy(() -> parse(json))
-                .isInstanceOf(GatewayException.class)
+                .isInstanceOf(GatewayError.class)
                 .hasMessageContaining(message)
-                .satisfies(e -> assertThat(((GatewayException) e).status()).isEqualTo(400));
+                .satisfies(e -> assertThat(((GatewayError) e).reason()).isEqualTo(GatewayError.Reason.INVALID_REQUEST));
     }
 
     static Stream<Arguments> badBodies() {

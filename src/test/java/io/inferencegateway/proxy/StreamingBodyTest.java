@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.core.GatewayException;
+import io.inferencegateway.domain.GatewayError;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -74,7 +74,7 @@ class StreamingBodyTest {
     @Test
     void anEventStreamThatBreaksEndsWithAnOpenAiErrorEvent() throws Exception {
         StreamingBody body = new StreamingBody(upstream, true);
-        body.fail(GatewayException.upstreamTimeout());
+        body.fail(GatewayError.upstreamTimeout());
         HttpContent last = body.readChunk(alloc);
         assertThat(last).isInstanceOf(LastHttpContent.class);
         assertThat(last.content().toString(StandardCharsets.UTF_8))

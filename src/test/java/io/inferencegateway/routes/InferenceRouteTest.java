@@ -13,8 +13,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
-import io.inferencegateway.core.Gateway;
-import io.inferencegateway.core.NanoClock;
+import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.OpenAiErrorResponse;
 import io.inferencegateway.camel.ParseInferenceRequest;

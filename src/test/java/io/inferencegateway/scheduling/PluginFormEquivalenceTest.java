@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.InvalidConfigException;
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InFlightRequests;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.metrics.EndpointMetrics;
 
 /**

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InFlightRequests.Counters;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests.Counters;
+import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;

@@ -2,7 +2,7 @@ package io.inferencegateway.scheduling.framework;
 
 import java.util.Set;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.metrics.EndpointMetrics;
 
 /**

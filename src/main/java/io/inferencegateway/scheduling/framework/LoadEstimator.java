@@ -1,7 +1,7 @@
 package io.inferencegateway.scheduling.framework;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InFlightRequests.Counters;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests.Counters;
 import io.inferencegateway.metrics.EndpointMetrics;
 
 /**

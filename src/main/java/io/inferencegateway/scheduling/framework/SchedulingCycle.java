@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
 
 /**

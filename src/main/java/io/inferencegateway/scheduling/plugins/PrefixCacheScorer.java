@@ -3,8 +3,8 @@ package io.inferencegateway.scheduling.plugins;
 import java.util.AbstractList;
 import java.util.List;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.MembershipListener;

@@ -9,7 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 
 /**
  * Which pod probably holds which prompt blocks in its KV cache, learned from the gateway's own routing

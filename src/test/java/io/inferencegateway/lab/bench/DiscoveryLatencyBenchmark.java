@@ -5,7 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
-import io.inferencegateway.core.ModelPool;
+import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.MockCluster;
 import io.inferencegateway.testing.TestUpstream;

@@ -25,7 +25,7 @@ import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import io.inferencegateway.config.EngineType;
-import io.inferencegateway.core.InFlightRequests;
+import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.EngineDialect;
 import io.inferencegateway.metrics.Labels;

@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
 

@@ -25,13 +25,13 @@ import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.Weights;
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InFlightRequests;
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.SchedulerEvents;
 import io.inferencegateway.scheduling.SchedulingPolicies;
-import io.inferencegateway.scheduling.SchedulingPolicy;
+import io.inferencegateway.domain.SchedulingPolicy;
 
 /**
  * Latency of one GPU-aware decision ({@code choose} plus the gateway's {@code started}/{@code finished}

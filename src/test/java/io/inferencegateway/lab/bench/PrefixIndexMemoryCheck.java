@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
 

@@ -25,7 +25,7 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.Policy;
-import io.inferencegateway.core.Endpoint;
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.MetricsDialect;

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.core.InFlightRequests.Counters;
+import io.inferencegateway.domain.InFlightRequests.Counters;
 import io.inferencegateway.metrics.EndpointMetrics;
 
 /**

@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 

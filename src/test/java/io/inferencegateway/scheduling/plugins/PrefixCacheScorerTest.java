@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.core.InferenceRequest;
+import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.scheduling.Scenarios;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;

@@ -1,4 +1,4 @@
-package io.inferencegateway.core;
+package io.inferencegateway.runtime;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,6 +16,11 @@ import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.scheduling.SchedulingPolicies;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.ModelPools;
+import io.inferencegateway.pool.PoolChanges;
 
 /**
  * The gateway's state, free of Camel: the configuration, the model pools and what the gateway knows

@@ -1,4 +1,4 @@
-package io.inferencegateway.core;
+package io.inferencegateway.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,9 @@ import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
+import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.PoolChanges;
 
 class GatewayReloadTest {
 

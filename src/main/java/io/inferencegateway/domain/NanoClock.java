@@ -1,4 +1,4 @@
-package io.inferencegateway.core;
+package io.inferencegateway.domain;
 
 /** A monotonic clock in nanoseconds, injected so that tests control time. */
 @FunctionalInterface

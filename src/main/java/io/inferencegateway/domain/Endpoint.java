@@ -1,4 +1,4 @@
-package io.inferencegateway.core;
+package io.inferencegateway.domain;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package io.inferencegateway.core;
+package io.inferencegateway.domain;
 
 /**
  * What the scheduler needs to know about one inference request, read once from its JSON body.

@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.deployed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

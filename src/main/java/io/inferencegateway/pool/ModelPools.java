@@ -1,4 +1,4 @@
-package io.inferencegateway.core;
+package io.inferencegateway.pool;
 
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.deployed;
 
 import java.nio.file.Path;
 import java.util.Map;

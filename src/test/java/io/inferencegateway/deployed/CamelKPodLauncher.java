@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.deployed;
 
 import java.io.IOException;
 import java.nio.file.Files;

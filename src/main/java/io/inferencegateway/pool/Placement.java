@@ -1,8 +1,12 @@
-package io.inferencegateway.core;
+package io.inferencegateway.pool;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.GatewayError;
 
 /**
  * Where one request is being served: the endpoint its pool's policy chose, and the endpoints tried
@@ -29,7 +33,7 @@ public final class Placement {
     public static Placement choose(ModelPool pool, InferenceRequest request, InFlightRequests inFlight) {
         List<Endpoint> candidates = pool.endpoints();
         if (candidates.isEmpty()) {
-            throw GatewayException.noEndpoint(pool.name());
+            throw GatewayError.noEndpoint(pool.name());
         }
         return new Placement(pool, request, inFlight, pool.policy().choose(request, candidates));
     }

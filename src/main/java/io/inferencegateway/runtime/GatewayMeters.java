@@ -1,4 +1,4 @@
-package io.inferencegateway.core;
+package io.inferencegateway.runtime;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.inferencegateway.pool.ModelPool;
 
 /**
  * The gateway's own Prometheus meters: pool sizes, requests in flight, scheduler fallback and metric

@@ -1,10 +1,11 @@
-package io.inferencegateway.core;
+package io.inferencegateway.pool;
 
 import java.util.List;
 import java.util.Objects;
 
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.scheduling.SchedulingPolicy;
+import io.inferencegateway.domain.SchedulingPolicy;
+import io.inferencegateway.domain.Endpoint;
 
 /**
  * The pods that serve one model (and its LoRA adapters), and the policy that picks among them.

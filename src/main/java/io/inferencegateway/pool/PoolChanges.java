@@ -1,4 +1,4 @@
-package io.inferencegateway.core;
+package io.inferencegateway.pool;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +12,7 @@ public record PoolChanges(List<String> added, List<String> removed, List<String>
         changed = List.copyOf(changed);
     }
 
-    static PoolChanges between(ModelPools before, ModelPools after) {
+    public static PoolChanges between(ModelPools before, ModelPools after) {
         List<String> added = new ArrayList<>();
         List<String> changed = new ArrayList<>();
         for (ModelPool pool : after.pools()) {

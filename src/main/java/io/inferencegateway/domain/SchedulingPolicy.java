@@ -1,9 +1,7 @@
-package io.inferencegateway.scheduling;
+package io.inferencegateway.domain;
 
 import java.util.List;
 
-import io.inferencegateway.core.Endpoint;
-import io.inferencegateway.core.InferenceRequest;
 
 /** Picks the endpoint of a pool that should serve a request. Called on the request path: no blocking. */
 public interface SchedulingPolicy {

@@ -1,0 +1,92 @@
+package io.inferencegateway.domain;
+
+/**
+ * A request the gateway refuses or cannot serve: what went wrong, the request field at fault if one is, and a message
+ * for the client (so it never holds internals). Protocol-neutral: the edge decides which status and body a client
+ * sees (io.inferencegateway.openai.OpenAiErrors).
+ */
+public class GatewayError extends RuntimeException {
+
+    /** What went wrong. */
+    public enum Reason {
+        INVALID_REQUEST,
+        UNSUPPORTED_MEDIA_TYPE,
+        REQUEST_TOO_LARGE,
+        UNKNOWN_URL,
+        METHOD_NOT_ALLOWED,
+        MODEL_NOT_FOUND,
+        /** The model's pool has no endpoint to send to. */
+        NO_ENDPOINT,
+        /** No endpoint of the pool accepted a connection. */
+        UPSTREAM_UNAVAILABLE,
+        /** The model server's response broke off after it started. */
+        UPSTREAM_BROKEN,
+        UPSTREAM_TIMEOUT,
+        CLIENT_CLOSED,
+        INTERNAL
+    }
+
+    private final Reason reason;
+    private final String param;
+
+    public GatewayError(Reason reason, String param, String message) {
+        super(message, null, false, false);
+        this.reason = reason;
+        this.param = param;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+
+    /** The request field at fault, or null. */
+    public String param() {
+        return param;
+    }
+
+    public static GatewayError invalidRequest(String param, String message) {
+        return new GatewayError(Reason.INVALID_REQUEST, param, message);
+    }
+
+    public static GatewayError unknownUrl(String method, String path) {
+        return new GatewayError(Reason.UNKNOWN_URL, null, "Invalid URL (" + method + " " + path + ")");
+    }
+
+    public static GatewayError methodNotAllowed(String method, String path) {
+        return new GatewayError(Reason.METHOD_NOT_ALLOWED, null, "Method " + method + " is not allowed on " + path);
+    }
+
+    public static GatewayError unsupportedMediaType(String contentType) {
+        return new GatewayError(Reason.UNSUPPORTED_MEDIA_TYPE, null, "Content-Type must be application/json, got "
+                + (contentType == null ? "none" : "'" + contentType + "'"));
+    }
+
+    public static GatewayError requestTooLarge(long limit) {
+        return new GatewayError(Reason.REQUEST_TOO_LARGE, null,
+                "Request body is larger than the limit of " + limit + " bytes");
+    }
+
+    public static GatewayError noEndpoint(String pool) {
+        return new GatewayError(Reason.NO_ENDPOINT, null, "No model server is available for pool '" + pool + "'");
+    }
+
+    public static GatewayError upstreamUnavailable() {
+        return new GatewayError(Reason.UPSTREAM_UNAVAILABLE, null, "The model server could not be reached");
+    }
+
+    public static GatewayError upstreamBroken() {
+        return new GatewayError(Reason.UPSTREAM_BROKEN, null, "The model server closed the stream before it ended");
+    }
+
+    public static GatewayError upstreamTimeout() {
+        return new GatewayError(Reason.UPSTREAM_TIMEOUT, null, "The model server did not answer in time");
+    }
+
+    public static GatewayError clientClosed() {
+        return new GatewayError(Reason.CLIENT_CLOSED, null, "The client closed the connection");
+    }
+
+    public static GatewayError internal() {
+        return new GatewayError(Reason.INTERNAL, null, "The gateway failed to process the request");
+    }
+}

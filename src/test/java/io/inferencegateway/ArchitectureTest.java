@@ -1,0 +1,113 @@
+package io.inferencegateway;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The package graph of docs/architecture.md, as rules: every arrow points down, no package cycle, Camel only in the
+ * Camel layer, and the lab beside the gateway, never below it.
+ */
+class ArchitectureTest {
+
+    static final JavaClasses GATEWAY = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS).importPackages("io.inferencegateway");
+
+    static final String DOMAIN = "io.inferencegateway.domain..";
+    static final String CONFIG = "io.inferencegateway.config..";
+    static final String POOL = "io.inferencegateway.pool..";
+    static final String[] SUBSYSTEMS = {"io.inferencegateway.metrics..", "io.inferencegateway.discovery..",
+            "io.inferencegateway.openai..", "io.inferencegateway.proxy..", "io.inferencegateway.scheduling.."};
+    static final String RUNTIME = "io.inferencegateway.runtime..";
+    static final String CAMEL = "io.inferencegateway.camel..";
+    static final String LAB = "io.inferencegateway.lab..";
+
+    @Test
+    void layersOnlyPointDown() {
+        layeredArchitecture()
+                .consideringOnlyDependenciesInAnyPackage("io.inferencegateway..")
+                .layer("Domain").definedBy(DOMAIN)
+                .layer("Config").definedBy(CONFIG)
+                .layer("Pool").definedBy(POOL)
+                .layer("Subsystems").definedBy(SUBSYSTEMS)
+                .layer("Runtime").definedBy(RUNTIME)
+                .layer("Camel").definedBy(CAMEL)
+                .layer("Lab").definedBy(LAB)
+                .whereLayer("Lab").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Camel").mayOnlyBeAccessedByLayers("Lab")
+                .whereLayer("Runtime").mayOnlyBeAccessedByLayers("Camel", "Lab")
+                .whereLayer("Subsystems").mayOnlyBeAccessedByLayers("Runtime", "Camel", "Lab")
+                .whereLayer("Pool").mayOnlyBeAccessedByLayers("Subsystems", "Runtime", "Camel", "Lab")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Pool", "Subsystems", "Runtime", "Camel", "Lab")
+                .whereLayer("Domain").mayOnlyBeAccessedByLayers("Config", "Pool", "Subsystems", "Runtime", "Camel", "Lab")
+                .check(GATEWAY);
+    }
+
+    @Test
+    void everyProjectClassIsInALayer() {
+        classes().should().resideInAnyPackage(DOMAIN, CONFIG, POOL,
+                SUBSYSTEMS[0], SUBSYSTEMS[1], SUBSYSTEMS[2], SUBSYSTEMS[3], SUBSYSTEMS[4], RUNTIME, CAMEL, LAB)
+                .check(GATEWAY);
+    }
+
+    @Test
+    void noPackageCycles() {
+        slices().matching("io.inferencegateway.(**)").should().beFreeOfCycles()
+                .check(GATEWAY);
+    }
+
+    @Test
+    void onlyTheCamelLayerAndTheLabSeeCamel() {
+        noClasses().that().resideOutsideOfPackages(CAMEL, LAB)
+                .should().dependOnClassesThat().resideInAPackage("org.apache.camel..")
+                .check(GATEWAY);
+    }
+
+    @Test
+    void theDomainStandsOnTheJdkAlone() {
+        classes().that().resideInAPackage(DOMAIN)
+                .should().onlyDependOnClassesThat(resideInAPackage("java..").or(resideInAPackage(DOMAIN)))
+                .check(GATEWAY);
+    }
+
+    /** The simulator is the referee: it sees no gateway code, nor the rest of the lab. */
+    @Test
+    void theSimulatorSeesNoGatewayCode() {
+        classes().that().resideInAPackage("io.inferencegateway.lab.simulator..")
+                .should().onlyDependOnClassesThat(resideOutsideOfPackage("io.inferencegateway..")
+                        .or(resideInAPackage("io.inferencegateway.lab.simulator..")))
+                .check(GATEWAY);
+    }
+
+    /** The benchmark measures the gateway from outside, over HTTP; it may drive the simulator. */
+    @Test
+    void theBenchmarkSeesOnlyTheLab() {
+        classes().that().resideInAPackage("io.inferencegateway.lab.bench..")
+                .should().onlyDependOnClassesThat(not(resideInAPackage("io.inferencegateway..")).or(resideInAPackage(LAB)))
+                .check(GATEWAY);
+    }
+
+    @Test
+    void noTwoClassesShareASimpleName() {
+        Map<String, List<String>> byName = GATEWAY.stream().filter(JavaClass::isTopLevelClass)
+                .filter(c -> !c.getSimpleName().equals("package-info"))
+                .collect(Collectors.groupingBy(JavaClass::getSimpleName,
+                        Collectors.mapping(JavaClass::getName, Collectors.toList())));
+        assertThat(byName.values().stream().filter(names -> names.size() > 1).toList()).isEmpty();
+    }
+}
