@@ -55,5 +55,5 @@ kamel run routes/*.camel.yaml \
   --trait service.auto=false \
   --trait service.type=ClusterIP \
   --trait prometheus.enabled=true \
-  --trait kamelets.list=model-server-metrics-source,model-server-pods-source \
+  --trait kamelets.list=model-server-pods-source \
   --resource configmap:inference-gateway-config@/etc/inference-gateway
