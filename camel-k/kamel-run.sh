@@ -43,6 +43,7 @@ kamel run routes/*.camel.yaml \
   --dependency camel:log \
   --dependency camel:micrometer \
   --dependency camel:netty-http \
+  --dependency camel:scheduler \
   --dependency camel:timer \
   --property gateway.config=/etc/inference-gateway/config.yaml \
   --property gateway.port=8000 \
