@@ -28,9 +28,9 @@ import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 
 /**
- * Every Kamelet in {@code kamelets/} follows the catalogue rules of apache/camel-kamelets (name and type, documented
- * and validated properties), stands on its own (no bean of this gateway behind it) and conforms to the Camel K
- * Kamelet CRD.
+ * Every Kamelet in {@code kamelets/} follows the catalogue rules (name and type match the file, every property
+ * documented and validated), stands on its own (no bean of this gateway behind it) and conforms to the Camel K
+ * Kamelet CRD (src/test/resources/schemas/camel-k-crd-kamelets.yaml).
  */
 class KameletCatalogueTest {
 
