@@ -1,6 +1,7 @@
 package io.inferencegateway.camel;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -96,20 +97,20 @@ public final class PoolRoutes implements OnCamelContextStarted {
         }
     }
 
-    private PoolRoute[] routesOf(String pool, PoolConfig config) {
+    private List<PoolRoute> routesOf(String pool, PoolConfig config) {
         PoolRoute metrics = new PoolRoute("metrics-scrape", pool,
                 Map.of("period", Long.toString(config.metricsInterval().toMillis())), null);
         if (config.modelSelector().isEmpty()) {
-            return new PoolRoute[] {metrics};
+            return List.of(metrics);
         }
         String namespace = gateway.discovery().namespaceOf(config);
         Selector selector = new Selector(namespace, Map.copyOf(config.modelSelector()));
         // the API server filters the watch by one label; discovery checks the others
         Map.Entry<String, String> watched = new TreeMap<>(config.modelSelector()).firstEntry();
-        return new PoolRoute[] {metrics,
+        return List.of(metrics,
                 new PoolRoute("pod-watch", pool, Map.of("namespace", namespace, "labelKey", watched.getKey(),
                         "labelValue", watched.getValue()), selector),
-                new PoolRoute("pod-resync", pool, Map.of("period", Long.toString(podResyncMillis)), selector)};
+                new PoolRoute("pod-resync", pool, Map.of("period", Long.toString(podResyncMillis)), selector));
     }
 
     /**
@@ -150,7 +151,7 @@ public final class PoolRoutes implements OnCamelContextStarted {
      */
     private void remove(String routeId) {
         String kamelet = kameletRouteOf(routeId);
-        for (String id : kamelet == null ? new String[] {routeId} : new String[] {kamelet, routeId}) {
+        for (String id : kamelet == null ? List.of(routeId) : List.of(kamelet, routeId)) {
             if (context.getRoute(id) == null) {
                 continue;
             }
