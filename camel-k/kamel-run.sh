@@ -44,6 +44,7 @@ kamel run routes/*.camel.yaml \
   --dependency camel:log \
   --dependency camel:micrometer \
   --dependency camel:netty-http \
+  --dependency camel:scheduler \
   --dependency camel:timer \
   --property gateway.config=/etc/inference-gateway/config.yaml \
   --property gateway.port=8000 \
@@ -64,7 +65,7 @@ kamel run routes/*.camel.yaml \
   --trait health.readiness-probe-enabled=true \
   --trait health.readiness-probe=/ready \
   --trait health.readiness-port=8000 \
-  --trait kamelets.list=model-server-metrics-source,model-server-pods-source \
+  --trait kamelets.list=model-server-pods-source \
   --resource configmap:inference-gateway-config@/etc/inference-gateway
 
 # 6. Prometheus scrapes the gateway's /metrics, where the Prometheus Operator's PodMonitor resource exists

@@ -8,8 +8,8 @@ import org.apache.camel.CamelContext;
 import org.apache.camel.main.Main;
 
 /**
- * Runs the gateway: Camel Main with the YAML routes from {@code routes/} (in the jar, or a folder
- * given by {@code gateway.routes}) and the Kamelets from {@code kamelets/}.
+ * Runs the gateway: Camel Main with the YAML routes of {@code routes/} and the Kamelets of {@code kamelets/}, both
+ * from the jar. Camel K runs the same routes on its own runtime (camel-k/integration.yaml) and does not use this.
  */
 public final class GatewayServer implements AutoCloseable {
 

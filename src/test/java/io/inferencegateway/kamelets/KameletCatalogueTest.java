@@ -6,10 +6,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -24,7 +27,11 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 
-/** Every Kamelet in {@code kamelets/} follows the catalogue rules (README.md, "Project layout") and the Camel K Kamelet CRD. */
+/**
+ * Every Kamelet in {@code kamelets/} follows the catalogue rules (name and type match the file, every property
+ * documented and validated), stands on its own (no bean of this gateway behind it) and conforms to the Camel K
+ * Kamelet CRD (src/test/resources/schemas/camel-k-crd-kamelets.yaml).
+ */
 class KameletCatalogueTest {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -93,6 +100,54 @@ class KameletCatalogueTest {
         assertThat(filesContaining(Path.of("routes"), "kamelet:" + name)).as("routes using " + name).isNotEmpty();
         assertThat(filesContaining(Path.of("src/test/java"), routeStem)).as("tests running " + name)
                 .anyMatch(test -> !test.endsWith("KameletCatalogueTest.java"));
+    }
+
+    /**
+     * A Kamelet stands on its own: every bean its template names is one it defines itself ({@code template.beans})
+     * or one the user passes as a required property without a default, never one an application happens to bind.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kamelets")
+    void namesOnlyBeansItDefinesOrTheUserPasses(Path file) throws IOException {
+        JsonNode spec = YAML.readTree(file.toFile()).at("/spec");
+        Set<String> own = new TreeSet<>();
+        spec.at("/template/beans").forEach(bean -> own.add(bean.path("name").asText()));
+        Set<String> required = new TreeSet<>();
+        spec.at("/definition/required").forEach(r -> required.add(r.asText()));
+        List<String> named = new ArrayList<>();
+        collectBeanNames(spec.path("template"), null, named);
+
+        for (String name : named) {
+            Matcher property = Pattern.compile("\\{\\{(\\w+)}}").matcher(name);
+            if (property.matches() && own.contains(property.group(1))) {
+                continue; // a template bean, placed by its placeholder
+            }
+            assertThat(property.matches()).as(name + " is a bean the Kamelet neither defines nor takes as a property")
+                    .isTrue();
+            JsonNode p = spec.at("/definition/properties/" + property.group(1));
+            assertThat(required).as(name + " is required").contains(property.group(1));
+            assertThat(p.has("default")).as(name + " has no default naming someone else's bean").isFalse();
+        }
+    }
+
+    /** Bean names in a template: {@code #bean:x} and {@code #x} values, {@code bean:x} URIs, {@code ref:} fields. */
+    private static void collectBeanNames(JsonNode node, String field, List<String> names) {
+        if (node.isTextual()) {
+            String v = node.asText();
+            if (v.startsWith("#bean:")) {
+                names.add(v.substring("#bean:".length()));
+            } else if (v.startsWith("#") && !v.startsWith("#class:") && !v.startsWith("#type:")) {
+                names.add(v.substring(1));
+            } else if (v.startsWith("bean:")) {
+                names.add(v.substring("bean:".length()).split("\\?")[0]);
+            } else if ("ref".equals(field)) {
+                names.add(v);
+            }
+        } else if (node.isArray()) {
+            node.forEach(item -> collectBeanNames(item, field, names));
+        } else if (node.isObject() && !"beans".equals(field)) {
+            node.fields().forEachRemaining(e -> collectBeanNames(e.getValue(), e.getKey(), names));
+        }
     }
 
     private static List<Path> filesContaining(Path dir, String text) throws IOException {

@@ -244,4 +244,21 @@ class CamelKManifestsTest {
         assertThat(camel.path("runtimeProvider").asText()).isEqualTo("plain-quarkus");
         assertThat(camel.path("runtimeVersion").asText()).isEqualTo(tested.group(1));
     }
+
+    @Test
+    void theRuntimeCheckBuildsEveryComponentTheIntegrationNames() throws Exception {
+        String app = Files.readString(Path.of("src/it/camel-quarkus/pom.xml"));
+        List<String> missing = new ArrayList<>();
+        only("Integration").at("/spec/dependencies").forEach(d -> {
+            String component = d.asText();
+            if (component.startsWith("camel:")) {
+                String name = component.substring("camel:".length());
+                if (!app.contains("<artifactId>camel-quarkus-" + name + "</artifactId>")
+                        && !app.contains("<artifactId>camel-" + name + "</artifactId>")) {
+                    missing.add(component);
+                }
+            }
+        });
+        assertThat(missing).as("components of camel-k/integration.yaml absent from src/it/camel-quarkus").isEmpty();
+    }
 }

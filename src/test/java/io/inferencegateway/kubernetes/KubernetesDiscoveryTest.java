@@ -104,6 +104,7 @@ class KubernetesDiscoveryTest {
         assertThat(qwenServer.received()).isNotEmpty();
         await().during(Duration.ofSeconds(1)).atMost(CHANGE_SEEN).until(() -> status("llama") == 503);
         assertThat(llamaServer.received()).isEmpty();
+        assertThat(gateway.server().camelContext().getRoute("pod-watch-llama")).isNotNull();
         assertThat(gateway.server().camelContext().getRoute("model-server-pods-llama")).isNotNull();
         assertThat(gateway.server().camelContext().getRoute("pod-resync-qwen")).isNotNull();
     }

@@ -21,10 +21,9 @@ import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.domain.NanoClock;
 
-/** The real route template and Kamelet, loaded by Camel Main, scraping a loopback server into the cache. */
+/** The real route template, loaded by Camel Main, scraping a loopback server into the cache. */
 @CamelMainTest(properties = {
         "camel.main.routes-include-pattern=file:routes/metrics-scrape.camel.yaml",
-        "camel.component.kamelet.location=file:kamelets",
 })
 class MetricsScrapeRouteTest {
 
@@ -87,24 +86,22 @@ class MetricsScrapeRouteTest {
                 .until(() -> cache.latest(server.endpoint()) != null && cache.latest(otherServer.endpoint()) != null);
         assertThat(cache.latest(otherServer.endpoint()).waiting()).isEqualTo(5);
         assertThat(context.getRoutes()).extracting(route -> route.getEndpoint().getEndpointUri())
-                .contains("timer://model-server-metrics-" + POOL + "?delay=0&period=50",
-                        "timer://model-server-metrics-" + OTHER_POOL + "?delay=0&period=50");
+                .containsExactlyInAnyOrder("timer://metrics-scrape-" + POOL + "?delay=0&period=50",
+                        "timer://metrics-scrape-" + OTHER_POOL + "?delay=0&period=50");
     }
 
     @Test
-    void removingAPoolTakesItsRouteAndItsKameletRoute() throws Exception {
+    void aPoolIsOneRouteAndRemovingItLeavesNothingBehind() throws Exception {
         TemplatedRouteBuilder.builder(context, "metrics-scrape")
                 .routeId("metrics-scrape-llama")
                 .parameter("pool", POOL)
                 .add();
         await().atMost(Duration.ofSeconds(10)).until(() -> cache.latest(server.endpoint()) != null);
         assertThat(context.getRoutes()).extracting(route -> route.getRouteId())
-                .containsExactlyInAnyOrder("metrics-scrape-llama", "model-server-metrics-" + POOL);
+                .containsExactly("metrics-scrape-llama");
 
-        for (String routeId : List.of("metrics-scrape-llama", "model-server-metrics-" + POOL)) {
-            context.getRouteController().stopRoute(routeId);
-            context.removeRoute(routeId);
-        }
+        context.getRouteController().stopRoute("metrics-scrape-llama");
+        context.removeRoute("metrics-scrape-llama");
 
         assertThat(context.getRoutes()).isEmpty();
     }
