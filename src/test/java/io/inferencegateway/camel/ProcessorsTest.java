@@ -93,7 +93,7 @@ class ProcessorsTest {
     }
 
     @Test
-    void errorResponseRendersGatewayExceptionsAndHidesOthers() throws Exception {
+    void errorResponseRendersGatewayErrorsAndHidesOthers() throws Exception {
         Exchange e = exchange(null, "");
         e.setProperty(Exchange.EXCEPTION_CAUGHT, GatewayError.noEndpoint("llama"));
         new OpenAiErrorResponse().process(e);
