@@ -34,6 +34,9 @@ import com.openai.errors.NotFoundException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.chat.completions.ChatCompletionStreamOptions;
+import com.openai.models.completions.Completion;
+import com.openai.models.completions.CompletionCreateParams;
 import com.openai.models.embeddings.CreateEmbeddingResponse;
 import com.openai.models.embeddings.EmbeddingCreateParams;
 import com.openai.models.models.Model;
@@ -197,6 +200,29 @@ abstract class DeployedGatewaySuite {
         }
         assertThat(paced.received()).hasSize(before + 1);
         return new StreamTiming(deltas, paced.received().get(before).eventNanos(), arrived);
+    }
+
+    @Test
+    void streamedChatArrivesTokenByTokenWithItsUsage() {
+        List<String> deltas = new ArrayList<>();
+        long[] usage = {-1};
+        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(
+                ChatCompletionCreateParams.builder().model(MODEL).addUserMessage("tell me").maxCompletionTokens(9)
+                        .streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build()).build())) {
+            stream.stream().forEach(chunk -> {
+                chunk.choices().forEach(ch -> ch.delta().content().filter(t -> !t.isEmpty()).ifPresent(deltas::add));
+                chunk.usage().ifPresent(u -> usage[0] = u.completionTokens());
+            });
+        }
+        assertThat(deltas).hasSize(9);
+        assertThat(usage[0]).isEqualTo(9);
+    }
+
+    @Test
+    void completions() {
+        Completion c = client.completions().create(CompletionCreateParams.builder()
+                .model(CompletionCreateParams.Model.of(MODEL)).prompt("abcd").maxTokens(3).build());
+        assertThat(c.choices().get(0).text()).hasSize(12); // three tokens of four characters
     }
 
     @Test

@@ -3,13 +3,11 @@ package io.inferencegateway.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,8 +79,8 @@ class InFlightReleaseTest {
     @Test
     void aClientThatLeavesMidStream() throws Exception {
         upstream.behave(new TestUpstream.Sse(50, 100));
-        try (Socket s = rawStreamRequest(gateway.port())) {
-            readUntil(s.getInputStream(), "data: {\"i\":0}");
+        try (Socket s = StreamingProxyTest.rawStreamRequest(gateway.port(), "in-flight")) {
+            StreamingProxyTest.readUntil(s.getInputStream(), "data: {\"i\":0}");
         }
         assertInFlightReturnsToZero(gateway.port());
     }
@@ -91,7 +89,7 @@ class InFlightReleaseTest {
     void aClientThatLeavesBeforeTheResponseHeaders() throws Exception {
         upstream.behave(new TestUpstream.Hang());
         int received = upstream.received().size();
-        try (Socket s = rawStreamRequest(gateway.port())) {
+        try (Socket s = StreamingProxyTest.rawStreamRequest(gateway.port(), "in-flight")) {
             await().atMost(Duration.ofSeconds(10)).until(() -> upstream.received().size() > received);
         }
         assertInFlightReturnsToZero(gateway.port());
@@ -162,29 +160,5 @@ class InFlightReleaseTest {
                 .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"stream\":" + stream
                         + ",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}"))
                 .build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    static Socket rawStreamRequest(int port) throws Exception {
-        byte[] body = "{\"model\":\"m\",\"stream\":true}".getBytes(StandardCharsets.UTF_8);
-        Socket s = new Socket("127.0.0.1", port);
-        s.setSoTimeout(10_000);
-        s.getOutputStream().write(("POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\n"
-                + "Content-Type: application/json\r\nContent-Length: " + body.length + "\r\n\r\n")
-                .getBytes(StandardCharsets.US_ASCII));
-        s.getOutputStream().write(body);
-        s.getOutputStream().flush();
-        return s;
-    }
-
-    static void readUntil(InputStream in, String marker) throws Exception {
-        StringBuilder seen = new StringBuilder();
-        int c;
-        while ((c = in.read()) != -1) {
-            seen.append((char) c);
-            if (seen.indexOf(marker) >= 0) {
-                return;
-            }
-        }
-        throw new AssertionError("stream ended before " + marker + ": " + seen);
     }
 }

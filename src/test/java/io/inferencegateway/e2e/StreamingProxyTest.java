@@ -116,7 +116,7 @@ class StreamingProxyTest {
     void clientThatLeavesMidStreamCancelsTheUpstreamRequest() throws Exception {
         upstream.behave(new TestUpstream.Sse(50, 200));
         int gone = upstream.clientsGoneMidResponse();
-        try (Socket s = rawStreamRequest("leaver")) {
+        try (Socket s = rawStreamRequest(gateway.port(), "leaver")) {
             readUntil(s.getInputStream(), "data: {\"i\":0}");
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> upstream.clientsGoneMidResponse() == gone + 1);
@@ -171,8 +171,9 @@ class StreamingProxyTest {
         return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
     }
 
-    private static Socket rawStreamRequest(String user) throws Exception {
-        Socket s = new Socket("127.0.0.1", gateway.port());
+    /** A streamed chat request for model {@code m} over a raw socket, so that a test can leave mid-response. */
+    static Socket rawStreamRequest(int port, String user) throws Exception {
+        Socket s = new Socket("127.0.0.1", port);
         s.setSoTimeout(10_000);
         String body = "{\"model\":\"m\",\"stream\":true,\"user\":\"" + user + "\"}";
         OutputStream out = s.getOutputStream();
@@ -182,7 +183,7 @@ class StreamingProxyTest {
         return s;
     }
 
-    private static void readUntil(InputStream in, String marker) throws Exception {
+    static void readUntil(InputStream in, String marker) throws Exception {
         StringBuilder seen = new StringBuilder();
         while (seen.indexOf(marker) < 0) {
             int c = in.read();
