@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.bench;
+package io.inferencegateway.benchmarks;
 
 import java.time.Duration;
 import java.util.ArrayList;

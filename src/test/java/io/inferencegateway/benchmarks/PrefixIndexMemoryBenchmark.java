@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.bench;
+package io.inferencegateway.benchmarks;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
@@ -17,11 +17,11 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * rolling update would, and prints entries, tracked pods, the arrays' size and the heap after a GC.
  *
  * <p>Run: {@code java -Xmx512m -cp target/classes:target/test-classes:$(cat target/cp.txt)
- * io.inferencegateway.lab.bench.PrefixIndexMemoryCheck [requests]}
+ * io.inferencegateway.benchmarks.PrefixIndexMemoryBenchmark [requests]}
  */
-public final class PrefixIndexMemoryCheck {
+public final class PrefixIndexMemoryBenchmark {
 
-    private PrefixIndexMemoryCheck() {
+    private PrefixIndexMemoryBenchmark() {
     }
 
     public static void main(String[] args) {

@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.bench;
+package io.inferencegateway.benchmarks;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,7 +38,7 @@ import io.inferencegateway.metrics.SampleVisitor;
  *
  * <pre>
  * mvn -B -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
- * java -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) io.inferencegateway.lab.bench.MetricsParseBenchmark
+ * java -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) io.inferencegateway.benchmarks.MetricsParseBenchmark
  * </pre>
  *
  * Benchmarks: {@code vllmDialect} (the scraper's path), {@code everySample} (the parser handing over every sample,

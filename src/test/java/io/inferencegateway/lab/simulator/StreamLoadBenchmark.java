@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.bench.simulator;
+package io.inferencegateway.lab.simulator;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,12 +24,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * mvn -B -o -q package -DskipTests &amp;&amp; mvn -B -o -q test-compile
  * java -jar target/inference-gateway.jar simulate --pods 8 --base-port 18000 --admin-port 18100 &amp;
  * java -cp target/inference-gateway.jar:target/test-classes \
- *      io.inferencegateway.lab.bench.simulator.StreamLoadBench 127.0.0.1 18000 8 500 60 $! 18100
+ *      io.inferencegateway.lab.simulator.StreamLoadBenchmark 127.0.0.1 18000 8 500 60 $! 18100
  * </pre>
  * Arguments: host, base port, pods, streams, seconds, simulator pid (for CPU), [admin port, for the pods'
  * timeline: model time lost to late wake-ups], [prompt chars, default 920 = 230 tokens], [max_tokens, default 203].
  */
-public final class StreamLoadBench {
+public final class StreamLoadBenchmark {
 
     /** Latency histogram with 0.1 ms resolution up to 10 s (bounded memory). */
     static final class Latencies {

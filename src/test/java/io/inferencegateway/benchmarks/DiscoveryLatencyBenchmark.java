@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.bench;
+package io.inferencegateway.benchmarks;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,7 +18,7 @@ import io.inferencegateway.testing.TestUpstream;
  *
  * <pre>
  * mvn -B -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
- * java -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) io.inferencegateway.lab.bench.DiscoveryLatencyBenchmark [rounds]
+ * java -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) io.inferencegateway.benchmarks.DiscoveryLatencyBenchmark [rounds]
  * </pre>
  */
 public final class DiscoveryLatencyBenchmark {

@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.bench;
+package io.inferencegateway.benchmarks;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;

@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.bench;
+package io.inferencegateway.benchmarks;
 
 import java.io.File;
 import java.net.InetSocketAddress;
@@ -46,10 +46,10 @@ import io.netty.handler.codec.http.LastHttpContent;
  *
  * <pre>
  * mvn -B -q package -DskipTests && mvn -B -q test-compile
- * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.lab.bench.ProxyOverheadBench
+ * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.benchmarks.ProxyOverheadBenchmark
  * </pre>
  */
-public final class ProxyOverheadBench {
+public final class ProxyOverheadBenchmark {
 
     private static final byte[] BODY = "{\"model\":\"m\",\"prompt\":\"hello\",\"max_tokens\":16}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] STREAM_BODY = "{\"model\":\"m\",\"prompt\":\"hello\",\"stream\":true}".getBytes(StandardCharsets.UTF_8);

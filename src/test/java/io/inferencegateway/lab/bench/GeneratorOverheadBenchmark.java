@@ -31,14 +31,14 @@ import io.netty.channel.nio.NioEventLoopGroup;
  * parts to run ({@code accuracy}, {@code rate}, {@code streams}; default all):
  *
  * <pre>
- * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.lab.bench.GeneratorOverheadBench [part...]
+ * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.lab.bench.GeneratorOverheadBenchmark [part...]
  * </pre>
  *
  * 1. TTFT accuracy: measured TTFT minus what the server really took (same clock), 50 ms / 10 ms stub.
  * 2. Request rate: one-token responses at rising Poisson rates; send lag shows when pacing falls behind.
  * 3. Streams: many concurrent long streams; events per second and ITL error.
  */
-public final class GeneratorOverheadBench {
+public final class GeneratorOverheadBenchmark {
 
     private static final long MS = 1_000_000L;
 
@@ -161,6 +161,6 @@ public final class GeneratorOverheadBench {
         return String.format(Locale.ROOT, "%.2f ms", Distribution.of(values.toArray()).percentile(p) / 1e6);
     }
 
-    private GeneratorOverheadBench() {
+    private GeneratorOverheadBenchmark() {
     }
 }
