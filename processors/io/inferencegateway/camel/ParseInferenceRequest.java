@@ -1,8 +1,12 @@
 package io.inferencegateway.camel;
 
+import java.util.Map;
+import java.util.Set;
+
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.openai.InferenceRequestParser;
+import io.inferencegateway.openai.MultipartFields;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import org.apache.camel.Exchange;
@@ -10,30 +14,47 @@ import org.apache.camel.Processor;
 
 /**
  * Reads the OpenAI request body once, without consuming it: the same bytes go upstream. Sets the
- * {@code gatewayRequest} property; a non-JSON content type is a 415, a bad body a 400.
+ * {@code gatewayRequest} property. A JSON body gives model, stream and prompt; a {@code multipart/form-data} one (the
+ * audio uploads) its {@code model} and {@code stream} fields. Another content type is a 415, a bad body a 400.
  */
 public class ParseInferenceRequest implements Processor {
+
+    private static final Set<String> FORM_FIELDS = Set.of("model", "stream");
 
     @Override
     public void process(Exchange exchange) {
         String contentType = exchange.getMessage().getHeader(Exchange.CONTENT_TYPE, String.class);
-        if (!isJson(contentType)) {
+        boolean json = isMime(contentType, "application/json");
+        if (!json && !isMime(contentType, "multipart/form-data")) {
             throw GatewayError.unsupportedMediaType(contentType);
         }
         ByteBuf body = exchange.getMessage().getBody(ByteBuf.class);
         if (body == null || !body.isReadable()) {
             throw GatewayError.invalidRequest(null, "The request body is empty");
         }
-        InferenceRequest request = InferenceRequestParser.parse(new ByteBufInputStream(body.duplicate()));
+        InferenceRequest request = json ? InferenceRequestParser.parse(new ByteBufInputStream(body.duplicate()))
+                : form(body, contentType);
         exchange.setProperty(GatewayExchange.REQUEST, request);
     }
 
-    static boolean isJson(String contentType) {
+    private static InferenceRequest form(ByteBuf body, String contentType) {
+        String boundary = MultipartFields.boundary(contentType);
+        if (boundary == null) {
+            throw GatewayError.invalidRequest(null, "A multipart/form-data body needs a boundary");
+        }
+        Map<String, String> fields = MultipartFields.read(body, boundary, FORM_FIELDS);
+        String model = fields.get("model");
+        if (model == null || model.isBlank()) {
+            throw GatewayError.invalidRequest("model", "You must provide a model parameter");
+        }
+        return new InferenceRequest(model.strip(), null, "", 0, "true".equalsIgnoreCase(fields.get("stream")));
+    }
+
+    static boolean isMime(String contentType, String mime) {
         if (contentType == null) {
             return false;
         }
         int semi = contentType.indexOf(';');
-        String mime = (semi < 0 ? contentType : contentType.substring(0, semi)).trim();
-        return mime.equalsIgnoreCase("application/json");
+        return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().equalsIgnoreCase(mime);
     }
 }

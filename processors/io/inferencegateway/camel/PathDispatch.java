@@ -20,27 +20,33 @@ import org.apache.camel.Processor;
  *
  * <p>The table is text, one line per path and method, {@code METHOD /path route-id} (declared in
  * routes/gateway-beans.camel.yaml, so a path is added there without a build). A {@code {name}} segment matches any
- * one non-empty segment and reaches the route as the header {@code name}. Exact paths are one map lookup.
+ * one non-empty segment, and a last {@code {name...}} segment the rest of the path (a model id such as
+ * {@code meta-llama/Llama-3.1-8B-Instruct} holds a slash); either reaches the route as the header {@code name}.
+ * Exact paths are one map lookup.
  */
 public final class PathDispatch implements Processor {
 
     private static final Pattern METHOD = Pattern.compile("[A-Z]+");
     private static final Pattern ROUTE = Pattern.compile("[a-z0-9][a-z0-9-]*");
-    private static final Pattern PATH = Pattern.compile("(/([^/{}\\s]+|\\{[A-Za-z][A-Za-z0-9]*\\}))+");
+    private static final Pattern PATH = Pattern.compile(
+            "(/([^/{}\\s]+|\\{[A-Za-z][A-Za-z0-9]*\\}))*(/([^/{}\\s]+|\\{[A-Za-z][A-Za-z0-9]*(\\.\\.\\.)?\\}))");
 
     /** One path of the table: its segments ({@code names[i]} non-null for a {@code {name}} one) and its routes by method. */
     private static final class PathRoutes {
         final String[] segments;
         final String[] names;
         final Map<String, String> byMethod = new LinkedHashMap<>();
+        /** The last segment is a {@code {name...}} one. */
+        final boolean rest;
         String allow;
 
         PathRoutes(String path) {
             segments = path.substring(1).split("/");
             names = new String[segments.length];
+            rest = path.endsWith("...}");
             for (int i = 0; i < segments.length; i++) {
                 if (segments[i].startsWith("{")) {
-                    names[i] = segments[i].substring(1, segments[i].length() - 1);
+                    names[i] = segments[i].substring(1, segments[i].length() - (rest && i == segments.length - 1 ? 4 : 1));
                 }
             }
         }
@@ -61,7 +67,8 @@ public final class PathDispatch implements Processor {
             String[] parts = line.split("\\s+");
             if (parts.length != 3 || !METHOD.matcher(parts[0]).matches() || !PATH.matcher(parts[1]).matches()
                     || !ROUTE.matcher(parts[2]).matches()) {
-                throw invalid(n, line, "expected METHOD /path route-id, a {name} segment standing alone");
+                throw invalid(n, line, "expected METHOD /path route-id, a {name} segment standing alone, "
+                        + "a {name...} one last");
             }
             PathRoutes routes = byPath.computeIfAbsent(parts[1], PathRoutes::new);
             if (routes.byMethod.putIfAbsent(parts[0], parts[2]) != null) {
@@ -127,6 +134,13 @@ public final class PathDispatch implements Processor {
                 end = path.length();
             }
             String segment = segments[i];
+            if (template.rest && i == segments.length - 1) {
+                if (at + 1 == path.length()) {
+                    return null; // nothing left for the rest
+                }
+                values[i] = path.substring(at + 1);
+                return values;
+            }
             if (template.names[i] != null) {
                 if (end == at + 1) {
                     return null; // an empty segment

@@ -57,8 +57,8 @@ public class GatewayError extends RuntimeException {
     }
 
     public static GatewayError unsupportedMediaType(String contentType) {
-        return new GatewayError(Reason.UNSUPPORTED_MEDIA_TYPE, null, "Content-Type must be application/json, got "
-                + (contentType == null ? "none" : "'" + contentType + "'"));
+        return new GatewayError(Reason.UNSUPPORTED_MEDIA_TYPE, null, "Content-Type must be application/json "
+                + "(multipart/form-data for uploads), got " + (contentType == null ? "none" : "'" + contentType + "'"));
     }
 
     public static GatewayError requestTooLarge(long limit) {

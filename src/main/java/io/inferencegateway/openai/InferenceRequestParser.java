@@ -17,7 +17,9 @@ import io.inferencegateway.domain.InferenceRequest;
  * valid JSON); the body itself goes upstream untouched.
  *
  * <p>The prompt text follows the simulator's chat serialization, {@code "<|role|>\n" + content + "\n"}
- * per message, so that prefix-affinity blocks line up with the model server's KV blocks.
+ * per message, so that prefix-affinity blocks line up with the model server's KV blocks. A Responses API body reads
+ * the same way: its {@code instructions} as a leading system message, then its {@code input}, a string or a list of
+ * message items.
  */
 public final class InferenceRequestParser {
 
@@ -37,6 +39,7 @@ public final class InferenceRequestParser {
             boolean modelSeen = false;
             boolean stream = false;
             StringBuilder prompt = new StringBuilder();
+            String instructions = null;
             int tokenArrayLength = 0;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
@@ -51,6 +54,13 @@ public final class InferenceRequestParser {
                     }
                     case "stream" -> stream = value == JsonToken.VALUE_TRUE;
                     case "messages" -> readMessages(p, value, prompt);
+                    case "instructions" -> {
+                        if (value == JsonToken.VALUE_STRING) {
+                            instructions = p.getText();
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
                     case "prompt", "input" -> tokenArrayLength += readPrompt(p, value, prompt);
                     default -> p.skipChildren();
                 }
@@ -61,7 +71,8 @@ public final class InferenceRequestParser {
             if (!modelSeen || model == null || model.isBlank()) {
                 throw GatewayError.invalidRequest("model", "You must provide a model parameter");
             }
-            String text = prompt.toString();
+            String text = instructions == null ? prompt.toString()
+                    : message(new StringBuilder(), "system", instructions).append(prompt).toString();
             int tokens = InferenceRequest.estimateTokens(text) + tokenArrayLength;
             return new InferenceRequest(model, null, text, tokens, stream);
         } catch (IOException e) {
@@ -75,25 +86,34 @@ public final class InferenceRequestParser {
             return;
         }
         while (p.nextToken() == JsonToken.START_OBJECT) {
-            String role = "";
-            String content = "";
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken v = p.nextToken();
-                if ("role".equals(field) && v == JsonToken.VALUE_STRING) {
-                    role = p.getText();
-                } else if ("content".equals(field)) {
-                    content = readContent(p, v);
-                } else {
-                    p.skipChildren();
-                }
-            }
-            prompt.append("<|").append(role).append("|>\n").append(content).append('\n');
+            readMessage(p, prompt);
         }
         // tolerate non-object items: skip them
         if (p.currentToken() != JsonToken.END_ARRAY) {
             skipRestOfArray(p);
         }
+    }
+
+    /** One message object, the parser on its START_OBJECT: its role and content, serialized. */
+    private static void readMessage(JsonParser p, StringBuilder prompt) throws IOException {
+        String role = "";
+        String content = "";
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken v = p.nextToken();
+            if ("role".equals(field) && v == JsonToken.VALUE_STRING) {
+                role = p.getText();
+            } else if ("content".equals(field)) {
+                content = readContent(p, v);
+            } else {
+                p.skipChildren();
+            }
+        }
+        message(prompt, role, content);
+    }
+
+    private static StringBuilder message(StringBuilder prompt, String role, String content) {
+        return prompt.append("<|").append(role).append("|>\n").append(content).append('\n');
     }
 
     /** Content is a string, or an array of parts of which the text parts count. */
@@ -124,7 +144,10 @@ public final class InferenceRequestParser {
         return sb.toString();
     }
 
-    /** A string, an array of strings, or token ids; returns how many token ids were seen. */
+    /**
+     * A string, an array of strings, token ids, or (the Responses API's input) message items; returns how many token
+     * ids were seen.
+     */
     private static int readPrompt(JsonParser p, JsonToken value, StringBuilder prompt) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
             prompt.append(p.getText());
@@ -139,6 +162,7 @@ public final class InferenceRequestParser {
             switch (p.currentToken()) {
                 case VALUE_STRING -> prompt.append(p.getText());
                 case VALUE_NUMBER_INT -> tokenIds++;
+                case START_OBJECT -> readMessage(p, prompt);
                 default -> p.skipChildren();
             }
         }

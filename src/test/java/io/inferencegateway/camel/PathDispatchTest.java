@@ -39,6 +39,7 @@ class PathDispatchTest {
             GET  /v1/files             list-files
             POST /v1/files             upload-file
             GET  /v1/files/{fileId}/content  file-content
+            GET  /v2/models/{id...}    retrieve-any
             """);
 
     static Exchange request(String method, String path) {
@@ -56,6 +57,9 @@ class PathDispatchTest {
                 Arguments.of("a {name} segment", "GET", "/v1/models/llama-3-8b", "retrieve-model", "id", "llama-3-8b"),
                 Arguments.of("a {name} segment between fixed ones", "GET", "/v1/files/f-1/content", "file-content",
                         "fileId", "f-1"),
+                Arguments.of("a {name...} segment takes the rest, slashes and all", "GET",
+                        "/v2/models/meta-llama/Llama-3.1-8B-Instruct", "retrieve-any", "id", "meta-llama/Llama-3.1-8B-Instruct"),
+                Arguments.of("a {name...} segment of one segment", "GET", "/v2/models/m", "retrieve-any", "id", "m"),
                 Arguments.of("one path, two methods: GET", "GET", "/v1/files", "list-files", null, null),
                 Arguments.of("one path, two methods: POST", "POST", "/v1/files", "upload-file", null, null));
     }
@@ -85,6 +89,7 @@ class PathDispatchTest {
                 Arguments.of("a trailing slash", "GET", "/v1/models/", 404, "unknown_url", null),
                 Arguments.of("a {name} segment cannot span two", "GET", "/v1/models/a/b", 404, "unknown_url", null),
                 Arguments.of("a prefix of a listed path", "POST", "/v1/chat", 404, "unknown_url", null),
+                Arguments.of("a {name...} segment cannot be empty", "GET", "/v2/models/", 404, "unknown_url", null),
                 Arguments.of("the root", "GET", "/", 404, "unknown_url", null));
     }
 
@@ -107,6 +112,7 @@ class PathDispatchTest {
                 Arguments.of("a lower-case method", "get /v1/models list-models", "expected METHOD /path route-id"),
                 Arguments.of("a path ending in /", "GET /v1/models/ list-models", "expected METHOD /path route-id"),
                 Arguments.of("a half {name} segment", "GET /v1/models/x{id} m", "expected METHOD /path route-id"),
+                Arguments.of("a {name...} segment before another", "GET /v1/{id...}/x r", "a {name...} one last"),
                 Arguments.of("the same method and path twice", "GET /a r\nGET /a s", "line 2 'GET /a s': GET /a is already"),
                 Arguments.of("nothing but comments", "# none", "the dispatch table is empty"));
     }

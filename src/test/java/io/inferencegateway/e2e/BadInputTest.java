@@ -65,6 +65,11 @@ class BadInputTest {
 
     static Stream<Arguments> badRequests() {
         String big = "{\"model\":\"ok\",\"prompt\":\"" + "x".repeat(2000) + "\"}";
+        String form = "multipart/form-data; boundary=b";
+        String bigUpload = "--b\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nok\r\n--b\r\n"
+                + "Content-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n\r\n" + "x".repeat(2000)
+                + "\r\n--b--\r\n";
+        String noModel = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n\r\nRIFF\r\n--b--\r\n";
         return Stream.of(
                 Arguments.of("invalid JSON", "POST", "/v1/chat/completions", "application/json", "{\"model\":", 400, null),
                 Arguments.of("JSON that is not an object", "POST", "/v1/completions", "application/json", "[1,2]", 400, null),
@@ -74,6 +79,9 @@ class BadInputTest {
                 Arguments.of("empty body", "POST", "/v1/completions", "application/json", "", 400, null),
                 Arguments.of("unknown model", "POST", "/v1/chat/completions", "application/json", "{\"model\":\"gpt-9\"}", 404, "model_not_found"),
                 Arguments.of("body over the limit", "POST", "/v1/completions", "application/json", big, 413, "request_too_large"),
+                Arguments.of("upload over the limit", "POST", "/v1/audio/transcriptions", form, bigUpload, 413, "request_too_large"),
+                Arguments.of("upload without a model field", "POST", "/v1/audio/transcriptions", form, noModel, 400, null),
+                Arguments.of("upload without a boundary", "POST", "/v1/audio/translations", "multipart/form-data", noModel, 400, null),
                 Arguments.of("form content type", "POST", "/v1/completions", "application/x-www-form-urlencoded", "{\"model\":\"ok\"}", 415, "unsupported_media_type"),
                 Arguments.of("no content type", "POST", "/v1/completions", null, "{\"model\":\"ok\"}", 415, "unsupported_media_type"),
                 Arguments.of("GET on an inference path", "GET", "/v1/chat/completions", null, null, 405, "method_not_allowed"),

@@ -103,6 +103,26 @@ class GpuAwareRoutingTest {
     }
 
     @Test
+    void responsesSharingLongInstructionsStickToOnePodToo() throws Exception {
+        start(FleetOptions.builder().pods(4).timeScale(4));
+        for (int i = 0; i < 4; i++) {
+            awaitScraped(fleet.pod(i), m -> true);
+        }
+        String instructions = "Answer as the support desk of a bicycle shop, politely and briefly. ".repeat(60);
+        long[] before = received();
+        for (int i = 0; i < 10; i++) {
+            String body = "{\"model\":\"" + MODEL + "\",\"max_output_tokens\":2,\"input\":\"question number " + i
+                    + "\",\"instructions\":\"" + instructions + "\"}";
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/responses"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        }
+        long[] delta = delta(before);
+        assertThat(delta).as("all ten on one pod").contains(10L).containsOnly(0L, 10L);
+    }
+
+    @Test
     void podWhoseMetricsDieIsAvoidedAndComesBackWhenTheyRecover() throws Exception {
         start(FleetOptions.builder().pods(3).timeScale(4));
         SimulatedPod flaky = fleet.pod(1);

@@ -30,6 +30,13 @@ class InferenceRequestParserTest {
                         "{\"stream\":true,\"prompt\":\"Once upon\",\"model\":\"m\",\"max_tokens\":5}", "Once upon", true),
                 Arguments.of("completion prompt list", "{\"model\":\"m\",\"prompt\":[\"a\",\"b\"]}", "ab", false),
                 Arguments.of("embedding input", "{\"model\":\"m\",\"input\":\"vector me\"}", "vector me", false),
+                Arguments.of("responses: instructions lead, whatever their place in the body",
+                        "{\"model\":\"m\",\"input\":\"Hi\",\"stream\":true,\"instructions\":\"Be brief.\"}",
+                        "<|system|>\nBe brief.\n" + "Hi", true),
+                Arguments.of("responses: input items read as chat messages, input_text parts count",
+                        "{\"model\":\"m\",\"instructions\":\"Be brief.\",\"input\":[{\"role\":\"user\",\"content\":\"Hi\"},"
+                                + "{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"there\"}]}]}",
+                        "<|system|>\nBe brief.\n<|user|>\nHi\n<|user|>\nthere\n", false),
                 Arguments.of("unknown nested fields are skipped",
                         "{\"model\":\"m\",\"tools\":[{\"function\":{\"parameters\":{\"a\":[1,{\"b\":null}]}}}],\"prompt\":\"p\"}",
                         "p", false));

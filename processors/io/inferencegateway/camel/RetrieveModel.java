@@ -1,0 +1,41 @@
+package io.inferencegateway.camel;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+
+import io.inferencegateway.domain.ModelNotFoundException;
+import io.inferencegateway.openai.ModelList;
+import io.inferencegateway.runtime.Gateway;
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+
+/**
+ * {@code GET /v1/models/{id}}: one configured model or LoRA adapter in the OpenAI model shape, answered from config
+ * like the list; 404 {@code model_not_found} otherwise. The id may hold slashes, plain or percent-encoded.
+ */
+public class RetrieveModel implements Processor {
+
+    private final Gateway gateway;
+    private final long created = System.currentTimeMillis() / 1000;
+
+    public RetrieveModel(Gateway gateway) {
+        this.gateway = gateway;
+    }
+
+    @Override
+    public void process(Exchange exchange) {
+        String raw = exchange.getMessage().getHeader("id", "", String.class);
+        String id;
+        try {
+            id = URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException badEscape) {
+            id = raw;
+        }
+        byte[] model = ModelList.one(gateway.pools(), id, created);
+        if (model == null) {
+            throw new ModelNotFoundException(id);
+        }
+        exchange.getMessage().setBody(model);
+        exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
+    }
+}
