@@ -31,7 +31,8 @@ import io.netty.handler.codec.http.QueryStringDecoder;
 
 /**
  * One connection to a simulated pod: vLLM's OpenAI-compatible surface plus /metrics, /health and
- * the LoRA admin endpoints. Runs on the pod's event loop, the same thread as its engine, so it
+ * the LoRA admin endpoints. Chat, completions and responses generate on the engine; rerank, score,
+ * tokenize, audio and the pooling refusals are answered at once by {@link InstantApi}. Runs on the pod's event loop, the same thread as its engine, so it
  * touches the engine directly. A connection carries one request at a time (reading pauses while
  * a generation runs); if the client goes away mid-generation the request is aborted, as vLLM does.
  */
@@ -45,12 +46,14 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     static final int EMBEDDING_DIM = 1024;
 
     private final SimulatedPod pod;
+    private final InstantApi instant;
     private Generation active;
     /** Requests that arrived in the same read as a running generation (HTTP pipelining), in order. */
     private final java.util.ArrayDeque<FullHttpRequest> pipelined = new java.util.ArrayDeque<>();
 
     PodHttpHandler(SimulatedPod pod) {
         this.pod = pod;
+        this.instant = new InstantApi(pod);
     }
 
     @Override
@@ -77,7 +80,25 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     keepAlive);
         } else if (method.equals(HttpMethod.POST) && (path.equals("/v1/chat/completions")
                 || path.equals("/v1/completions"))) {
-            generate(ctx, req, path.equals("/v1/chat/completions"), keepAlive);
+            generate(ctx, req, path.equals("/v1/chat/completions") ? Kind.CHAT : Kind.COMPLETION, keepAlive);
+        } else if (method.equals(HttpMethod.POST) && path.equals("/v1/responses")) {
+            generate(ctx, req, Kind.RESPONSES, keepAlive);
+        } else if (method.equals(HttpMethod.POST) && (path.equals("/v1/rerank") || path.equals("/v2/rerank")
+                || path.equals("/rerank"))) {
+            withJson(ctx, req, keepAlive, instant::rerank);
+        } else if (method.equals(HttpMethod.POST) && (path.equals("/v1/score") || path.equals("/score"))) {
+            withJson(ctx, req, keepAlive, instant::score);
+        } else if (method.equals(HttpMethod.POST) && path.equals("/tokenize")) {
+            withJson(ctx, req, keepAlive, instant::tokenize);
+        } else if (method.equals(HttpMethod.POST) && path.equals("/detokenize")) {
+            withJson(ctx, req, keepAlive, instant::detokenize);
+        } else if (method.equals(HttpMethod.POST) && (path.equals("/v1/audio/transcriptions")
+                || path.equals("/v1/audio/translations"))) {
+            instant.audio(ctx, req, path.endsWith("translations"), keepAlive);
+        } else if (method.equals(HttpMethod.POST) && path.equals("/pooling")) {
+            withJson(ctx, req, keepAlive, (c, b, k) -> instant.unsupported(c, "Pooling", k));
+        } else if (method.equals(HttpMethod.POST) && path.equals("/classify")) {
+            withJson(ctx, req, keepAlive, (c, b, k) -> instant.unsupported(c, "Classification", k));
         } else if (method.equals(HttpMethod.POST) && path.equals("/v1/embeddings")) {
             embeddings(ctx, req, keepAlive);
         } else if (method.equals(HttpMethod.POST) && path.equals("/v1/load_lora_adapter")) {
@@ -86,6 +107,18 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             loadAdapter(ctx, req, keepAlive, false);
         } else {
             respond(ctx, HttpResponseStatus.NOT_FOUND, "application/json", "{\"detail\":\"Not Found\"}", keepAlive);
+        }
+    }
+
+    /** An endpoint that answers a JSON body at once. */
+    private interface JsonEndpoint {
+        void answer(ChannelHandlerContext ctx, JsonNode body, boolean keepAlive);
+    }
+
+    private void withJson(ChannelHandlerContext ctx, FullHttpRequest req, boolean keepAlive, JsonEndpoint endpoint) {
+        JsonNode body = parse(ctx, req, keepAlive);
+        if (body != null) {
+            endpoint.answer(ctx, body, keepAlive);
         }
     }
 
@@ -115,7 +148,10 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
     }
 
-    private void generate(ChannelHandlerContext ctx, FullHttpRequest req, boolean chat, boolean keepAlive) {
+    /** The three generating APIs; each builds its prompt its own way, then shares the engine. */
+    private enum Kind { CHAT, COMPLETION, RESPONSES }
+
+    private void generate(ChannelHandlerContext ctx, FullHttpRequest req, Kind kind, boolean keepAlive) {
         JsonNode body = parse(ctx, req, keepAlive);
         if (body == null) {
             return;
@@ -132,7 +168,16 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             adapter = model;
         }
         int[] prompt;
-        if (chat) {
+        String instructions = null;
+        if (kind == Kind.RESPONSES) {
+            instructions = body.hasNonNull("instructions") ? body.get("instructions").asText() : null;
+            List<Tokenizer.ChatMessage> list = responsesMessages(instructions, body.get("input"));
+            if (list == null) {
+                error(ctx, ApiError.badRequest("'input' must be a string or a list of message items"), keepAlive);
+                return;
+            }
+            prompt = Tokenizer.encode(Tokenizer.chatPromptText(list));
+        } else if (kind == Kind.CHAT) {
             JsonNode messages = body.get("messages");
             if (messages == null || !messages.isArray() || messages.isEmpty()) {
                 error(ctx, ApiError.badRequest("'messages' must be a non-empty list of messages"), keepAlive);
@@ -155,12 +200,14 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             error(ctx, ApiError.badRequest("The prompt is empty."), keepAlive);
             return;
         }
-        JsonNode maxNode = body.hasNonNull("max_completion_tokens") ? body.get("max_completion_tokens")
-                : body.get("max_tokens");
-        int maxTokens = chat ? DEFAULT_CHAT_MAX_TOKENS : DEFAULT_COMPLETION_MAX_TOKENS;
+        String maxField = kind == Kind.RESPONSES ? "max_output_tokens" : "max_tokens";
+        JsonNode maxNode = kind == Kind.RESPONSES ? body.get("max_output_tokens")
+                : body.hasNonNull("max_completion_tokens") ? body.get("max_completion_tokens") : body.get("max_tokens");
+        int maxTokens = kind == Kind.COMPLETION ? DEFAULT_COMPLETION_MAX_TOKENS : DEFAULT_CHAT_MAX_TOKENS;
         if (maxNode != null && !maxNode.isNull()) {
             if (!maxNode.canConvertToInt() || maxNode.asInt() < 1) {
-                error(ctx, ApiError.badRequest("max_tokens must be at least 1, got " + maxNode.asText() + "."), keepAlive);
+                error(ctx, ApiError.badRequest(maxField + " must be at least 1, got " + maxNode.asText() + "."),
+                        keepAlive);
                 return;
             }
             maxTokens = maxNode.asInt();
@@ -176,9 +223,13 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         boolean stream = body.path("stream").asBoolean(false);
         boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
-        String id = (chat ? "chatcmpl-" : "cmpl-") + pod.nextRequestId();
-        Generation g = new Generation(ctx, chat, stream, includeUsage, keepAlive,
-                OpenAiFormat.chunkHead(chat, id, pod.unixSeconds(), model), id, model);
+        boolean chat = kind == Kind.CHAT;
+        String requestId = pod.nextRequestId();
+        String id = (kind == Kind.CHAT ? "chatcmpl-" : "cmpl-") + requestId;
+        ResponsesFormat responses = kind == Kind.RESPONSES
+                ? new ResponsesFormat(requestId, pod.unixSeconds(), model, instructions, maxTokens) : null;
+        Generation g = new Generation(ctx, kind, stream, includeUsage, keepAlive,
+                OpenAiFormat.chunkHead(chat, id, pod.unixSeconds(), model), id, model, responses);
         active = g;
         ctx.channel().config().setAutoRead(false);
         if (stream) {
@@ -186,7 +237,11 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
             HttpUtil.setTransferEncodingChunked(head, true);
             HttpUtil.setKeepAlive(head, keepAlive);
-            ctx.writeAndFlush(head);
+            ctx.write(head);
+            if (responses != null) {
+                ctx.write(new DefaultHttpContent(Unpooled.copiedBuffer(responses.opening(), StandardCharsets.UTF_8)));
+            }
+            ctx.flush();
         }
         g.request = pod.driver().submit(adapter, prompt, maxTokens, g);
         pod.countReceived();
@@ -274,14 +329,15 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
     }
 
-    private static String contentText(JsonNode content) {
+    static String contentText(JsonNode content) {
         if (content.isTextual()) {
             return content.asText();
         }
         if (content.isArray()) {
             StringBuilder sb = new StringBuilder();
             for (JsonNode part : content) {
-                if (part.path("type").asText().equals("text")) {
+                String type = part.path("type").asText();
+                if (type.equals("text") || type.equals("input_text") || type.equals("output_text")) {
                     if (sb.length() > 0) {
                         sb.append('\n');
                     }
@@ -293,7 +349,32 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         return "";
     }
 
-    private static int[] completionPrompt(JsonNode p) {
+    /**
+     * The chat messages a Responses request stands for: its instructions as a system message, then
+     * its input (a string is one user message; items are messages, with or without "type":"message").
+     * Null when the input is missing or holds an item that is not a message.
+     */
+    static List<Tokenizer.ChatMessage> responsesMessages(String instructions, JsonNode input) {
+        List<Tokenizer.ChatMessage> list = new ArrayList<>();
+        if (instructions != null) {
+            list.add(new Tokenizer.ChatMessage("system", instructions));
+        }
+        if (input != null && input.isTextual()) {
+            list.add(new Tokenizer.ChatMessage("user", input.asText()));
+        } else if (input != null && input.isArray() && !input.isEmpty()) {
+            for (JsonNode item : input) {
+                if (!item.isObject() || !item.path("type").asText("message").equals("message")) {
+                    return null;
+                }
+                list.add(new Tokenizer.ChatMessage(item.path("role").asText("user"), contentText(item.path("content"))));
+            }
+        } else {
+            return null;
+        }
+        return list;
+    }
+
+    static int[] completionPrompt(JsonNode p) {
         if (p == null) {
             return null;
         }
@@ -365,23 +446,25 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         final String head;
         final String id;
         final String model;
+        final ResponsesFormat responses;
         final StringBuilder text;
         SimRequest request;
         boolean done;
         byte[] tokenPrefix;
         byte[] tokenSuffix;
 
-        Generation(ChannelHandlerContext ctx, boolean chat, boolean stream, boolean includeUsage, boolean keepAlive,
-                   String head, String id, String model) {
+        Generation(ChannelHandlerContext ctx, Kind kind, boolean stream, boolean includeUsage, boolean keepAlive,
+                   String head, String id, String model, ResponsesFormat responses) {
             this.ctx = ctx;
-            this.chat = chat;
+            this.chat = kind == Kind.CHAT;
             this.stream = stream;
             this.includeUsage = includeUsage;
             this.keepAlive = keepAlive;
             this.head = head;
             this.id = id;
             this.model = model;
-            this.text = stream ? null : new StringBuilder();
+            this.responses = responses;
+            this.text = stream && responses == null ? null : new StringBuilder();
         }
 
         @Override
@@ -389,8 +472,15 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             if (done) {
                 return;
             }
-            if (!stream) {
+            if (text != null) {
                 text.append(word);
+            }
+            if (!stream) {
+                return;
+            }
+            if (responses != null) {
+                ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(responses.delta(word),
+                        StandardCharsets.UTF_8)));
                 return;
             }
             boolean last = r.outputTokens() >= r.maxTokens();
@@ -435,10 +525,14 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             }
             if (stream) {
                 StringBuilder sse = new StringBuilder(256);
-                if (includeUsage) {
-                    event(sse, OpenAiFormat.usageChunk(head, r));
+                if (responses != null) {
+                    sse.append(responses.closing(text.toString(), r));
+                } else {
+                    if (includeUsage) {
+                        event(sse, OpenAiFormat.usageChunk(head, r));
+                    }
+                    sse.append("data: [DONE]\n\n");
                 }
-                sse.append("data: [DONE]\n\n");
                 ctx.write(new DefaultHttpContent(Unpooled.copiedBuffer(sse, StandardCharsets.UTF_8)));
                 if (keepAlive) {
                     ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
@@ -446,8 +540,8 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(ChannelFutureListener.CLOSE);
                 }
             } else {
-                String body = chat
-                        ? OpenAiFormat.chatCompletion(id, pod.unixSeconds(), model, text.toString(), reason, r)
+                String body = responses != null ? responses.completed(text.toString(), r)
+                        : chat ? OpenAiFormat.chatCompletion(id, pod.unixSeconds(), model, text.toString(), reason, r)
                         : OpenAiFormat.completion(id, pod.unixSeconds(), model, text.toString(), reason, r);
                 respond(ctx, HttpResponseStatus.OK, "application/json", body, keepAlive);
             }

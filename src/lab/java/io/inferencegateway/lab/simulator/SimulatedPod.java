@@ -44,6 +44,8 @@ public final class SimulatedPod {
     private final AtomicLong served = new AtomicLong();
     private final AtomicLong aborted = new AtomicLong();
     private final AtomicLong ids = new AtomicLong();
+    /** Chunks handed out by /tokenize, for /detokenize; touched on the pod's event loop only. */
+    private final Vocabulary vocabulary = new Vocabulary();
 
     private volatile int port;
     private volatile boolean killed = true;
@@ -186,7 +188,7 @@ public final class SimulatedPod {
         return "http://" + host + ":" + port;
     }
 
-    /** Generation requests accepted (chat and completions), since the fleet started. */
+    /** Generation requests accepted (chat, completions and responses), since the fleet started. */
     public long requestsReceived() {
         return received.get();
     }
@@ -262,6 +264,10 @@ public final class SimulatedPod {
 
     PodDriver driver() {
         return driver;
+    }
+
+    Vocabulary vocabulary() {
+        return vocabulary;
     }
 
     long unixSeconds() {

@@ -62,6 +62,11 @@ public final class Tokenizer {
         return WORDS[(int) (mix(seed + 0x9E3779B97F4A7C15L * (index + 1)) >>> 58)];
     }
 
+    /** The words generated tokens are drawn from. */
+    static List<String> generatedWords() {
+        return List.of(WORDS);
+    }
+
     /** Token id of a generated word (hash of its 4 chars, like any prompt chunk). */
     public static int wordId(String word) {
         return chunkId(word, 0, word.length());

@@ -18,7 +18,15 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.completions.Completion;
 import com.openai.models.completions.CompletionCreateParams;
+import com.openai.models.audio.transcriptions.Transcription;
+import com.openai.models.audio.transcriptions.TranscriptionCreateParams;
+import com.openai.models.audio.translations.TranslationCreateParams;
 import com.openai.models.models.Model;
+import com.openai.models.responses.Response;
+import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.responses.ResponseOutputText;
+import com.openai.models.responses.ResponseStatus;
+import com.openai.models.responses.ResponseStreamEvent;
 
 /** The official OpenAI Java SDK (what the gateway's end-to-end tests use) talks to a pod unchanged. */
 class OpenAiSdkCompatibilityTest {
@@ -69,5 +77,64 @@ class OpenAiSdkCompatibilityTest {
         assertThat(c.choices().get(0).text()).hasSize(12);
         List<String> ids = client.models().list().data().stream().map(Model::id).toList();
         assertThat(ids).containsExactly(MODEL, "llama-3.1-8b-instruct-lora-0");
+    }
+
+    @Test
+    void responsesApi() {
+        Response r = client.responses().create(ResponseCreateParams.builder().model(MODEL)
+                .instructions("Answer briefly.").input("hello").maxOutputTokens(5).build());
+        assertThat(r.id()).startsWith("resp_");
+        assertThat(r.status()).contains(ResponseStatus.COMPLETED);
+        assertThat(r.instructions()).isPresent();
+        String text = r.output().get(0).asMessage().content().get(0).asOutputText().text();
+        assertThat(text).hasSize(5 * Tokenizer.CHARS_PER_TOKEN);
+        assertThat(r.usage()).hasValueSatisfying(u -> {
+            // the prompt is the instructions and the input serialized as chat messages
+            assertThat(u.inputTokens()).isEqualTo(
+                    Tokenizer.tokenCount("<|system|>\nAnswer briefly.\n<|user|>\nhello\n"));
+            assertThat(u.outputTokens()).isEqualTo(5);
+            assertThat(u.totalTokens()).isEqualTo(u.inputTokens() + 5);
+            assertThat(u.outputTokensDetails().reasoningTokens()).isZero();
+        });
+    }
+
+    @Test
+    void streamedResponsesApi() {
+        List<String> deltas = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        Response[] completed = {null};
+        String[] doneText = {null};
+        try (StreamResponse<ResponseStreamEvent> stream = client.responses().createStreaming(
+                ResponseCreateParams.builder().model(MODEL).input("hello there").maxOutputTokens(6).build())) {
+            stream.stream().forEach(e -> {
+                types.add(e.isCreated() ? "created" : e.isInProgress() ? "in_progress"
+                        : e.isOutputItemAdded() ? "item_added" : e.isContentPartAdded() ? "part_added"
+                        : e.isOutputTextDelta() ? "delta" : e.isOutputTextDone() ? "text_done"
+                        : e.isContentPartDone() ? "part_done" : e.isOutputItemDone() ? "item_done"
+                        : e.isCompleted() ? "completed" : "other");
+                e.outputTextDelta().ifPresent(d -> deltas.add(d.delta()));
+                e.outputTextDone().ifPresent(d -> doneText[0] = d.text());
+                e.completed().ifPresent(c -> completed[0] = c.response());
+            });
+        }
+        assertThat(deltas).hasSize(6);
+        assertThat(doneText[0]).isEqualTo(String.join("", deltas));
+        assertThat(completed[0]).isNotNull();
+        ResponseOutputText out = completed[0].output().get(0).asMessage().content().get(0).asOutputText();
+        assertThat(out.text()).isEqualTo(doneText[0]);
+        assertThat(completed[0].usage()).hasValueSatisfying(u -> assertThat(u.outputTokens()).isEqualTo(6));
+        assertThat(types).containsExactly("created", "in_progress", "item_added", "part_added", "delta", "delta",
+                "delta", "delta", "delta", "delta", "text_done", "part_done", "item_done", "completed");
+    }
+
+    @Test
+    void audioTranscriptionAndTranslation() {
+        byte[] audio = new byte[5 * 1024];
+        Transcription t = client.audio().transcriptions().create(TranscriptionCreateParams.builder().file(audio)
+                .model(MODEL).language("en").build()).asTranscription();
+        assertThat(t.text()).isEqualTo(InstantApi.stubTranscript(audio.length, false)).isNotBlank();
+        String translated = client.audio().translations().create(TranslationCreateParams.builder().file(audio)
+                .model(MODEL).build()).asTranslation().text();
+        assertThat(translated).isEqualTo(InstantApi.stubTranscript(audio.length, true));
     }
 }
