@@ -61,17 +61,17 @@ final class InstantApi {
                 }
             }
         }
-        if (query == null || !query.isTextual() || docs == null || documents == null || !documents.isArray()) {
+        if (query == null || !query.isTextual() || documents == null || !documents.isArray() || docs == null) {
             error(ctx, ApiError.badRequest("'query' must be a string and 'documents' a list of strings"), keepAlive);
             return;
         }
-        List<double[]> ranked = new ArrayList<>();
+        List<Ranked> ranked = new ArrayList<>();
         int tokens = 0;
         for (int i = 0; i < docs.size(); i++) {
-            ranked.add(new double[] {i, relevance(query.asText(), docs.get(i))});
+            ranked.add(new Ranked(i, relevance(query.asText(), docs.get(i))));
             tokens += Tokenizer.tokenCount(query.asText()) + Tokenizer.tokenCount(docs.get(i));
         }
-        ranked.sort(Comparator.<double[]>comparingDouble(r -> -r[1]).thenComparingDouble(r -> r[0]));
+        ranked.sort(Comparator.comparingDouble(Ranked::score).reversed().thenComparingInt(Ranked::index));
         int topN = body.path("top_n").asInt(0);
         if (topN > 0 && topN < ranked.size()) {
             ranked = ranked.subList(0, topN);
@@ -81,13 +81,16 @@ final class InstantApi {
         out.put("model", model);
         out.putObject("usage").put("total_tokens", tokens);
         ArrayNode results = out.putArray("results");
-        for (double[] r : ranked) {
+        for (Ranked r : ranked) {
             ObjectNode res = results.addObject();
-            res.put("index", (int) r[0]);
-            res.putObject("document").put("text", docs.get((int) r[0]));
-            res.put("relevance_score", r[1]);
+            res.put("index", r.index());
+            res.putObject("document").put("text", docs.get(r.index()));
+            res.put("relevance_score", r.score());
         }
         json(ctx, out, keepAlive);
+    }
+
+    private record Ranked(int index, double score) {
     }
 
     /** {@code /v1/score}, {@code /score}: one score per (text_1, text_2) pair; a single text_1 pairs with each text_2. */
