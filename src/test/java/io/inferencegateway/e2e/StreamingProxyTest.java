@@ -76,6 +76,20 @@ class StreamingProxyTest {
     }
 
     @Test
+    void aPathTheModelServerDoesNotServeGetsTheModelServersOwnAnswer() throws Exception {
+        String notFound = "{\"detail\":\"Not Found\"}"; // what a server without /v1/rerank answers
+        upstream.behave(new TestUpstream.Json(404, notFound));
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/rerank"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"query\":\"q\",\"documents\":[\"d\"]}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(r.body()).isEqualTo(notFound);
+        assertThat(upstream.received().get(upstream.received().size() - 1).uri()).isEqualTo("/v1/rerank");
+    }
+
+    @Test
     void clientHoldsTheFirstEventBeforeTheUpstreamSendsTheSecond() throws Exception {
         upstream.behave(new TestUpstream.Sse(3, 400));
         HttpResponse<InputStream> r = HTTP.send(post("{\"model\":\"m\",\"stream\":true,\"user\":\"first-event\"}"),

@@ -167,7 +167,7 @@ final class InstantApi {
         json(ctx, out, keepAlive);
     }
 
-    /** {@code /detokenize}: the text of token ids this pod handed out (by /tokenize or as generated words). */
+    /** {@code /detokenize}: the text of token ids the simulator handed out (by /tokenize or as generated words). */
     void detokenize(ChannelHandlerContext ctx, JsonNode body, boolean keepAlive) {
         if (model(ctx, body, keepAlive) == null) {
             return;
@@ -182,7 +182,7 @@ final class InstantApi {
             String chunk = t.canConvertToInt() ? pod.vocabulary().chunk(t.asInt()) : null;
             if (chunk == null) {
                 error(ctx, ApiError.badRequest("Token id " + t.asText() + " is out of vocabulary (the simulator "
-                        + "decodes ids from /tokenize on this pod and generated words)."), keepAlive);
+                        + "decodes ids it gave out from /tokenize and generated words)."), keepAlive);
                 return;
             }
             text.append(chunk);

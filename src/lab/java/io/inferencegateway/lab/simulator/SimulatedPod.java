@@ -45,7 +45,6 @@ public final class SimulatedPod {
     private final AtomicLong aborted = new AtomicLong();
     private final AtomicLong ids = new AtomicLong();
     /** Chunks handed out by /tokenize, for /detokenize; touched on the pod's event loop only. */
-    private final Vocabulary vocabulary = new Vocabulary();
 
     private volatile int port;
     private volatile boolean killed = true;
@@ -267,7 +266,7 @@ public final class SimulatedPod {
     }
 
     Vocabulary vocabulary() {
-        return vocabulary;
+        return Vocabulary.SHARED;
     }
 
     long unixSeconds() {

@@ -1,21 +1,24 @@
 package io.inferencegateway.lab.simulator;
 
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What {@code POST /detokenize} can turn back into text. {@link Tokenizer}'s ids are hashes of
- * 4-char chunks, so they cannot be inverted; a pod remembers the chunks it handed out from
- * {@code /tokenize} (and knows every generated word). One per pod, used on its event loop only.
+ * 4-char chunks, so they cannot be inverted; the simulator remembers the chunks it handed out from
+ * {@code /tokenize} (and knows every generated word). One for every pod of the process, as every replica of a
+ * model shares its tokenizer: ids one pod gave out decode on any other, which a client behind a balancer needs.
  */
 final class Vocabulary {
+
+    static final Vocabulary SHARED = new Vocabulary();
 
     /** Forget everything past this many chunks, so a long-running pod stays bounded. */
     private static final int MAX_ENTRIES = 1 << 20;
 
-    private final Map<Integer, String> chunks = new HashMap<>();
+    private final Map<Integer, String> chunks = new ConcurrentHashMap<>();
 
-    Vocabulary() {
+    private Vocabulary() {
         seedWords();
     }
 
@@ -23,8 +26,12 @@ final class Vocabulary {
     int[] tokenize(String text, String[] chunksOut) {
         int[] ids = Tokenizer.encode(text);
         if (chunks.size() + ids.length > MAX_ENTRIES) {
-            chunks.clear();
-            seedWords();
+            synchronized (this) {
+                if (chunks.size() + ids.length > MAX_ENTRIES) {
+                    chunks.clear();
+                    seedWords();
+                }
+            }
         }
         for (int t = 0; t < ids.length; t++) {
             int from = t * Tokenizer.CHARS_PER_TOKEN;
