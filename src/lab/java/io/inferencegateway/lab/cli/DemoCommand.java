@@ -179,6 +179,8 @@ final class DemoCommand implements Callable<Integer> {
                 Try it:
                   curl -N %s/v1/chat/completions -H 'Content-Type: application/json' \\
                     -d '{"model":"%s","stream":true,"max_tokens":32,"messages":[{"role":"user","content":"Hello!"}]}'
+                  curl -N %s/v1/responses -H 'Content-Type: application/json' \\
+                    -d '{"model":"%s","stream":true,"max_output_tokens":16,"instructions":"Be brief.","input":"Hello!"}'
                   curl %s/v1/models
 
                 From Python (pip install openai):
@@ -189,6 +191,7 @@ final class DemoCommand implements Callable<Integer> {
 
                 Ctrl-C stops the gateway and the fleet.
                 """.formatted(base, demo.engine().cliName(), demo.configFile(), pods, fleet.endpoints(), timeScale,
-                fleet.adminPort(), models, base, adapters.isEmpty() ? MODEL : adapters.get(0), base, base, MODEL);
+                fleet.adminPort(), models, base, adapters.isEmpty() ? MODEL : adapters.get(0), base, MODEL, base, base,
+                MODEL);
     }
 }
