@@ -47,9 +47,13 @@ public final class MultipartFields {
         int end = body.writerIndex();
         int length = delimiter.readableBytes();
         // the first delimiter may open the body without the CRLF before it
-        int found = indexOf(body, delimiter, body.readerIndex(), end);
-        int afterDelimiter = startsWith(body, body.readerIndex(), delimiter, 2) ? body.readerIndex() + length - 2
-                : found < 0 ? -1 : found + length;
+        int afterDelimiter;
+        if (startsWith(body, body.readerIndex(), delimiter, 2)) {
+            afterDelimiter = body.readerIndex() + length - 2;
+        } else {
+            int found = indexOf(body, delimiter, body.readerIndex(), end);
+            afterDelimiter = found < 0 ? -1 : found + length;
+        }
         while (afterDelimiter >= 0 && values.size() < wanted.size()) {
             if (afterDelimiter + 2 > end || body.getByte(afterDelimiter) == '-') {
                 break; // the closing delimiter, or a truncated body
