@@ -1,5 +1,6 @@
 package io.inferencegateway.deployed;
 
+import static io.inferencegateway.testing.GatewayHarness.quotedList;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -116,7 +117,6 @@ abstract class DeployedGatewaySuite {
     }
 
     private String config(String extraSchedulers) {
-        String fleetEndpoints = String.join(", ", fleet.endpoints().stream().map(e -> "\"" + e + "\"").toList());
         return """
                 apiVersion: inferencegateway.io/v1alpha1
                 kind: InferenceGatewayConfig
@@ -139,8 +139,8 @@ abstract class DeployedGatewaySuite {
                       targetPort: %d
                       policy: round-robin
                       routeTimeout: 10s
-                """.formatted(MODEL, String.join(", ", fleet.adapterNames()), fleetEndpoints, PACED_MODEL,
-                paced.address(), DISCOVERED_MODEL, NAMESPACE, podServer.port()) + extraSchedulers;
+                """.formatted(MODEL, String.join(", ", fleet.adapterNames()), quotedList(fleet.endpoints()),
+                PACED_MODEL, paced.address(), DISCOVERED_MODEL, NAMESPACE, podServer.port()) + extraSchedulers;
     }
 
     @Test

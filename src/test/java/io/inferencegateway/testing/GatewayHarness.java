@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import io.inferencegateway.camel.GatewayServer;
@@ -72,12 +73,16 @@ public final class GatewayHarness implements AutoCloseable {
                       modelName: %s
                       loraAdapters: [%s]
                       endpoints: [%s]
-                """.formatted(model, String.join(", ", fleet.adapterNames()),
-                String.join(", ", fleet.endpoints().stream().map(e -> "\"" + e + "\"").toList())));
+                """.formatted(model, String.join(", ", fleet.adapterNames()), quotedList(fleet.endpoints())));
         for (String line : extraLines) {
             sb.append("      ").append(line).append('\n');
         }
         return sb.toString();
+    }
+
+    /** The items as a YAML flow list's contents: {@code "a", "b"}. */
+    public static String quotedList(List<String> items) {
+        return String.join(", ", items.stream().map(e -> "\"" + e + "\"").toList());
     }
 
     public static int freePort() throws IOException {
