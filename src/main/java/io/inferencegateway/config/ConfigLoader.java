@@ -2,6 +2,8 @@ package io.inferencegateway.config;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -139,7 +141,41 @@ public final class ConfigLoader {
             }
             pools.add(pool);
         }
-        return new GatewayConfig(pools, maxBody);
+        return new GatewayConfig(pools, maxBody, observability(doc.spec().observability()));
+    }
+
+    private static ObservabilityConfig observability(InferenceGatewayConfig.Observability o)
+            throws InvalidConfigException {
+        if (o == null) {
+            return ObservabilityConfig.DEFAULT;
+        }
+        ObservabilityConfig.TracingConfig tracing = ObservabilityConfig.TracingConfig.OFF;
+        InferenceGatewayConfig.Tracing t = o.tracing();
+        if (t != null) {
+            String at = "spec.observability.tracing";
+            URI endpoint = null;
+            if (t.otlpEndpoint() != null && !t.otlpEndpoint().isBlank()) {
+                try {
+                    endpoint = new URI(t.otlpEndpoint().strip());
+                } catch (URISyntaxException e) {
+                    endpoint = null;
+                }
+                if (endpoint == null || endpoint.getHost() == null
+                        || !("http".equals(endpoint.getScheme()) || "https".equals(endpoint.getScheme()))) {
+                    throw new InvalidConfigException(at + ".otlpEndpoint must be an http(s) URL, got '"
+                            + t.otlpEndpoint() + "'");
+                }
+            }
+            double ratio = t.samplingRatio() == null ? 1.0 : t.samplingRatio();
+            if (!(ratio >= 0 && ratio <= 1)) {
+                throw new InvalidConfigException(at + ".samplingRatio must be between 0 and 1, got " + t.samplingRatio());
+            }
+            String service = t.serviceName() == null || t.serviceName().isBlank()
+                    ? ObservabilityConfig.TracingConfig.DEFAULT_SERVICE_NAME : t.serviceName().strip();
+            tracing = new ObservabilityConfig.TracingConfig(endpoint, service, ratio);
+        }
+        return new ObservabilityConfig(!Boolean.FALSE.equals(o.requestMetrics()), Boolean.TRUE.equals(o.accessLog()),
+                tracing);
     }
 
     private static void claim(Map<String, String> taken, String name, String path) throws InvalidConfigException {
@@ -226,7 +262,7 @@ public final class ConfigLoader {
         }
 
         return new PoolConfig(name, modelName, adapters, endpoints, selector, s.namespace(), targetPort, engine,
-                policy, endpointPicker, routeTimeout, metricsInterval, staleness);
+                policy, endpointPicker, routeTimeout, metricsInterval, staleness, Boolean.TRUE.equals(s.streamUsage()));
     }
 
     /** HyperPod's form: the {@code profile} preset, then each explicit weight over it. */

@@ -10,7 +10,15 @@ import java.util.Map;
  */
 public record InferenceGatewayConfig(String apiVersion, String kind, Map<String, Object> metadata, Spec spec) {
 
-    public record Spec(List<Scheduler> schedulers, Bbr bbr) {
+    public record Spec(List<Scheduler> schedulers, Bbr bbr, Observability observability) {
+    }
+
+    /** What the gateway tells about the requests it serves: meters, access log, traces. */
+    public record Observability(Boolean requestMetrics, Boolean accessLog, Tracing tracing) {
+    }
+
+    /** OpenTelemetry traces, exported over OTLP/HTTP; off while {@code otlpEndpoint} is unset. */
+    public record Tracing(String otlpEndpoint, String serviceName, Double samplingRatio) {
     }
 
     /** Body-based routing limits. */
@@ -34,7 +42,8 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             List<SchedulingProfile> schedulingProfiles,
             String routeTimeout,
             String metricsInterval,
-            String metricsStalenessThreshold) {
+            String metricsStalenessThreshold,
+            Boolean streamUsage) {
     }
 
     /** A plugin instance: {@code type} as registered, an optional {@code name}, and its own parameters. */

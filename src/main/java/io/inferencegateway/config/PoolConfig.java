@@ -16,6 +16,9 @@ import io.inferencegateway.domain.Endpoint;
  *                                  between body chunks after that
  * @param metricsStalenessThreshold metrics older than this are stale: such a pod counts as saturated, and
  *                                  when every pod's are, the GPU-aware policy routes by in-flight counts
+ * @param streamUsage               ask the model server for {@code stream_options.include_usage} on every chat or
+ *                                  completion stream, so that its tokens are counted, and strip the usage chunk
+ *                                  again when the client did not ask for it
  */
 public record PoolConfig(
         String name,
@@ -30,7 +33,8 @@ public record PoolConfig(
         EndpointPickerConfig endpointPicker,
         Duration routeTimeout,
         Duration metricsInterval,
-        Duration metricsStalenessThreshold) {
+        Duration metricsStalenessThreshold,
+        boolean streamUsage) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final Duration DEFAULT_ROUTE_TIMEOUT = Duration.ofSeconds(300);
@@ -42,6 +46,15 @@ public record PoolConfig(
         loraAdapters = List.copyOf(loraAdapters);
         endpoints = List.copyOf(endpoints);
         modelSelector = Map.copyOf(modelSelector);
+    }
+
+    /** A pool that leaves stream usage as the client asked. */
+    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
+            Map<String, String> modelSelector, String namespace, int targetPort, EngineType engine, Policy policy,
+            EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
+            Duration metricsStalenessThreshold) {
+        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
+                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, false);
     }
 
     /** A pool configured with HyperPod weights and the default staleness threshold. */

@@ -13,6 +13,14 @@ public interface SchedulingPolicy {
     Endpoint choose(InferenceRequest request, List<Endpoint> candidates);
 
     /**
+     * Like {@link #choose}, and says why. Policies that can explain their choice (the GPU-aware one) override it;
+     * the request path calls this one.
+     */
+    default PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
+        return PickDecision.byPolicy(choose(request, candidates), candidates.size());
+    }
+
+    /**
      * Told the pool's complete endpoint list whenever it changes, so that per-endpoint state of pods that
      * left (the GPU-aware policy's prefix index) is dropped. Stateless policies ignore it.
      */

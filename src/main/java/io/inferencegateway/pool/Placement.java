@@ -7,6 +7,8 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.PickReason;
 
 /**
  * Where one request is being served: the endpoint its pool's policy chose, and the endpoints tried
@@ -19,10 +21,10 @@ public final class Placement {
     private final InferenceRequest request;
     private final InFlightRequests inFlight;
     private final List<Endpoint> tried = new ArrayList<>(2);
-    private Endpoint current;
+    private PickDecision decision;
     private boolean finished;
 
-    private Placement(ModelPool pool, InferenceRequest request, InFlightRequests inFlight, Endpoint first) {
+    private Placement(ModelPool pool, InferenceRequest request, InFlightRequests inFlight, PickDecision first) {
         this.pool = pool;
         this.request = request;
         this.inFlight = inFlight;
@@ -35,11 +37,16 @@ public final class Placement {
         if (candidates.isEmpty()) {
             throw GatewayError.noEndpoint(pool.name());
         }
-        return new Placement(pool, request, inFlight, pool.policy().choose(request, candidates));
+        return new Placement(pool, request, inFlight, pool.policy().decide(request, candidates));
     }
 
     public Endpoint endpoint() {
-        return current;
+        return decision.endpoint();
+    }
+
+    /** The decision that chose the current endpoint; after a failover its reason is {@link PickReason#FAILOVER}. */
+    public PickDecision decision() {
+        return decision;
     }
 
     public ModelPool pool() {
@@ -65,8 +72,9 @@ public final class Placement {
         if (left.isEmpty()) {
             return null;
         }
-        start(pool.policy().choose(request, left));
-        return current;
+        PickDecision next = pool.policy().decide(request, left);
+        start(new PickDecision(next.endpoint(), PickReason.FAILOVER, next.expectedCachedTokens(), left.size()));
+        return decision.endpoint();
     }
 
     /** The response ended (or failed); safe to call more than once. */
@@ -74,17 +82,17 @@ public final class Placement {
         release();
     }
 
-    private void start(Endpoint endpoint) {
-        current = endpoint;
-        tried.add(endpoint);
+    private void start(PickDecision d) {
+        decision = d;
+        tried.add(d.endpoint());
         finished = false;
-        inFlight.started(endpoint, request.promptTokensEstimate());
+        inFlight.started(d.endpoint(), request.promptTokensEstimate());
     }
 
     private void release() {
         if (!finished) {
             finished = true;
-            inFlight.finished(current);
+            inFlight.finished(decision.endpoint());
         }
     }
 }

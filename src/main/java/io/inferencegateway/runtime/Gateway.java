@@ -34,6 +34,7 @@ public final class Gateway implements AutoCloseable {
     private final MetricsScraper scraper;
     private final MeterRegistry meterRegistry;
     private final GatewayMeters meters;
+    private final RequestListeners requestListeners = new RequestListeners();
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
     // Kubernetes pod discovery and hot reload
@@ -109,6 +110,14 @@ public final class Gateway implements AutoCloseable {
     /** Runs {@code listener} after every reload. */
     public void onReload(Runnable listener) {
         reloadListeners.add(listener);
+    }
+
+    /**
+     * Everyone who learns about the inference requests served (meters, access log, tracer, fleet page); the request
+     * path reports to it. Which of them listen is settled at start from {@code spec.observability}.
+     */
+    public RequestListeners requestListeners() {
+        return requestListeners;
     }
 
     /** Kubernetes pod discovery for the pools with a {@code modelSelector}. */

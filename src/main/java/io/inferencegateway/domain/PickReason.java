@@ -1,0 +1,30 @@
+package io.inferencegateway.domain;
+
+/** What decided a pick: the label value of the scheduler's pick counter, the access log and the fleet page. */
+public enum PickReason {
+    /** The chosen pod probably still caches a prefix of the prompt, and that outweighed load. */
+    PREFIX_HIT("prefix_hit"),
+    /** The chosen pod has the requested LoRA adapter loaded. */
+    LORA_RESIDENT("lora_resident"),
+    /** The chosen pod had the least queue, running batch or KV-cache use. */
+    LEAST_LOADED("least_loaded"),
+    /** No pod had fresh metrics; the pod with the fewest requests in flight through this gateway was taken. */
+    FALLBACK("fallback"),
+    /** The pod first chosen could not be reached; this one was tried next. */
+    FAILOVER("failover"),
+    /** The pool had one candidate left after filtering. */
+    ONLY_CANDIDATE("only_candidate"),
+    /** A load-blind policy's own rule (round robin, random, least request). */
+    POLICY("policy");
+
+    private final String label;
+
+    PickReason(String label) {
+        this.label = label;
+    }
+
+    /** The snake_case name used in metrics labels and logs. */
+    public String label() {
+        return label;
+    }
+}

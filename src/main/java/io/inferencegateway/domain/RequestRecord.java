@@ -1,0 +1,230 @@
+package io.inferencegateway.domain;
+
+/**
+ * What the gateway learns about one inference request as it passes: when it arrived, which pool and pod served it
+ * and why, when the model server answered and sent its first token, how it ended, and the tokens the model server
+ * reported. Filled in along the request path and handed to the {@link RequestListener}s once, when it ends.
+ *
+ * <p>Not thread-safe and need not be: a request, its upstream call and its relayed body all run on the event loop
+ * of the client's connection. Times are {@link NanoClock} readings; token counts are -1 until reported.
+ */
+public final class RequestRecord {
+
+    /** How a request ended. */
+    public enum Ending {
+        /** The model server's response was relayed to its end. */
+        COMPLETED,
+        /** The model server's response broke off after it started. */
+        UPSTREAM_FAILED,
+        /** The client went away first. */
+        CLIENT_GONE,
+        /** The gateway answered with an error of its own (see {@link #error()}). */
+        REFUSED
+    }
+
+    private final long startNanos;
+    private final long startEpochMillis;
+    private final String path;
+    private final String clientRequestId;
+    private final String clientTraceparent;
+    private InferenceRequest request;
+    private String pool;
+    private String poolModel;
+    private PickDecision decision;
+    private long pickNanos;
+    private int attempts;
+    private String upstreamTraceparent;
+    private int status;
+    private long headersNanos;
+    private long firstTokenNanos;
+    private long endNanos;
+    private int inputTokens = -1;
+    private int outputTokens = -1;
+    private int cachedTokens = -1;
+    private GatewayError.Reason error;
+    private Ending ending;
+    private Object tracing;
+
+    /**
+     * @param clientRequestId   the client's {@code x-request-id}, or null
+     * @param clientTraceparent the client's W3C {@code traceparent}, or null
+     */
+    public RequestRecord(long startNanos, long startEpochMillis, String path, String clientRequestId,
+            String clientTraceparent) {
+        this.startNanos = startNanos;
+        this.startEpochMillis = startEpochMillis;
+        this.path = path;
+        this.clientRequestId = clientRequestId;
+        this.clientTraceparent = clientTraceparent;
+    }
+
+    // ---- filled in along the way -----------------------------------------------------------------
+
+    public void parsed(InferenceRequest parsed) {
+        this.request = parsed;
+    }
+
+    /** The request's model resolved to a pool whose base model is {@code poolModel}. */
+    public void routedTo(String poolName, String poolModel) {
+        this.pool = poolName;
+        this.poolModel = poolModel;
+    }
+
+    /** The scheduler chose an endpoint, in {@code nanos}; called again on every failover. */
+    public void picked(PickDecision d, long nanos) {
+        this.decision = d;
+        this.pickNanos += nanos;
+        this.attempts++;
+    }
+
+    /** The model server's response headers arrived. */
+    public void answered(int httpStatus, long nowNanos) {
+        this.status = httpStatus;
+        this.headersNanos = nowNanos;
+    }
+
+    /** The first generated content passed (for a plain body: the whole body). Later calls are ignored. */
+    public void firstToken(long nowNanos) {
+        if (firstTokenNanos == 0) {
+            firstTokenNanos = nowNanos;
+        }
+    }
+
+    /** The model server reported its usage; a later report (a stream's final chunk) replaces an earlier one. */
+    public void usage(int input, int output, int cached) {
+        this.inputTokens = input;
+        this.outputTokens = output;
+        this.cachedTokens = cached;
+    }
+
+    /** The gateway refused or could not serve the request. */
+    public void failed(GatewayError.Reason reason, int httpStatus) {
+        this.error = reason;
+        this.status = httpStatus;
+    }
+
+    /** Ends the record; returns false when it had ended already (so listeners hear of it once). */
+    public boolean end(Ending how, long nowNanos) {
+        if (ending != null) {
+            return false;
+        }
+        ending = how;
+        endNanos = nowNanos;
+        return true;
+    }
+
+    /** The {@code traceparent} to send to the model server instead of the client's (set when tracing is on). */
+    public void upstreamTraceparent(String value) {
+        this.upstreamTraceparent = value;
+    }
+
+    /** A slot for the tracer's own per-request state. */
+    public void tracing(Object state) {
+        this.tracing = state;
+    }
+
+    // ---- read by listeners -----------------------------------------------------------------------
+
+    public long startNanos() {
+        return startNanos;
+    }
+
+    public long startEpochMillis() {
+        return startEpochMillis;
+    }
+
+    /** The request path, e.g. {@code /v1/chat/completions}. */
+    public String path() {
+        return path;
+    }
+
+    public String clientRequestId() {
+        return clientRequestId;
+    }
+
+    public String clientTraceparent() {
+        return clientTraceparent;
+    }
+
+    /** The parsed request, or null when the body could not be read. */
+    public InferenceRequest request() {
+        return request;
+    }
+
+    /** The pool's name, or null when the model matched no pool. */
+    public String pool() {
+        return pool;
+    }
+
+    /** The base model of the pool, or null. */
+    public String poolModel() {
+        return poolModel;
+    }
+
+    /** The last scheduling decision (after a failover, the one that took over), or null. */
+    public PickDecision decision() {
+        return decision;
+    }
+
+    /** Time spent in the scheduler, over every attempt. */
+    public long pickNanos() {
+        return pickNanos;
+    }
+
+    /** Endpoints tried: 1 without failover, 0 when none was picked. */
+    public int attempts() {
+        return attempts;
+    }
+
+    public String upstreamTraceparent() {
+        return upstreamTraceparent;
+    }
+
+    /** The HTTP status the client got (the model server's, or the gateway's own for an error); 0 if none. */
+    public int status() {
+        return status;
+    }
+
+    /** When the response headers arrived, or 0. */
+    public long headersNanos() {
+        return headersNanos;
+    }
+
+    /** When the first generated content passed, or 0. */
+    public long firstTokenNanos() {
+        return firstTokenNanos;
+    }
+
+    public long endNanos() {
+        return endNanos;
+    }
+
+    public int inputTokens() {
+        return inputTokens;
+    }
+
+    public int outputTokens() {
+        return outputTokens;
+    }
+
+    public int cachedTokens() {
+        return cachedTokens;
+    }
+
+    /** Why the gateway refused or failed the request, or null. */
+    public GatewayError.Reason error() {
+        return error;
+    }
+
+    public Ending ending() {
+        return ending;
+    }
+
+    public Object tracing() {
+        return tracing;
+    }
+
+    public boolean stream() {
+        return request != null && request.stream();
+    }
+}
