@@ -33,7 +33,8 @@ class ArchitectureTest {
     static final String CONFIG = "io.inferencegateway.config..";
     static final String POOL = "io.inferencegateway.pool..";
     static final String[] SUBSYSTEMS = {"io.inferencegateway.metrics..", "io.inferencegateway.discovery..",
-            "io.inferencegateway.openai..", "io.inferencegateway.proxy..", "io.inferencegateway.scheduling.."};
+            "io.inferencegateway.openai..", "io.inferencegateway.proxy..", "io.inferencegateway.scheduling..",
+            "io.inferencegateway.tracing.."};
     static final String RUNTIME = "io.inferencegateway.runtime..";
     static final String CAMEL = "io.inferencegateway.camel..";
     static final String LAB = "io.inferencegateway.lab..";

@@ -9,6 +9,7 @@ import io.inferencegateway.config.ConfigFileWatcher;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.InvalidConfigException;
+import io.inferencegateway.config.ObservabilityConfig;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.discovery.DefaultNamespace;
 import io.inferencegateway.discovery.PodDiscovery;
@@ -21,6 +22,7 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
+import io.inferencegateway.tracing.RequestTracer;
 
 /**
  * The gateway's state, free of Camel: the configuration, the model pools and what the gateway knows
@@ -35,6 +37,7 @@ public final class Gateway implements AutoCloseable {
     private final MeterRegistry meterRegistry;
     private final GatewayMeters meters;
     private final RequestListeners requestListeners = new RequestListeners();
+    private final RequestTracer tracer; // null unless spec.observability.tracing names an endpoint
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
     // Kubernetes pod discovery and hot reload
@@ -55,6 +58,11 @@ public final class Gateway implements AutoCloseable {
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock);
         meters.registerScraper(scraper);
         discovery.attach(pools);
+        ObservabilityConfig.TracingConfig tracing = config.observability().tracing();
+        this.tracer = tracing.enabled() ? RequestTracer.otlp(tracing, clock) : null;
+        if (tracer != null) {
+            requestListeners.add(tracer);
+        }
     }
 
     /**
@@ -165,5 +173,8 @@ public final class Gateway implements AutoCloseable {
             watcher.close();
         }
         scraper.close();
+        if (tracer != null) {
+            tracer.close();
+        }
     }
 }

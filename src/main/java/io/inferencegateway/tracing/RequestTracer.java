@@ -1,0 +1,105 @@
+package io.inferencegateway.tracing;
+
+import java.net.URI;
+import java.util.concurrent.TimeUnit;
+
+import io.inferencegateway.config.ObservabilityConfig.TracingConfig;
+import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.RequestListener;
+import io.inferencegateway.domain.RequestRecord;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
+import io.opentelemetry.sdk.resources.Resource;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.SpanProcessor;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+
+/**
+ * Turns every inference request into OpenTelemetry spans (docs/observability.md, "Traces"): a server span for the
+ * gateway request with children {@code parse}, {@code pick} (one per attempt) and the upstream call, which carries
+ * the first token as an event. The client's {@code traceparent} is the parent, and the model server is sent one whose
+ * parent is the upstream span.
+ *
+ * <p>Spans are started with the record's own clock readings, and the ones that need not exist before the upstream
+ * call ({@code parse}, {@code pick}) are created after the fact. Ended spans go to a {@link BatchSpanProcessor}, whose
+ * thread exports them; nothing here blocks the event loop. Built only when {@code spec.observability.tracing} names an
+ * endpoint, so that the gateway holds no OpenTelemetry object otherwise.
+ */
+public final class RequestTracer implements RequestListener, AutoCloseable {
+
+    static final String INSTRUMENTATION_SCOPE = "io.inferencegateway";
+    private static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
+
+    private final SdkTracerProvider provider;
+    private final Tracer tracer;
+    private final NanoClock clock;
+
+    /**
+     * @param processor     where ended spans go
+     * @param serviceName   the spans' {@code service.name}
+     * @param samplingRatio the share of new traces sampled; a client's sampling decision is followed
+     * @param clock         the clock of the records' readings
+     */
+    RequestTracer(SpanProcessor processor, String serviceName, double samplingRatio, NanoClock clock) {
+        this.provider = SdkTracerProvider.builder()
+                .setResource(Resource.getDefault().merge(Resource.create(Attributes.of(SERVICE_NAME, serviceName))))
+                .setSampler(Sampler.parentBased(Sampler.traceIdRatioBased(samplingRatio)))
+                .addSpanProcessor(processor)
+                .build();
+        this.tracer = provider.get(INSTRUMENTATION_SCOPE);
+        this.clock = clock;
+    }
+
+    /** A tracer that exports over OTLP/HTTP (protobuf) to {@code config.otlpEndpoint()}, in batches. */
+    public static RequestTracer otlp(TracingConfig config, NanoClock clock) {
+        OtlpHttpSpanExporter exporter = OtlpHttpSpanExporter.builder()
+                .setEndpoint(tracesUrl(config.otlpEndpoint()))
+                .build();
+        return new RequestTracer(BatchSpanProcessor.builder(exporter).build(), config.serviceName(),
+                config.samplingRatio(), clock);
+    }
+
+    /** The collector's {@code /v1/traces} under its base URL (kept when the URL names it already). */
+    static String tracesUrl(URI base) {
+        String url = base.toString();
+        if (url.endsWith("/v1/traces")) {
+            return url;
+        }
+        return (url.endsWith("/") ? url.substring(0, url.length() - 1) : url) + "/v1/traces";
+    }
+
+    @Override
+    public void started(RequestRecord record) {
+        record.tracing(TracedRequest.begin(tracer, record, clock.nanoTime()));
+    }
+
+    @Override
+    public void picked(RequestRecord record) {
+        long now = clock.nanoTime();
+        traceOf(record, now).picked(record, now);
+    }
+
+    @Override
+    public void ended(RequestRecord record) {
+        traceOf(record, record.endNanos()).ended(record);
+    }
+
+    /** The record's trace; begun now if {@link #started} was not called (a request refused before it was parsed). */
+    private TracedRequest traceOf(RequestRecord record, long nowNanos) {
+        if (record.tracing() instanceof TracedRequest trace) {
+            return trace;
+        }
+        TracedRequest trace = TracedRequest.begin(tracer, record, nowNanos);
+        record.tracing(trace);
+        return trace;
+    }
+
+    /** Exports what is still queued and stops the export thread; waits up to ten seconds. */
+    @Override
+    public void close() {
+        provider.shutdown().join(10, TimeUnit.SECONDS);
+    }
+}
