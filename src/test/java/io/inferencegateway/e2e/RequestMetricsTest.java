@@ -34,6 +34,7 @@ import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.responses.Response;
 import com.openai.models.responses.ResponseCreateParams;
+import com.openai.models.responses.ResponseStreamEvent;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -94,14 +95,18 @@ class RequestMetricsTest {
         Response r = client.responses().create(ResponseCreateParams.builder().model(MODEL).input("a response")
                 .maxOutputTokens(4L).build());
         assertThat(r.usage()).isPresent();
+        try (StreamResponse<ResponseStreamEvent> events = client.responses().createStreaming(ResponseCreateParams
+                .builder().model(MODEL).input("a streamed response").maxOutputTokens(4L).build())) {
+            assertThat(events.stream().count()).isPositive();
+        }
         assertThatThrownBy(() -> client.chat().completions().create(ChatCompletionCreateParams.builder()
                 .model("no-such-model").addUserMessage("hi").build())).isInstanceOf(NotFoundException.class);
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-                delta(before, scrape(), "inference_objective_request_total", l -> true)).isEqualTo(8));
+                delta(before, scrape(), "inference_objective_request_total", l -> true)).isEqualTo(9));
         Map<String, Double> after = scrape();
         Predicate<String> ok = l -> l.contains("status=\"200\"");
-        assertThat(delta(before, after, "inference_objective_request_total", ok)).isEqualTo(7);
+        assertThat(delta(before, after, "inference_objective_request_total", ok)).isEqualTo(8);
         assertThat(delta(before, after, "inference_objective_request_total",
                 l -> l.contains("model_name=\"unknown\"") && l.contains("status=\"404\"") && l.contains("pod=\"none\"")))
                 .isEqualTo(1);
@@ -115,23 +120,23 @@ class RequestMetricsTest {
                 .as("prompt tokens, streams included").isEqualTo(prompt);
         assertThat(delta(before, after, "inference_objective_output_tokens_sum", l -> true))
                 .as("output tokens, streams included").isEqualTo(generated);
-        assertThat(delta(before, after, "inference_objective_input_tokens_count", l -> true)).isEqualTo(7);
-        assertThat(delta(before, after, "inference_objective_cached_tokens_count", l -> true)).isEqualTo(7);
+        assertThat(delta(before, after, "inference_objective_input_tokens_count", l -> true)).isEqualTo(8);
+        assertThat(delta(before, after, "inference_objective_cached_tokens_count", l -> true)).isEqualTo(8);
 
-        assertThat(delta(before, after, "inference_objective_request_ttft_seconds_count", l -> true)).isEqualTo(7);
+        assertThat(delta(before, after, "inference_objective_request_ttft_seconds_count", l -> true)).isEqualTo(8);
         assertThat(delta(before, after, "inference_objective_request_tpot_seconds_count", l -> true))
-                .as("one per stream of more than one token").isEqualTo(3);
-        assertThat(delta(before, after, "inference_objective_request_duration_seconds_count", l -> true)).isEqualTo(8);
-        assertThat(delta(before, after, "inference_gateway_scheduler_picks_total", l -> true)).isEqualTo(7);
+                .as("one per stream of more than one token").isEqualTo(4);
+        assertThat(delta(before, after, "inference_objective_request_duration_seconds_count", l -> true)).isEqualTo(9);
+        assertThat(delta(before, after, "inference_gateway_scheduler_picks_total", l -> true)).isEqualTo(8);
         assertThat(delta(before, after, "inference_extension_scheduler_e2e_duration_seconds_count", l -> true))
-                .isEqualTo(7);
+                .isEqualTo(8);
         assertThat(sum(after, "inference_objective_running_requests", l -> true)).isZero();
 
         List<JsonNode> lines = new ArrayList<>();
         for (ILoggingEvent e : ACCESS.list.subList(logBefore, ACCESS.list.size())) {
             lines.add(JSON.readTree(e.getFormattedMessage()));
         }
-        assertThat(lines).hasSize(8);
+        assertThat(lines).hasSize(9);
         JsonNode strippedStream = lines.stream().filter(l -> l.path("stream").asBoolean()).findFirst().orElseThrow();
         assertThat(strippedStream.path("output_tokens").asInt()).as("tokens of a stream whose client asked for none")
                 .isEqualTo(6);
