@@ -73,26 +73,25 @@ public final class RequestTracer implements RequestListener, AutoCloseable {
 
     @Override
     public void started(RequestRecord record) {
-        record.tracing(TracedRequest.begin(tracer, record, clock.nanoTime()));
+        record.tracing(TracedRequest.begin(tracer, record));
     }
 
     @Override
     public void picked(RequestRecord record) {
-        long now = clock.nanoTime();
-        traceOf(record, now).picked(record, now);
+        traceOf(record).picked(record, clock.nanoTime());
     }
 
     @Override
     public void ended(RequestRecord record) {
-        traceOf(record, record.endNanos()).ended(record);
+        traceOf(record).ended(record);
     }
 
-    /** The record's trace; begun now if {@link #started} was not called (a request refused before it was parsed). */
-    private TracedRequest traceOf(RequestRecord record, long nowNanos) {
+    /** The record's trace; begun here if {@link #started} was not called. */
+    private TracedRequest traceOf(RequestRecord record) {
         if (record.tracing() instanceof TracedRequest trace) {
             return trace;
         }
-        TracedRequest trace = TracedRequest.begin(tracer, record, nowNanos);
+        TracedRequest trace = TracedRequest.begin(tracer, record);
         record.tracing(trace);
         return trace;
     }

@@ -50,6 +50,7 @@ final class TracedRequest {
     private final Span root;
     private final Context rootContext;
     private final String operation;
+    private boolean parseRecorded;
     private Span upstream;
     private long pickNanosSeen;
 
@@ -60,8 +61,8 @@ final class TracedRequest {
         this.operation = operation;
     }
 
-    /** Starts the root span at the record's arrival and records {@code parse} as ending at {@code parsedNanos}. */
-    static TracedRequest begin(Tracer tracer, RequestRecord record, long parsedNanos) {
+    /** Starts the root span at the record's arrival. */
+    static TracedRequest begin(Tracer tracer, RequestRecord record) {
         String operation = operationName(record.path());
         Span root = tracer.spanBuilder(METHOD + " " + record.path())
                 .setParent(Traceparent.parentContext(record.clientTraceparent()))
@@ -74,12 +75,18 @@ final class TracedRequest {
         if (record.clientRequestId() != null) {
             root.setAttribute(HTTP_REQUEST_HEADER_X_REQUEST_ID, List.of(record.clientRequestId()));
         }
-        TracedRequest trace = new TracedRequest(tracer, root, operation);
-        trace.parse(record, parsedNanos);
-        return trace;
+        return new TracedRequest(tracer, root, operation);
     }
 
-    private void parse(RequestRecord record, long parsedNanos) {
+    /**
+     * Records {@code parse}, once, when the body has been read (at the first pick, or at the end): arrival to
+     * {@link RequestRecord#parsedNanos()}, or to {@code nowNanos} in error when the body could not be read.
+     */
+    private void parsed(RequestRecord record, long nowNanos) {
+        if (parseRecorded) {
+            return;
+        }
+        parseRecorded = true;
         Span parse = child("parse", record, record.startNanos()).startSpan();
         InferenceRequest request = record.request();
         if (request != null) {
@@ -89,7 +96,7 @@ final class TracedRequest {
         } else {
             parse.setStatus(StatusCode.ERROR, "the body could not be read");
         }
-        parse.end(epochNanos(record, parsedNanos), NANOSECONDS);
+        parse.end(epochNanos(record, record.parsedNanos() != 0 ? record.parsedNanos() : nowNanos), NANOSECONDS);
     }
 
     /**
@@ -98,6 +105,7 @@ final class TracedRequest {
      * record for the model server.
      */
     void picked(RequestRecord record, long nowNanos) {
+        parsed(record, nowNanos);
         long took = Math.max(0, record.pickNanos() - pickNanosSeen);
         pickNanosSeen = record.pickNanos();
         if (upstream != null) {
@@ -140,6 +148,7 @@ final class TracedRequest {
 
     /** Ends the upstream span (if one was started) and the root span at the record's end. */
     void ended(RequestRecord record) {
+        parsed(record, record.endNanos());
         long end = epochNanos(record, record.endNanos());
         int status = record.status();
         boolean upstreamFailed = record.ending() == RequestRecord.Ending.UPSTREAM_FAILED;

@@ -60,9 +60,8 @@ class RequestTracerTest {
     /** A streamed chat served by one pod: parsed at 1 ms, picked at 3 ms (1.5 ms of scheduling), answered at 10 ms. */
     RequestRecord servedStream(String traceparent) {
         RequestRecord r = record(traceparent);
-        r.parsed(new InferenceRequest(MODEL, null, "user: hi", 2, true));
-        now = START_NANOS + 1 * MS;
         tracer.started(r);
+        r.parsed(new InferenceRequest(MODEL, null, "user: hi", 2, true), START_NANOS + 1 * MS);
         r.routedTo("llama", MODEL);
         r.picked(new PickDecision(new Endpoint("10.0.0.7", 8000), PickReason.PREFIX_HIT, 512, 3), 3 * MS / 2);
         now = START_NANOS + 3 * MS;
@@ -162,8 +161,8 @@ class RequestTracerTest {
     @Test
     void aFailoverEndsTheFirstUpstreamSpanInErrorAndTheModelServerSeesTheSecond() {
         RequestRecord r = record(null);
-        r.parsed(new InferenceRequest(MODEL, null, "hi", 1, false));
         tracer.started(r);
+        r.parsed(new InferenceRequest(MODEL, null, "hi", 1, false), now);
         r.routedTo("llama", MODEL);
         r.picked(new PickDecision(new Endpoint("10.0.0.1", 8000), PickReason.LEAST_LOADED, 0, 2), MS);
         now += 2 * MS;
@@ -193,14 +192,14 @@ class RequestTracerTest {
     @Test
     void aRefusedRequestHasNoUpstreamSpanAndIsAnErrorOnlyWhenTheGatewayFailed() {
         RequestRecord notFound = record(null);
-        notFound.parsed(new InferenceRequest("no-such-model", null, "hi", 1, false));
         tracer.started(notFound);
+        notFound.parsed(new InferenceRequest("no-such-model", null, "hi", 1, false), START_NANOS);
         notFound.failed(GatewayError.Reason.MODEL_NOT_FOUND, 404);
         notFound.end(RequestRecord.Ending.REFUSED, START_NANOS + MS);
         tracer.ended(notFound);
         RequestRecord noPod = record(null);
-        noPod.parsed(new InferenceRequest(MODEL, null, "hi", 1, false));
         tracer.started(noPod);
+        noPod.parsed(new InferenceRequest(MODEL, null, "hi", 1, false), START_NANOS);
         noPod.routedTo("llama", MODEL);
         noPod.failed(GatewayError.Reason.NO_ENDPOINT, 503);
         noPod.end(RequestRecord.Ending.REFUSED, START_NANOS + MS);
@@ -216,6 +215,21 @@ class RequestTracerTest {
                 .containsEntry("error.type", "model_not_found");
         assertThat(roots.get(1).getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
         assertThat(attributes(roots.get(1))).containsEntry("error.type", "no_endpoint");
+    }
+
+    @Test
+    void aBodyThatCouldNotBeReadEndsParseInError() {
+        RequestRecord r = record(null);
+        tracer.started(r);
+        r.failed(GatewayError.Reason.INVALID_REQUEST, 400);
+        r.end(RequestRecord.Ending.REFUSED, START_NANOS + 2 * MS);
+        tracer.ended(r);
+
+        SpanData parse = byName().get("parse");
+        assertThat(parse.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+        assertThat(parse.getEndEpochNanos()).isEqualTo(epochNanosAt(2));
+        assertThat(attributes(byName().get("POST /v1/chat/completions"))).containsEntry("error.type", "invalid_request")
+                .doesNotContainKey("gen_ai.request.model");
     }
 
     @Test
