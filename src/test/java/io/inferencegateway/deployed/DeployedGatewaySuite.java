@@ -45,6 +45,7 @@ import com.openai.models.models.Model;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.testing.MockCluster;
+import io.inferencegateway.testing.OtlpCollector;
 import io.inferencegateway.testing.TestUpstream;
 
 /**
@@ -72,6 +73,7 @@ abstract class DeployedGatewaySuite {
     private TestUpstream paced;
     private TestUpstream podServer;
     private MockCluster cluster;
+    private OtlpCollector collector;
     private Path workDir;
     private DeployedGateway gateway;
     private OpenAIClient client;
@@ -89,6 +91,7 @@ abstract class DeployedGatewaySuite {
         paced = new TestUpstream();
         podServer = new TestUpstream();
         cluster = new MockCluster();
+        collector = new OtlpCollector();
         cluster.createPod(NAMESPACE, "qwen-0", QWEN_LABELS, "127.0.0.1", true);
         workDir = Path.of("target", "runtime-it", runtime()).toAbsolutePath();
         deleteTree(workDir);
@@ -105,7 +108,7 @@ abstract class DeployedGatewaySuite {
         if (gateway != null) {
             gateway.close();
         }
-        for (AutoCloseable c : new AutoCloseable[] {cluster, podServer, paced, fleet}) {
+        for (AutoCloseable c : new AutoCloseable[] {cluster, podServer, paced, fleet, collector}) {
             if (c != null) {
                 c.close();
             }
@@ -122,6 +125,8 @@ abstract class DeployedGatewaySuite {
                 kind: InferenceGatewayConfig
                 metadata: {name: runtimes}
                 spec:
+                  observability:
+                    tracing: {otlpEndpoint: "%s", serviceName: "gateway-%s"}
                   schedulers:
                     - name: llama
                       modelName: %s
@@ -139,7 +144,8 @@ abstract class DeployedGatewaySuite {
                       targetPort: %d
                       policy: round-robin
                       routeTimeout: 10s
-                """.formatted(MODEL, String.join(", ", fleet.adapterNames()), quotedList(fleet.endpoints()),
+                """.formatted(collector.baseUrl(), runtime(), MODEL, String.join(", ", fleet.adapterNames()),
+                quotedList(fleet.endpoints()),
                 PACED_MODEL, paced.address(), DISCOVERED_MODEL, NAMESPACE, podServer.port()) + extraSchedulers;
     }
 
@@ -289,6 +295,32 @@ abstract class DeployedGatewaySuite {
         Matcher m = Pattern.compile("(?m)^inference_gateway_metrics_scrapes_total\\{result=\"" + result
                 + "\"} (\\S+)$").matcher(get("/metrics").body());
         return m.find() ? Double.parseDouble(m.group(1)) : -1;
+    }
+
+    /** The OpenTelemetry SDK and its JDK-HttpClient exporter load and export on this runtime. */
+    @Test
+    void aClientsTraceReachesTheCollectorAndTheModelServerSeesTheGatewaysSpanAsItsParent() {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String clientSpan = "00f067aa0ba902b7";
+        paced.behave(new TestUpstream.ChatSse(PACED_MODEL, 2, 10));
+        int before = paced.received().size();
+        try (StreamResponse<ChatCompletionChunk> stream = client.chat().completions().createStreaming(
+                ChatCompletionCreateParams.builder().model(PACED_MODEL).addUserMessage("trace me")
+                        .putAdditionalHeader("traceparent", "00-" + traceId + "-" + clientSpan + "-01").build())) {
+            stream.stream().forEach(chunk -> { });
+        }
+        String sent = paced.received().get(before).headers().get("traceparent");
+        assertThat(sent).startsWith("00-" + traceId + "-").endsWith("-01").doesNotContain(clientSpan);
+
+        await().atMost(SEEN).until(() -> collector.trace(traceId).size() >= 4);
+        List<OtlpCollector.ReceivedSpan> spans = collector.trace(traceId);
+        assertThat(spans).extracting(OtlpCollector.ReceivedSpan::name).contains("POST /v1/chat/completions", "parse",
+                "pick", "chat " + PACED_MODEL);
+        assertThat(spans).allMatch(s -> s.serviceName().equals("gateway-" + runtime()));
+        assertThat(spans).filteredOn(s -> s.name().equals("POST /v1/chat/completions")).singleElement()
+                .satisfies(root -> assertThat(root.parentSpanId()).isEqualTo(clientSpan));
+        assertThat(spans).filteredOn(s -> s.name().equals("chat " + PACED_MODEL)).singleElement()
+                .satisfies(call -> assertThat(sent).contains("-" + call.spanId() + "-"));
     }
 
     @Test
