@@ -44,7 +44,7 @@ final class TracedRequest {
 
     /** Every inference path is a POST (the dispatch table in routes/gateway-beans.camel.yaml). */
     private static final String METHOD = "POST";
-    static final String FIRST_TOKEN_EVENT = "first_token";
+    private static final String FIRST_TOKEN_EVENT = "first_token";
 
     private final Tracer tracer;
     private final Span root;
@@ -197,10 +197,6 @@ final class TracedRequest {
             root.setAttribute(ERROR_TYPE, errorType);
         }
         root.end(end, NANOSECONDS);
-    }
-
-    Span root() {
-        return root;
     }
 
     private SpanBuilder child(String name, RequestRecord record, long startNanos) {
