@@ -158,6 +158,11 @@ public final class Gateway implements AutoCloseable {
         return meterRegistry;
     }
 
+    /** The gateway's own meters (scheduler, pools, pods, scrapes); for tests in this package. */
+    GatewayMeters meters() {
+        return meters;
+    }
+
     public NanoClock clock() {
         return clock;
     }
