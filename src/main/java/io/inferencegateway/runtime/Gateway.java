@@ -35,6 +35,7 @@ public final class Gateway implements AutoCloseable {
     private final MeterRegistry meterRegistry;
     private final GatewayMeters meters;
     private final RequestListeners requestListeners;
+    private final RequestMeters requestMeters; // null when spec.observability.requestMetrics is off
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
     // Kubernetes pod discovery and hot reload
@@ -52,7 +53,10 @@ public final class Gateway implements AutoCloseable {
         this.meterRegistry = meterRegistry;
         this.meters = new GatewayMeters(meterRegistry);
         if (config.observability().requestMetrics()) {
-            requestListeners.add(new RequestMeters(meterRegistry));
+            requestMeters = new RequestMeters(meterRegistry);
+            requestListeners.add(requestMeters);
+        } else {
+            requestMeters = null;
         }
         if (config.observability().accessLog()) {
             requestListeners.add(new AccessLog());
@@ -88,6 +92,10 @@ public final class Gateway implements AutoCloseable {
     private ModelPool newPool(PoolConfig p) {
         ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints());
         meters.registerPool(this, pool);
+        if (requestMeters != null) {
+            requestMeters.endpointsChanged(pool); // a rebuilt pool may have lost pods
+            pool.onEndpointsChanged(requestMeters::endpointsChanged);
+        }
         return pool;
     }
 
