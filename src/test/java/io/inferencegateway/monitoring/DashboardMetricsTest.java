@@ -19,8 +19,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * Every metric the Grafana dashboard and the alert rules (monitoring/) query is one the gateway exports: a real
  * gateway over simulated pods serves streamed and plain chats, prefix-sharing requests and requests that fail, and
- * each name in the PromQL must then be a series in its {@code GET /metrics}, a {@code _bucket}, {@code _sum} or
- * {@code _count} only of a histogram.
+ * each name in the PromQL must then be a series in its {@code GET /metrics} (a {@code _bucket}, {@code _sum} or
+ * {@code _count} only of a histogram) carrying every label the expression matches or groups on.
  */
 class DashboardMetricsTest {
 
@@ -55,14 +55,34 @@ class DashboardMetricsTest {
             Set<String> names = q.grafanaVariable() ? PromQl.variableQueryMetricNames(q.expr())
                     : PromQl.metricNames(q.expr());
             assertThat(names).as("metrics in %s: %s", q.where(), q.expr()).isNotEmpty();
+            Set<String> labelsOfAll = new HashSet<>();
+            boolean allExported = true;
             for (String name : names) {
                 String problem = exposition.problemWith(name);
                 if (problem != null) {
                     unknown.merge(name, q.where() + " (" + problem + ")", (a, b) -> a + "; " + b);
+                    allExported = false;
+                    continue;
+                }
+                Set<String> labels = exposition.labelNames(name);
+                labelsOfAll.addAll(labels);
+                for (String label : PromQl.matcherLabels(q.expr()).getOrDefault(name, Set.of())) {
+                    if (!labels.contains(label)) {
+                        unknown.merge(name + "{" + label + "}", q.where() + " (no such label; it has " + labels + ")",
+                                (a, b) -> a + "; " + b);
+                    }
+                }
+            }
+            if (allExported) {
+                for (String label : PromQl.groupingLabels(q.expr())) {
+                    if (!labelsOfAll.contains(label)) {
+                        unknown.merge("by (" + label + ")", q.where() + " (no metric of the expression has it)",
+                                (a, b) -> a + "; " + b);
+                    }
                 }
             }
         }
-        assertThat(unknown).as("metrics the monitoring files use that GET /metrics does not export").isEmpty();
+        assertThat(unknown).as("metrics and labels the monitoring files use that GET /metrics does not export").isEmpty();
     }
 
     @Test

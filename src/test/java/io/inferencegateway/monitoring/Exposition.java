@@ -6,9 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** A Prometheus text exposition, read just enough for tests: each family's type and the samples. */
 record Exposition(Map<String, String> types, List<Sample> samples) {
+
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"(?:[^\"\\\\]|\\\\.)*\"");
 
     /** One sample line: its series name, the label text between the braces (or empty) and its value. */
     record Sample(String name, String labels, double value) {
@@ -46,6 +50,20 @@ record Exposition(Map<String, String> types, List<Sample> samples) {
     Set<String> seriesNames() {
         Set<String> names = new TreeSet<>();
         samples.forEach(s -> names.add(s.name()));
+        return names;
+    }
+
+    /** The label names the series {@code name} carries, over all its samples. */
+    Set<String> labelNames(String name) {
+        Set<String> names = new TreeSet<>();
+        for (Sample s : samples) {
+            if (s.name().equals(name)) {
+                Matcher m = LABEL.matcher(s.labels());
+                while (m.find()) {
+                    names.add(m.group(1));
+                }
+            }
+        }
         return names;
     }
 

@@ -1,6 +1,8 @@
 package io.inferencegateway.monitoring;
 
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -23,6 +25,10 @@ final class PromQl {
     private static final Pattern IDENTIFIER = Pattern.compile("(?<![\\w.:$])[a-zA-Z_:][a-zA-Z0-9_:]*");
     private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "bool", "offset", "by", "without", "on",
             "ignoring", "group_left", "group_right", "inf", "nan", "start", "end");
+    private static final Pattern SELECTOR = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)\\s*\\{([^}]*)}");
+    private static final Pattern MATCHER = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)\\s*(?:=~|!~|!=|=)");
+    private static final Pattern GROUPING_LABELS = Pattern.compile(
+            "\\b(?:by|without|on|ignoring|group_left|group_right)\\s*\\(([^)]*)\\)");
     private static final Pattern LABEL_VALUES = Pattern.compile("^\\s*label_values\\s*\\((.*),\\s*\\w+\\s*\\)\\s*$");
 
     private PromQl() {
@@ -44,6 +50,36 @@ final class PromQl {
             }
         }
         return names;
+    }
+
+    /** The label names each selector of the expression matches on, by metric name. */
+    static Map<String, Set<String>> matcherLabels(String expr) {
+        String s = STRING.matcher(expr).replaceAll("\"\"");
+        Map<String, Set<String>> labels = new LinkedHashMap<>();
+        Matcher selector = SELECTOR.matcher(s);
+        while (selector.find()) {
+            Set<String> names = labels.computeIfAbsent(selector.group(1), k -> new LinkedHashSet<>());
+            Matcher matcher = MATCHER.matcher(selector.group(2));
+            while (matcher.find()) {
+                names.add(matcher.group(1));
+            }
+        }
+        return labels;
+    }
+
+    /** The label names of the expression's grouping clauses ({@code by}, {@code on}, …). */
+    static Set<String> groupingLabels(String expr) {
+        String s = STRING.matcher(expr).replaceAll("\"\"");
+        Set<String> labels = new LinkedHashSet<>();
+        Matcher m = GROUPING_LABELS.matcher(s);
+        while (m.find()) {
+            for (String label : m.group(1).split(",")) {
+                if (!label.isBlank()) {
+                    labels.add(label.strip());
+                }
+            }
+        }
+        return labels;
     }
 
     /** A Grafana variable query, {@code label_values(selector, label)}: the selector's metric names. */

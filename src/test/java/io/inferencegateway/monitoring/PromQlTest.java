@@ -33,4 +33,14 @@ class PromQlTest {
         assertThat(PromQl.variableQueryMetricNames("label_values(inference_gateway_pool_endpoints, pool)"))
                 .containsExactly("inference_gateway_pool_endpoints");
     }
+
+    @Test
+    void theLabelsOfMatchersAndGroupings() {
+        String expr = "sum by (pool, pod) (rate(s_total{pool=~\"$pool\", result=~\"failed|timed_out\"}[5m])) "
+                + "/ on (pool) group_left sum by (pool) (t{name!=\"a{b}\"})";
+        assertThat(PromQl.matcherLabels(expr)).containsOnlyKeys("s_total", "t");
+        assertThat(PromQl.matcherLabels(expr).get("s_total")).containsExactly("pool", "result");
+        assertThat(PromQl.matcherLabels(expr).get("t")).containsExactly("name");
+        assertThat(PromQl.groupingLabels(expr)).containsExactly("pool", "pod");
+    }
 }
