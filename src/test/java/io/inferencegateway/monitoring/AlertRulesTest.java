@@ -3,13 +3,19 @@ package io.inferencegateway.monitoring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.testing.DebianProgram;
 
 /**
@@ -47,6 +53,21 @@ class AlertRulesTest {
             }
         }
         assertThat(alerts).isGreaterThanOrEqualTo(5);
+    }
+
+    /** The error-rate alert leaves out the codes of the client's own failures; each must be a code the meters use. */
+    @Test
+    void theErrorCodesTheErrorRateAlertLeavesOutExist() throws Exception {
+        String expr = MonitoringFiles.alertQueries().stream()
+                .filter(q -> q.where().equals("rule InferenceGatewayHighErrorRate")).findFirst().orElseThrow().expr();
+        Matcher m = Pattern.compile("error_code!~\"([^\"]+)\"").matcher(expr);
+        assertThat(m.find()).as(expr).isTrue();
+        // RequestMeters.errorCode: a GatewayError.Reason in lower case, or one of the endings' and statuses' codes
+        Set<String> codes = new HashSet<>(List.of("upstream_broken", "client_closed", "upstream_5xx", "upstream_4xx"));
+        for (GatewayError.Reason r : GatewayError.Reason.values()) {
+            codes.add(r.name().toLowerCase(Locale.ROOT));
+        }
+        assertThat(List.of(m.group(1).split("\\|"))).isSubsetOf(codes);
     }
 
     record Run(int exit, String output) {
