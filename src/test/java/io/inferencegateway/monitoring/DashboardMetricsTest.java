@@ -24,6 +24,26 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 class DashboardMetricsTest {
 
+    /**
+     * EXPECTED FAILURES, to be emptied: what the monitoring files use per docs/observability.md that the gateway does
+     * not export yet, because the pool and pod gauges, the filter counters, the scrape-latency histogram and the
+     * per-pool/per-pod scrape labels come with the scheduler-metrics work (branch obs-sched) that is not on main yet.
+     * The test fails if one of these is still missing and anything else is, and also when one of them is exported
+     * (then take it off this list, so that it is checked like the rest).
+     */
+    static final Set<String> NOT_YET_EXPORTED = Set.of(
+            "inference_pool_ready_pods",
+            "inference_pool_per_pod_queue_size",
+            "inference_pool_per_pod_running_requests",
+            "inference_pool_per_pod_kv_cache_utilization",
+            "inference_pool_per_pod_metrics_age_seconds",
+            "inference_extension_prefix_indexer_size",
+            "inference_gateway_scheduler_filtered_total",
+            "inference_gateway_metrics_scrape_duration_seconds_bucket",
+            "inference_gateway_metrics_scrapes_total{pool}",
+            "by (pool) over inference_gateway_metrics_scrapes_total",
+            "by (pod) over inference_gateway_metrics_scrapes_total");
+
     static ObservedFleet observed;
 
     @BeforeAll
@@ -76,12 +96,15 @@ class DashboardMetricsTest {
             if (allExported) {
                 for (String label : PromQl.groupingLabels(q.expr())) {
                     if (!labelsOfAll.contains(label)) {
-                        unknown.merge("by (" + label + ")", q.where() + " (no metric of the expression has it)",
-                                (a, b) -> a + "; " + b);
+                        unknown.merge("by (" + label + ") over " + String.join(", ", names),
+                                q.where() + " (no metric of the expression has it)", (a, b) -> a + "; " + b);
                     }
                 }
             }
         }
+        assertThat(NOT_YET_EXPORTED).as("expected failures that the gateway now exports: take them off "
+                + "NOT_YET_EXPORTED").isSubsetOf(unknown.keySet());
+        unknown.keySet().removeAll(NOT_YET_EXPORTED);
         assertThat(unknown).as("metrics and labels the monitoring files use that GET /metrics does not export").isEmpty();
     }
 
