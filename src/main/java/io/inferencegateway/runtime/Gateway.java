@@ -59,8 +59,7 @@ public final class Gateway implements AutoCloseable {
         }
         this.config = config;
         this.pools = buildPools(config);
-        this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock);
-        meters.registerScraper(scraper);
+        this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         discovery.attach(pools);
     }
 
@@ -87,8 +86,9 @@ public final class Gateway implements AutoCloseable {
     }
 
     private ModelPool newPool(PoolConfig p) {
-        meters.registerPool(this, p.name());
-        return new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints());
+        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints());
+        meters.registerPool(this, pool);
+        return pool;
     }
 
     /**
@@ -108,6 +108,7 @@ public final class Gateway implements AutoCloseable {
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
         config = next;
+        meters.poolsChanged(this, after);
         for (Runnable listener : reloadListeners) {
             listener.run();
         }
@@ -155,6 +156,11 @@ public final class Gateway implements AutoCloseable {
 
     public MeterRegistry meterRegistry() {
         return meterRegistry;
+    }
+
+    /** The gateway's own meters (scheduler, pools, pods, scrapes); for tests in this package. */
+    GatewayMeters meters() {
+        return meters;
     }
 
     public NanoClock clock() {
