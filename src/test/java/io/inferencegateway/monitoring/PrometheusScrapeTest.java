@@ -67,7 +67,8 @@ class PrometheusScrapeTest {
         for (int i = 0; i < 3; i++) {
             assertThat(observed.chatToTheDeadPool()).isEqualTo(502);
         }
-        double served = Exposition.parse(observed.gatewayMetrics()).sum("inference_objective_request_ttft_seconds_count");
+        double served = Exposition.parse(observed.gatewayMetrics())
+                .sum("inference_objective_request_ttft_seconds_count");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                 assertThat(value(query("sum(inference_objective_request_ttft_seconds_count)")))
                         .as("Prometheus has the last scrape").isGreaterThanOrEqualTo(served));
@@ -157,7 +158,7 @@ class PrometheusScrapeTest {
                         + a.path("labels").path("name").asText() + "/" + a.path("state").asText());
             }
             assertThat(pending).contains("InferenceGatewaySchedulerFallback/dead/pending",
-                    "InferenceGatewayHighErrorRate/dead/pending")
+                    "InferenceGatewayHighErrorRate/dead/pending", "InferenceGatewayPoolHasNoReadyPods/dead/pending")
                     .noneMatch(a -> a.contains("/llama/"));
         });
     }
@@ -215,7 +216,8 @@ class PrometheusScrapeTest {
 
     /** The TTFT histogram's bucket upper edges, ascending. */
     private static List<Double> bucketEdges(Exposition metrics) {
-        return metrics.samples().stream().filter(s -> s.name().equals("inference_objective_request_ttft_seconds_bucket"))
+        return metrics.samples().stream()
+                .filter(s -> s.name().equals("inference_objective_request_ttft_seconds_bucket"))
                 .map(s -> s.labels().replaceAll(".*le=\"([^\"]+)\".*", "$1"))
                 .map(le -> le.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le))
                 .distinct().sorted().toList();
