@@ -2,14 +2,17 @@ package io.inferencegateway.runtime;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.pool.ModelPool;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -48,10 +51,14 @@ final class RequestMeters implements RequestListener {
     private record ModelKey(String pool, String model) {
     }
 
-    private record CountKey(String pod, int status) {
+    /** {@code pod} null: none was picked. */
+    private record CountKey(Endpoint pod, int status) {
+        String podLabel() {
+            return pod == null ? NONE : pod.toString();
+        }
     }
 
-    private record PickKey(String pod, String reason) {
+    private record PickKey(Endpoint pod, PickReason reason) {
     }
 
     @Override
@@ -68,8 +75,7 @@ final class RequestMeters implements RequestListener {
             m.running.decrementAndGet();
         }
         PickDecision d = r.decision();
-        String pod = d == null ? NONE : d.endpoint().toString();
-        m.requests.computeIfAbsent(new CountKey(pod, r.status()), k -> m.counter(k.pod(), k.status())).increment();
+        m.requests.computeIfAbsent(new CountKey(d == null ? null : d.endpoint(), r.status()), m::counter).increment();
         String error = errorCode(r);
         if (error != null) {
             m.errors.computeIfAbsent(error, m::errorCounter).increment();
@@ -96,13 +102,13 @@ final class RequestMeters implements RequestListener {
             m.cachedTokens.record(r.cachedTokens());
         }
         if (d != null) {
-            scheduler(r, d, pod);
+            scheduler(r, d);
         }
     }
 
-    private void scheduler(RequestRecord r, PickDecision d, String pod) {
+    private void scheduler(RequestRecord r, PickDecision d) {
         PoolMeters p = pools.computeIfAbsent(r.pool(), PoolMeters::new);
-        p.picks.computeIfAbsent(new PickKey(pod, d.reason().label()), p::picksCounter).increment();
+        p.picks.computeIfAbsent(new PickKey(d.endpoint(), d.reason()), p::picksCounter).increment();
         p.pickDuration.record(r.pickNanos(), TimeUnit.NANOSECONDS);
         if (r.cachedTokens() >= 0) {
             int expected = d.expectedCachedTokens();
@@ -135,27 +141,26 @@ final class RequestMeters implements RequestListener {
         return m != null ? m : models.computeIfAbsent(key, k -> new ModelMeters(k, r.poolModel()));
     }
 
-    /** Drops the per-pod series of an endpoint that left every pool, so that pod churn does not grow /metrics. */
-    void forget(Endpoint endpoint) {
-        String pod = endpoint.toString();
+    /** Drops the pool's per-pod series of pods that left it, so that pod churn does not grow /metrics. */
+    void endpointsChanged(ModelPool pool) {
+        Set<Endpoint> current = Set.copyOf(pool.endpoints());
         for (ModelMeters m : models.values()) {
-            m.requests.keySet().removeIf(k -> {
-                if (k.pod().equals(pod)) {
-                    registry.remove(m.requests.get(k));
-                    return true;
-                }
-                return false;
-            });
+            if (m.pool.equals(pool.name())) {
+                m.requests.entrySet().removeIf(e -> departed(e.getKey().pod(), current, e.getValue()));
+            }
         }
-        for (PoolMeters p : pools.values()) {
-            p.picks.keySet().removeIf(k -> {
-                if (k.pod().equals(pod)) {
-                    registry.remove(p.picks.get(k));
-                    return true;
-                }
-                return false;
-            });
+        PoolMeters p = pools.get(pool.name());
+        if (p != null) {
+            p.picks.entrySet().removeIf(e -> departed(e.getKey().pod(), current, e.getValue()));
         }
+    }
+
+    private boolean departed(Endpoint pod, Set<Endpoint> current, Counter counter) {
+        if (pod == null || current.contains(pod)) {
+            return false;
+        }
+        registry.remove(counter);
+        return true;
     }
 
     private final class ModelMeters {
@@ -203,10 +208,10 @@ final class RequestMeters implements RequestListener {
                     .serviceLevelObjectives(TOKEN_BUCKETS).register(registry);
         }
 
-        Counter counter(String pod, int status) {
+        Counter counter(CountKey k) {
             return Counter.builder("inference_objective_request").description("Inference requests ended")
-                    .tags("pool", pool, "model_name", model, "target_model_name", target, "pod", pod,
-                            "status", Integer.toString(status))
+                    .tags("pool", pool, "model_name", model, "target_model_name", target, "pod", k.podLabel(),
+                            "status", Integer.toString(k.status()))
                     .register(registry);
         }
 
@@ -241,7 +246,7 @@ final class RequestMeters implements RequestListener {
 
         Counter picksCounter(PickKey k) {
             return Counter.builder("inference_gateway_scheduler_picks").description("Endpoints picked, by the reason")
-                    .tags("pool", pool, "pod", k.pod(), "reason", k.reason()).register(registry);
+                    .tags("pool", pool, "pod", k.pod().toString(), "reason", k.reason().label()).register(registry);
         }
 
         Counter predictionCounter(String outcome) {

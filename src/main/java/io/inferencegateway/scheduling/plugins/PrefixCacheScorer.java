@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.MembershipListener;
@@ -105,7 +106,14 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         }
         for (int i = 0; i < endpoints.size(); i++) {
             scores[i] = (double) matched[i] / total;
+            cycle.expectCachedTokens(i, matched[i] * blockTokens);
         }
+    }
+
+    /** Deciding a pick means the pod probably holds the longest part of the prompt. */
+    @Override
+    public PickReason reason() {
+        return PickReason.PREFIX_HIT;
     }
 
     @Override
