@@ -35,6 +35,7 @@ public final class Gateway implements AutoCloseable {
     private final MeterRegistry meterRegistry;
     private final GatewayMeters meters;
     private final RequestListeners requestListeners = new RequestListeners();
+    private final FleetView fleetView;
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
     // Kubernetes pod discovery and hot reload
@@ -55,6 +56,8 @@ public final class Gateway implements AutoCloseable {
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock);
         meters.registerScraper(scraper);
         discovery.attach(pools);
+        this.fleetView = new FleetView(this::pools, metrics, inFlight, clock, System::currentTimeMillis);
+        requestListeners.add(fleetView);
     }
 
     /**
@@ -118,6 +121,11 @@ public final class Gateway implements AutoCloseable {
      */
     public RequestListeners requestListeners() {
         return requestListeners;
+    }
+
+    /** What the live fleet page (GET /ui) shows; listens to every request. */
+    public FleetView fleetView() {
+        return fleetView;
     }
 
     /** Kubernetes pod discovery for the pools with a {@code modelSelector}. */
