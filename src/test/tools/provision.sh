@@ -3,9 +3,10 @@
 # Debian or Ubuntu machine by itself. Run by the build (pom.xml, exec-maven-plugin, phase process-test-resources);
 # does nothing when every program is already there.
 #   promtool (package prometheus): checks the simulator's /metrics exposition (simulator/PromtoolTest)
+#   chromium (package chromium): renders the live fleet page headless (e2e/FleetPageChromiumTest)
 set -euo pipefail
 
-declare -A wanted=([promtool]=prometheus)
+declare -A wanted=([promtool]=prometheus [chromium]=chromium)
 missing=()
 for program in "${!wanted[@]}"; do
   command -v "$program" >/dev/null 2>&1 || missing+=("${wanted[$program]}")
