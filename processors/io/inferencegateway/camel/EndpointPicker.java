@@ -2,6 +2,7 @@ package io.inferencegateway.camel;
 
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.Placement;
 import io.inferencegateway.proxy.UpstreamResponse;
@@ -31,7 +32,13 @@ public class EndpointPicker implements Expression {
     String pick(Exchange exchange) {
         ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
         InferenceRequest request = exchange.getProperty(GatewayExchange.REQUEST, InferenceRequest.class);
+        RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
+        long start = record == null ? 0 : gateway.requestListeners().now();
         Placement placement = Placement.choose(pool, request, gateway.inFlight());
+        if (record != null) {
+            record.picked(placement.decision(), gateway.requestListeners().now() - start);
+            gateway.requestListeners().picked(record);
+        }
         exchange.setProperty(GatewayExchange.PLACEMENT, placement);
         exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
             @Override

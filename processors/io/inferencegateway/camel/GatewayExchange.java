@@ -14,6 +14,11 @@ public final class GatewayExchange {
     /** The {@link io.inferencegateway.pool.Placement} of the request on an endpoint. */
     public static final String PLACEMENT = "gatewayPlacement";
 
+    /** The request's {@link io.inferencegateway.domain.RequestRecord}, while anyone listens. */
+    public static final String RECORD = "gatewayRecord";
+    /** The {@link io.inferencegateway.runtime.RequestListeners} the record is reported to. */
+    public static final String LISTENERS = "gatewayRequestListeners";
+
     private GatewayExchange() {
     }
 }

@@ -1,6 +1,7 @@
 package io.inferencegateway.camel;
 
 import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.inferencegateway.proxy.UpstreamResponse;
 import org.apache.camel.Exchange;
@@ -30,8 +31,13 @@ public class OpenAiErrorResponse implements Processor {
         if (exchange.getMessage().getBody() instanceof UpstreamResponse relayed) {
             relayed.body().abandon(); // the error replaces a response that will now never be relayed
         }
+        int status = OpenAiErrors.status(error);
+        RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
+        if (record != null) {
+            record.failed(error.reason(), status);
+        }
         exchange.getMessage().setBody(OpenAiErrors.body(error));
-        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, OpenAiErrors.status(error));
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
     }
 }

@@ -5,24 +5,41 @@ import java.util.Set;
 
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.openai.InferenceRequestParser;
 import io.inferencegateway.openai.MultipartFields;
+import io.inferencegateway.proxy.UpstreamResponse;
+import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.runtime.RequestListeners;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
+import org.apache.camel.support.SynchronizationAdapter;
 
 /**
  * Reads the OpenAI request body once, without consuming it: the same bytes go upstream. Sets the
  * {@code gatewayRequest} property. A JSON body gives model, stream and prompt; a {@code multipart/form-data} one (the
  * audio uploads) its {@code model} and {@code stream} fields. Another content type is a 415, a bad body a 400.
+ *
+ * <p>While anyone listens to the gateway's requests (meters, access log, tracer, fleet page), it also starts the
+ * request's {@link RequestRecord} here, so that refused requests are recorded too, and ends it when the exchange
+ * ends without a relayed response (a relayed response ends it when its body does).
  */
 public class ParseInferenceRequest implements Processor {
 
     private static final Set<String> FORM_FIELDS = Set.of("model", "stream");
 
+    private final Gateway gateway;
+
+    public ParseInferenceRequest(Gateway gateway) {
+        this.gateway = gateway;
+    }
+
     @Override
     public void process(Exchange exchange) {
+        RequestRecord record = gateway.requestListeners().active() ? startRecord(exchange) : null;
         String contentType = exchange.getMessage().getHeader(Exchange.CONTENT_TYPE, String.class);
         boolean json = isMime(contentType, "application/json");
         if (!json && !isMime(contentType, "multipart/form-data")) {
@@ -35,6 +52,31 @@ public class ParseInferenceRequest implements Processor {
         InferenceRequest request = json ? InferenceRequestParser.parse(new ByteBufInputStream(body.duplicate()))
                 : form(body, contentType);
         exchange.setProperty(GatewayExchange.REQUEST, request);
+        if (record != null) {
+            record.parsed(request, gateway.requestListeners().now());
+        }
+    }
+
+    private RequestRecord startRecord(Exchange exchange) {
+        HttpHeaders headers = exchange.getProperty(GatewayExchange.REQUEST_HEADERS, HttpHeaders.class);
+        RequestListeners listeners = gateway.requestListeners();
+        RequestRecord record = new RequestRecord(listeners.now(), System.currentTimeMillis(),
+                exchange.getMessage().getHeader(Exchange.HTTP_PATH, String.class),
+                headers == null ? null : headers.get("x-request-id"),
+                headers == null ? null : headers.get("traceparent"));
+        exchange.setProperty(GatewayExchange.RECORD, record);
+        exchange.setProperty(GatewayExchange.LISTENERS, listeners);
+        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
+            @Override
+            public void onDone(Exchange done) {
+                if (!(done.getMessage().getBody() instanceof UpstreamResponse)) {
+                    listeners.end(record, record.error() == GatewayError.Reason.CLIENT_CLOSED
+                            ? RequestRecord.Ending.CLIENT_GONE : RequestRecord.Ending.REFUSED);
+                }
+            }
+        });
+        listeners.started(record);
+        return record;
     }
 
     private static InferenceRequest form(ByteBuf body, String contentType) {

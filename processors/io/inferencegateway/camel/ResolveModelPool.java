@@ -2,6 +2,7 @@ package io.inferencegateway.camel;
 
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.pool.ModelPools;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
@@ -26,9 +27,13 @@ public class ResolveModelPool implements Processor {
             return;
         }
         exchange.setProperty(GatewayExchange.MODEL_POOL, target.pool());
+        RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
+        if (record != null) {
+            record.routedTo(target.pool().name(), target.pool().config().modelName());
+        }
         if (target.adapter() != null) {
             exchange.setProperty(GatewayExchange.REQUEST, new InferenceRequest(request.model(), target.adapter(),
-                    request.promptText(), request.promptTokensEstimate(), request.stream()));
+                    request.promptText(), request.promptTokensEstimate(), request.stream(), request.streamOptions()));
         }
     }
 }

@@ -4,6 +4,10 @@ import java.time.Duration;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.openai.ResponseScanner;
+import io.inferencegateway.openai.StreamUsage;
 import io.inferencegateway.pool.Placement;
 import io.inferencegateway.proxy.StreamingBody;
 import io.inferencegateway.proxy.UpstreamCall;
@@ -11,6 +15,7 @@ import io.inferencegateway.proxy.UpstreamFailure;
 import io.inferencegateway.proxy.UpstreamListener;
 import io.inferencegateway.proxy.UpstreamRequests;
 import io.inferencegateway.proxy.UpstreamResponse;
+import io.inferencegateway.runtime.RequestListeners;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -28,6 +33,10 @@ import org.apache.camel.support.DefaultAsyncProducer;
  * headers arrive, with an {@link UpstreamResponse} whose body keeps streaming. Nothing blocks: the
  * exchange continues on the upstream event loop. A connection failure before anything was sent moves
  * the request to another endpoint of its pool; a client that goes away cancels the upstream call.
+ *
+ * <p>When the request has a {@link RequestRecord}, it is told the model server's answer, and the relayed body is read
+ * as it passes for its first content and its usage ({@link ResponseScanner}); with the pool's {@code streamUsage} a
+ * stream is asked for its usage ({@link StreamUsage}).
  */
 final class UpstreamProducer extends DefaultAsyncProducer {
 
@@ -63,14 +72,19 @@ final class UpstreamProducer extends DefaultAsyncProducer {
         private final String uri;
         private final Channel client;
         private final ChannelFutureListener onClientClosed = f -> cancel();
+        private final RequestRecord record;
+        private final RequestListeners listeners;
+        private final boolean askedForUsage;
         private volatile UpstreamCall call;
 
         Attempt(Exchange exchange, AsyncCallback callback) {
             this.exchange = exchange;
             this.callback = callback;
             this.placement = exchange.getProperty(GatewayExchange.PLACEMENT, Placement.class);
+            this.record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
+            this.listeners = exchange.getProperty(GatewayExchange.LISTENERS, RequestListeners.class);
             Object raw = exchange.getMessage().getBody();
-            this.body = raw instanceof ByteBuf b ? b
+            ByteBuf clientBody = raw instanceof ByteBuf b ? b
                     : Unpooled.wrappedBuffer(exchange.getMessage().getBody(byte[].class));
             this.clientHeaders = exchange.getProperty(GatewayExchange.REQUEST_HEADERS, HttpHeaders.class);
             this.method = exchange.getMessage().getHeader(Exchange.HTTP_METHOD, "POST", String.class);
@@ -78,6 +92,10 @@ final class UpstreamProducer extends DefaultAsyncProducer {
             ChannelHandlerContext ctx = exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
                     ChannelHandlerContext.class);
             this.client = ctx == null ? null : ctx.channel();
+            InferenceRequest request = placement == null ? null : placement.request();
+            this.askedForUsage = record != null && request != null && placement.pool().config().streamUsage()
+                    && StreamUsage.applies(exchange.getMessage().getHeader(Exchange.HTTP_PATH, String.class), request);
+            this.body = askedForUsage ? StreamUsage.withUsage(clientBody) : clientBody;
         }
 
         void start() {
@@ -90,8 +108,9 @@ final class UpstreamProducer extends DefaultAsyncProducer {
         private void send(Endpoint target) {
             Duration timeout = placement != null ? placement.routeTimeout() : getEndpoint().timeout();
             call = getEndpoint().getComponent().client().send(target,
-                    UpstreamRequests.forward(method, uri, clientHeaders, body, target), timeout, this,
-                    client == null ? null : client.eventLoop());
+                    UpstreamRequests.forward(method, uri, clientHeaders, body, target,
+                            record == null ? null : record.upstreamTraceparent()),
+                    timeout, this, client == null ? null : client.eventLoop());
         }
 
         private void cancel() {
@@ -103,7 +122,31 @@ final class UpstreamProducer extends DefaultAsyncProducer {
 
         @Override
         public void onResponse(HttpResponse head, StreamingBody streamingBody) {
-            streamingBody.onEnd(outcome -> finish());
+            if (record == null) {
+                streamingBody.onEnd(outcome -> finish());
+            } else {
+                record.answered(head.status().code(), listeners.now());
+                streamingBody.scanWith(new ResponseScanner(streamingBody.isEventStream(), askedForUsage,
+                        new ResponseScanner.Findings() {
+                            @Override
+                            public void firstContent() {
+                                record.firstToken(listeners.now());
+                            }
+
+                            @Override
+                            public void usage(int input, int output, int cached) {
+                                record.usage(input, output, cached);
+                            }
+                        }));
+                streamingBody.onEnd(outcome -> {
+                    finish();
+                    listeners.end(record, switch (outcome) {
+                        case COMPLETED -> RequestRecord.Ending.COMPLETED;
+                        case UPSTREAM_FAILED -> RequestRecord.Ending.UPSTREAM_FAILED;
+                        case CLIENT_GONE -> RequestRecord.Ending.CLIENT_GONE;
+                    });
+                });
+            }
             exchange.getMessage().setBody(new UpstreamResponse(head, streamingBody));
             exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, head.status().code());
             callback.done(false);
@@ -112,8 +155,13 @@ final class UpstreamProducer extends DefaultAsyncProducer {
         @Override
         public void onFailure(UpstreamFailure failure) {
             if (failure.kind() == UpstreamFailure.Kind.CONNECT && placement != null) {
+                long start = record == null ? 0 : listeners.now();
                 Endpoint next = placement.failover();
                 if (next != null) {
+                    if (record != null) {
+                        record.picked(placement.decision(), listeners.now() - start);
+                        listeners.picked(record);
+                    }
                     send(next);
                     return;
                 }
@@ -128,6 +176,9 @@ final class UpstreamProducer extends DefaultAsyncProducer {
         }
 
         private void finish() {
+            if (askedForUsage) {
+                body.release(); // the rewritten body; the client's own is released with the exchange
+            }
             if (placement != null) {
                 placement.finish();
             }

@@ -9,12 +9,18 @@ package io.inferencegateway.domain;
  *                              affinity; empty for embeddings of token arrays
  * @param promptTokensEstimate  a cheap estimate (about 4 characters a token)
  * @param stream                whether the client asked for an SSE stream
+ * @param streamOptions         whether the body carries a {@code stream_options} object of the client's own
  */
 public record InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-        boolean stream) {
+        boolean stream, boolean streamOptions) {
 
     public InferenceRequest {
         promptText = promptText == null ? "" : promptText;
+    }
+
+    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
+            boolean stream) {
+        this(model, adapter, promptText, promptTokensEstimate, stream, false);
     }
 
     /** Characters per token in the estimate: roughly four, as the prefix index's blocks assume (docs/scheduling.md). */

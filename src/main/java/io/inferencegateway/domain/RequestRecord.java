@@ -28,6 +28,7 @@ public final class RequestRecord {
     private final String clientRequestId;
     private final String clientTraceparent;
     private InferenceRequest request;
+    private long parsedNanos;
     private String pool;
     private String poolModel;
     private PickDecision decision;
@@ -60,8 +61,9 @@ public final class RequestRecord {
 
     // ---- filled in along the way -----------------------------------------------------------------
 
-    public void parsed(InferenceRequest parsed) {
+    public void parsed(InferenceRequest parsed, long nowNanos) {
         this.request = parsed;
+        this.parsedNanos = nowNanos;
     }
 
     /** The request's model resolved to a pool whose base model is {@code poolModel}. */
@@ -149,6 +151,11 @@ public final class RequestRecord {
     /** The parsed request, or null when the body could not be read. */
     public InferenceRequest request() {
         return request;
+    }
+
+    /** When the body was parsed, or 0 when it could not be. */
+    public long parsedNanos() {
+        return parsedNanos;
     }
 
     /** The pool's name, or null when the model matched no pool. */

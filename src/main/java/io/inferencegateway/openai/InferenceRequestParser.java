@@ -38,6 +38,7 @@ public final class InferenceRequestParser {
             String model = null;
             boolean modelSeen = false;
             boolean stream = false;
+            boolean streamOptions = false;
             StringBuilder prompt = new StringBuilder();
             String instructions = null;
             int tokenArrayLength = 0;
@@ -53,6 +54,10 @@ public final class InferenceRequestParser {
                         model = p.getText();
                     }
                     case "stream" -> stream = value == JsonToken.VALUE_TRUE;
+                    case "stream_options" -> {
+                        streamOptions = value == JsonToken.START_OBJECT;
+                        p.skipChildren();
+                    }
                     case "messages" -> readMessages(p, value, prompt);
                     case "instructions" -> {
                         if (value == JsonToken.VALUE_STRING) {
@@ -74,7 +79,7 @@ public final class InferenceRequestParser {
             String text = instructions == null ? prompt.toString()
                     : message(new StringBuilder(), "system", instructions).append(prompt).toString();
             int tokens = InferenceRequest.estimateTokens(text) + tokenArrayLength;
-            return new InferenceRequest(model, null, text, tokens, stream);
+            return new InferenceRequest(model, null, text, tokens, stream, streamOptions);
         } catch (IOException e) {
             throw GatewayError.invalidRequest(null, "The request body is not valid JSON: " + firstLine(e.getMessage()));
         }

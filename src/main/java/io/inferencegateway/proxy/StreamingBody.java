@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
+import io.inferencegateway.openai.ResponseScanner;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
@@ -62,6 +63,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private volatile Channel client;
     private volatile boolean closeClientAtEnd;
     private volatile Consumer<Outcome> onEnd = outcome -> { };
+    private ResponseScanner scanner; // set before the first chunk, used on the upstream event loop only
 
     // touched only on the client channel's event loop
     private boolean lastSent;
@@ -82,6 +84,11 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
         this.onEnd = listener;
     }
 
+    /** Reads every chunk with {@code s} before it is relayed (and relays what it returns). Set before {@link #attach}. */
+    public void scanWith(ResponseScanner s) {
+        this.scanner = s;
+    }
+
     /**
      * Binds the body to the client channel whose {@link ChunkedWriteHandler} will read it.
      *
@@ -99,6 +106,21 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     // ---- upstream side -------------------------------------------------------------------------
 
     void offer(ByteBuf chunk) {
+        if (scanner != null) {
+            if (ended.get()) {
+                chunk.release();
+                return;
+            }
+            chunk = scanner.scan(chunk);
+            if (!chunk.isReadable()) {
+                chunk.release();
+                return;
+            }
+        }
+        enqueue(chunk);
+    }
+
+    private void enqueue(ByteBuf chunk) {
         chunks.add(chunk);
         if (ended.get()) {
             releaseQueued();
@@ -112,11 +134,16 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     }
 
     void finish() {
+        ByteBuf rest = scanner == null ? null : scanner.end();
+        if (rest != null) {
+            enqueue(rest);
+        }
         state = FINISHED;
         wake();
     }
 
     void fail(GatewayError cause) {
+        releaseHeldBack();
         failure = cause;
         state = FAILED;
         wake();
@@ -230,7 +257,15 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private void end(Outcome outcome) {
         if (ended.compareAndSet(false, true)) {
             releaseQueued();
+            releaseHeldBack();
             onEnd.accept(outcome);
+        }
+    }
+
+    private void releaseHeldBack() {
+        ByteBuf held = scanner == null ? null : scanner.end();
+        if (held != null) {
+            held.release();
         }
     }
 

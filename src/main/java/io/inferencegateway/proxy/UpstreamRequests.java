@@ -12,6 +12,9 @@ import io.netty.handler.codec.http.HttpVersion;
 /** Builds the request the gateway sends upstream from the one the client sent. */
 public final class UpstreamRequests {
 
+    /** The W3C trace context header. */
+    public static final String TRACEPARENT = "traceparent";
+
     private UpstreamRequests() {
     }
 
@@ -21,6 +24,12 @@ public final class UpstreamRequests {
      */
     public static FullHttpRequest forward(String method, String uri, HttpHeaders clientHeaders, ByteBuf body,
             Endpoint target) {
+        return forward(method, uri, clientHeaders, body, target, null);
+    }
+
+    /** Like {@link #forward(String, String, HttpHeaders, ByteBuf, Endpoint)}, with the gateway's own trace context. */
+    public static FullHttpRequest forward(String method, String uri, HttpHeaders clientHeaders, ByteBuf body,
+            Endpoint target, String traceparent) {
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), uri,
                 body.retainedDuplicate(), false);
         HttpHeaders headers = request.headers();
@@ -28,6 +37,9 @@ public final class UpstreamRequests {
             HopByHopHeaders.copyEndToEnd(clientHeaders, headers, HttpHeaderNames.HOST, HttpHeaderNames.CONTENT_LENGTH);
         }
         headers.set(HttpHeaderNames.HOST, target.toString());
+        if (traceparent != null) {
+            headers.set(TRACEPARENT, traceparent);
+        }
         headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
         return request;
     }

@@ -34,7 +34,7 @@ public final class Gateway implements AutoCloseable {
     private final MetricsScraper scraper;
     private final MeterRegistry meterRegistry;
     private final GatewayMeters meters;
-    private final RequestListeners requestListeners = new RequestListeners();
+    private final RequestListeners requestListeners;
     private final FleetView fleetView;
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
@@ -49,8 +49,15 @@ public final class Gateway implements AutoCloseable {
 
     public Gateway(GatewayConfig config, NanoClock clock, MeterRegistry meterRegistry) {
         this.clock = clock;
+        this.requestListeners = new RequestListeners(clock);
         this.meterRegistry = meterRegistry;
         this.meters = new GatewayMeters(meterRegistry);
+        if (config.observability().requestMetrics()) {
+            requestListeners.add(new RequestMeters(meterRegistry));
+        }
+        if (config.observability().accessLog()) {
+            requestListeners.add(new AccessLog());
+        }
         this.config = config;
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock);

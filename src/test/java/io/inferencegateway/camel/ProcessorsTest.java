@@ -49,7 +49,7 @@ class ProcessorsTest {
     void parseReadsTheBodyWithoutConsumingIt() {
         String body = "{\"model\":\"sql\",\"prompt\":\"p\"}";
         Exchange e = exchange("application/json; charset=utf-8", body);
-        new ParseInferenceRequest().process(e);
+        new ParseInferenceRequest(gateway).process(e);
         assertThat(e.getProperty(GatewayExchange.REQUEST, InferenceRequest.class).model()).isEqualTo("sql");
         assertThat(e.getMessage().getBody(io.netty.buffer.ByteBuf.class).readableBytes()).as("body left whole")
                 .isEqualTo(body.length());
@@ -57,7 +57,7 @@ class ProcessorsTest {
 
     @Test
     void parseRefusesOtherContentTypesWith415() {
-        assertThatThrownBy(() -> new ParseInferenceRequest().process(exchange("text/plain", "{\"model\":\"m\"}")))
+        assertThatThrownBy(() -> new ParseInferenceRequest(gateway).process(exchange("text/plain", "{\"model\":\"m\"}")))
                 .isInstanceOfSatisfying(GatewayError.class, g -> assertThat(g.reason()).isEqualTo(GatewayError.Reason.UNSUPPORTED_MEDIA_TYPE));
     }
 

@@ -36,7 +36,7 @@ class InferenceRouteTest {
     final Gateway gateway = gateway();
 
     @BindToRegistry("parseInferenceRequest")
-    final ParseInferenceRequest parseInferenceRequest = new ParseInferenceRequest();
+    final ParseInferenceRequest parseInferenceRequest = new ParseInferenceRequest(gateway);
     @BindToRegistry("resolveModelPool")
     final ResolveModelPool resolveModelPool = new ResolveModelPool(gateway);
     @BindToRegistry("endpointPicker")

@@ -1,0 +1,261 @@
+package io.inferencegateway.runtime;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.RequestListener;
+import io.inferencegateway.domain.RequestRecord;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The per-request meters of docs/observability.md, fed by each request's {@link RequestRecord} when it ends. Label
+ * values come from the config (pools, models, their pods) or small fixed sets, so the series stay bounded; meters
+ * are looked up in maps keyed by those values, not built per request.
+ */
+final class RequestMeters implements RequestListener {
+
+    static final String UNKNOWN = "unknown";
+    static final String NONE = "none";
+
+    private static final Duration[] TTFT_BUCKETS = seconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+            60, 120);
+    private static final Duration[] TPOT_BUCKETS = seconds(0.001, 0.0025, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1,
+            0.25, 0.5, 1);
+    private static final Duration[] DURATION_BUCKETS = seconds(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+            60, 120, 300, 600);
+    private static final Duration[] PICK_BUCKETS = seconds(0.000005, 0.00001, 0.00002, 0.00005, 0.0001, 0.00025, 0.0005,
+            0.001, 0.005);
+    private static final double[] TOKEN_BUCKETS = {1, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
+            65536, 131072};
+
+    private final MeterRegistry registry;
+    private final ConcurrentHashMap<ModelKey, ModelMeters> models = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, PoolMeters> pools = new ConcurrentHashMap<>();
+
+    RequestMeters(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    private record ModelKey(String pool, String model) {
+    }
+
+    private record CountKey(String pod, int status) {
+    }
+
+    private record PickKey(String pod, String reason) {
+    }
+
+    @Override
+    public void picked(RequestRecord r) {
+        if (r.attempts() == 1) { // the first pick; a failover moves the same request
+            modelMeters(r).running.incrementAndGet();
+        }
+    }
+
+    @Override
+    public void ended(RequestRecord r) {
+        ModelMeters m = modelMeters(r);
+        if (r.attempts() > 0) {
+            m.running.decrementAndGet();
+        }
+        PickDecision d = r.decision();
+        String pod = d == null ? NONE : d.endpoint().toString();
+        m.requests.computeIfAbsent(new CountKey(pod, r.status()), k -> m.counter(k.pod(), k.status())).increment();
+        String error = errorCode(r);
+        if (error != null) {
+            m.errors.computeIfAbsent(error, m::errorCounter).increment();
+        }
+        long end = r.endNanos();
+        m.duration.record(end - r.startNanos(), TimeUnit.NANOSECONDS);
+        boolean served = r.ending() == RequestRecord.Ending.COMPLETED && r.status() >= 200 && r.status() < 300;
+        if (served) {
+            long first = r.stream() ? r.firstTokenNanos() : end;
+            if (first > 0) {
+                m.ttft.record(first - r.startNanos(), TimeUnit.NANOSECONDS);
+                if (r.stream() && r.outputTokens() > 1) {
+                    m.tpot.record((end - first) / (r.outputTokens() - 1), TimeUnit.NANOSECONDS);
+                }
+            }
+        }
+        if (r.inputTokens() >= 0) {
+            m.inputTokens.record(r.inputTokens());
+        }
+        if (r.outputTokens() >= 0) {
+            m.outputTokens.record(r.outputTokens());
+        }
+        if (r.cachedTokens() >= 0) {
+            m.cachedTokens.record(r.cachedTokens());
+        }
+        if (d != null) {
+            scheduler(r, d, pod);
+        }
+    }
+
+    private void scheduler(RequestRecord r, PickDecision d, String pod) {
+        PoolMeters p = pools.computeIfAbsent(r.pool(), PoolMeters::new);
+        p.picks.computeIfAbsent(new PickKey(pod, d.reason().label()), p::picksCounter).increment();
+        p.pickDuration.record(r.pickNanos(), TimeUnit.NANOSECONDS);
+        if (r.cachedTokens() >= 0) {
+            int expected = d.expectedCachedTokens();
+            int reported = r.cachedTokens();
+            p.expectedCached.increment(expected);
+            p.reportedCached.increment(reported);
+            String outcome = expected > 0 ? (reported > 0 ? "hit" : "false_hit") : (reported > 0 ? "unexpected_hit" : "miss");
+            p.predictions.computeIfAbsent(outcome, p::predictionCounter).increment();
+        }
+    }
+
+    /** The error code of a failed request, or null: the gateway's own, or the model server's status class. */
+    static String errorCode(RequestRecord r) {
+        if (r.error() != null) {
+            return r.error().name().toLowerCase(Locale.ROOT);
+        }
+        return switch (r.ending()) {
+            case UPSTREAM_FAILED -> "upstream_broken";
+            case CLIENT_GONE -> "client_closed";
+            default -> r.status() >= 500 ? "upstream_5xx" : r.status() >= 400 ? "upstream_4xx" : null;
+        };
+    }
+
+    private ModelMeters modelMeters(RequestRecord r) {
+        String pool = r.pool() == null ? NONE : r.pool();
+        // a model that resolved to a pool is a name from the config; anything else could be any string
+        String model = r.pool() == null || r.request() == null ? UNKNOWN : r.request().model();
+        ModelKey key = new ModelKey(pool, model);
+        ModelMeters m = models.get(key);
+        return m != null ? m : models.computeIfAbsent(key, k -> new ModelMeters(k, r.poolModel()));
+    }
+
+    /** Drops the per-pod series of an endpoint that left every pool, so that pod churn does not grow /metrics. */
+    void forget(Endpoint endpoint) {
+        String pod = endpoint.toString();
+        for (ModelMeters m : models.values()) {
+            m.requests.keySet().removeIf(k -> {
+                if (k.pod().equals(pod)) {
+                    registry.remove(m.requests.get(k));
+                    return true;
+                }
+                return false;
+            });
+        }
+        for (PoolMeters p : pools.values()) {
+            p.picks.keySet().removeIf(k -> {
+                if (k.pod().equals(pod)) {
+                    registry.remove(p.picks.get(k));
+                    return true;
+                }
+                return false;
+            });
+        }
+    }
+
+    private final class ModelMeters {
+        final String pool;
+        final String model;
+        final String target;
+        final ConcurrentHashMap<CountKey, Counter> requests = new ConcurrentHashMap<>();
+        final ConcurrentHashMap<String, Counter> errors = new ConcurrentHashMap<>();
+        final AtomicLong running = new AtomicLong();
+        final Timer duration;
+        final Timer ttft;
+        final Timer tpot;
+        final DistributionSummary inputTokens;
+        final DistributionSummary outputTokens;
+        final DistributionSummary cachedTokens;
+
+        ModelMeters(ModelKey key, String poolModel) {
+            this.pool = key.pool();
+            this.model = key.model();
+            this.target = poolModel == null ? UNKNOWN : poolModel;
+            duration = timer("inference_objective_request_duration", "Time from a request's arrival to its last byte",
+                    DURATION_BUCKETS);
+            ttft = timer("inference_objective_request_ttft", "Time from a request's arrival to its first streamed "
+                    + "content (a plain response: to its end)", TTFT_BUCKETS);
+            tpot = timer("inference_objective_request_tpot", "Time per output token after the first, of streams",
+                    TPOT_BUCKETS);
+            inputTokens = tokens("inference_objective_input_tokens", "Prompt tokens the model server reported");
+            outputTokens = tokens("inference_objective_output_tokens", "Output tokens the model server reported");
+            cachedTokens = tokens("inference_objective_cached_tokens",
+                    "Prompt tokens the model server reported served from its prefix cache");
+            Gauge.builder("inference_objective_running_requests", running, AtomicLong::get)
+                    .description("Requests sent to a model server and not yet ended")
+                    .tags("pool", pool, "model_name", model).register(registry);
+        }
+
+        private Timer timer(String name, String description, Duration[] buckets) {
+            return Timer.builder(name).description(description)
+                    .tags("pool", pool, "model_name", model, "target_model_name", target)
+                    .serviceLevelObjectives(buckets).register(registry);
+        }
+
+        private DistributionSummary tokens(String name, String description) {
+            return DistributionSummary.builder(name).description(description)
+                    .tags("pool", pool, "model_name", model, "target_model_name", target)
+                    .serviceLevelObjectives(TOKEN_BUCKETS).register(registry);
+        }
+
+        Counter counter(String pod, int status) {
+            return Counter.builder("inference_objective_request").description("Inference requests ended")
+                    .tags("pool", pool, "model_name", model, "target_model_name", target, "pod", pod,
+                            "status", Integer.toString(status))
+                    .register(registry);
+        }
+
+        Counter errorCounter(String code) {
+            return Counter.builder("inference_objective_request_error").description("Inference requests that failed")
+                    .tags("pool", pool, "model_name", model, "target_model_name", target, "error_code", code)
+                    .register(registry);
+        }
+    }
+
+    private final class PoolMeters {
+        final String pool;
+        final ConcurrentHashMap<PickKey, Counter> picks = new ConcurrentHashMap<>();
+        final ConcurrentHashMap<String, Counter> predictions = new ConcurrentHashMap<>();
+        final Timer pickDuration;
+        final Counter expectedCached;
+        final Counter reportedCached;
+
+        PoolMeters(String pool) {
+            this.pool = pool;
+            pickDuration = Timer.builder("inference_extension_scheduler_e2e_duration")
+                    .description("Time the scheduler took to pick an endpoint").tag("pool", pool)
+                    .serviceLevelObjectives(PICK_BUCKETS).register(registry);
+            expectedCached = Counter.builder("inference_gateway_prefix_expected_cached_tokens")
+                    .description("Prompt tokens the scheduler expected the chosen pod to have cached, over requests "
+                            + "whose model server reported cached tokens")
+                    .tag("pool", pool).register(registry);
+            reportedCached = Counter.builder("inference_gateway_prefix_reported_cached_tokens")
+                    .description("Cached prompt tokens the model servers reported for the same requests")
+                    .tag("pool", pool).register(registry);
+        }
+
+        Counter picksCounter(PickKey k) {
+            return Counter.builder("inference_gateway_scheduler_picks").description("Endpoints picked, by the reason")
+                    .tags("pool", pool, "pod", k.pod(), "reason", k.reason()).register(registry);
+        }
+
+        Counter predictionCounter(String outcome) {
+            return Counter.builder("inference_gateway_prefix_predictions")
+                    .description("Requests by how the expected prefix-cache hit compared with the reported one")
+                    .tags("pool", pool, "outcome", outcome).register(registry);
+        }
+    }
+
+    private static Duration[] seconds(double... values) {
+        Duration[] out = new Duration[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = Duration.ofNanos(Math.round(values[i] * 1e9));
+        }
+        return out;
+    }
+}
