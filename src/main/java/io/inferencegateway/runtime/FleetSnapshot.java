@@ -57,9 +57,9 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * @param pod                  the endpoint that served it, null when none was picked
      * @param reason               what decided the pick ({@link io.inferencegateway.domain.PickReason#label()}), or null
      * @param attempts             endpoints tried (more than one after a failover)
-     * @param ttftMs               arrival to first content; null when none came
+     * @param ttftMs               arrival to first content (a plain response: to its end); null when not served
      * @param ending               how it ended (completed, upstream_failed, client_gone, refused)
-     * @param error                the gateway's error code when it refused the request, else null
+     * @param error                the error code, as the request meters count it, or null
      * @param expectedCachedTokens prompt tokens the scheduler expected the pod to have cached
      * @param cachedTokens         cached prompt tokens the model server reported, null when it did not say
      */

@@ -74,12 +74,22 @@ public final class FleetView implements RequestListener {
         }
         PoolActivity pool = activity(record.pool());
         PickDecision d = record.decision();
-        boolean answered = record.status() >= 200 && record.status() < 300 && record.firstTokenNanos() != 0;
-        if (d != null && answered) {
+        long ttft = ttftNanos(record);
+        if (d != null && ttft >= 0) {
             long now = second(clock.nanoTime());
-            pool.pod(d.endpoint(), now).firstToken(now, record.firstTokenNanos() - record.startNanos());
+            pool.pod(d.endpoint(), now).firstToken(now, ttft);
         }
-        pool.remember(decision(record, answered));
+        pool.remember(decision(record, ttft));
+    }
+
+    /**
+     * Arrival to first token of a request served, as the TTFT histogram counts it (runtime/RequestMeters): a stream's
+     * first content event, a plain response's end; -1 for a request that was not served.
+     */
+    private static long ttftNanos(RequestRecord r) {
+        boolean served = r.ending() == RequestRecord.Ending.COMPLETED && r.status() >= 200 && r.status() < 300;
+        long first = r.stream() ? r.firstTokenNanos() : r.endNanos();
+        return served && first != 0 ? first - r.startNanos() : -1;
     }
 
     private PoolActivity activity(String pool) {
@@ -87,14 +97,14 @@ public final class FleetView implements RequestListener {
         return a != null ? a : activity.computeIfAbsent(pool, p -> new PoolActivity());
     }
 
-    private static FleetSnapshot.Decision decision(RequestRecord r, boolean answered) {
+    private static FleetSnapshot.Decision decision(RequestRecord r, long ttftNanos) {
         PickDecision d = r.decision();
         return new FleetSnapshot.Decision(r.startEpochMillis(), r.request() == null ? null : r.request().model(),
                 d == null ? null : d.endpoint().toString(), d == null ? null : d.reason().label(), r.attempts(),
-                r.status(), r.stream(), answered ? millis(r.firstTokenNanos() - r.startNanos()) : null,
+                r.status(), r.stream(), ttftNanos < 0 ? null : millis(ttftNanos),
                 millis(r.endNanos() - r.startNanos()),
                 r.ending() == null ? null : r.ending().name().toLowerCase(Locale.ROOT),
-                r.error() == null ? null : r.error().name().toLowerCase(Locale.ROOT),
+                RequestMeters.errorCode(r),
                 d == null ? 0 : d.expectedCachedTokens(), count(r.inputTokens()), count(r.outputTokens()),
                 count(r.cachedTokens()));
     }

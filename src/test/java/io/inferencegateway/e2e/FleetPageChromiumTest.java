@@ -132,7 +132,7 @@ class FleetPageChromiumTest {
         Endpoint busyEndpoint = endpoint(busy);
         await().atMost(Duration.ofSeconds(15)).until(() -> {
             var m = gateway.server().gateway().metrics().latest(busyEndpoint);
-            return m != null && m.waiting() >= 3;
+            return m != null && m.waiting() >= 3 && m.runningAdapters().contains(queued);
         });
 
         // the JSON tells the truth about the traffic
@@ -192,7 +192,7 @@ class FleetPageChromiumTest {
         chromium.call("Network.enable", Map.of());
         chromium.navigate(gateway.baseUrl() + "/ui");
         await().atMost(Duration.ofSeconds(30)).until(
-                () -> chromium.evaluate("document.getElementById('fleet').dataset.renders").asInt() >= 2);
+                () -> chromium.evaluate("Number(document.getElementById('fleet')?.dataset.renders ?? 0)").asInt() >= 2);
 
         JsonNode page = JSON.readTree(chromium.evaluate(READ_PAGE).asText());
         String stamp = page.get("generatedAt").asText();

@@ -162,7 +162,32 @@ class FleetViewTest {
         assertThat(pod("llama", A).ttftSamples()).isZero();
         assertThat(pod("llama", A).picksInWindow()).isEqualTo(1);
         assertThat(pool("llama").decisions().get(0).status()).isEqualTo(500);
+        assertThat(pool("llama").decisions().get(0).error()).isEqualTo("upstream_5xx");
         assertThat(pool("llama").decisions().get(0).ttftMs()).isNull();
+    }
+
+    @Test
+    void aPlainResponsesTtftIsItsWholeTimeAndABrokenStreamHasNone() {
+        RequestRecord plain = new RequestRecord(now.get(), 1_700_000_000_000L, "/v1/completions", null, null);
+        plain.parsed(new InferenceRequest(MODEL, null, "hello", 2, false), now.get());
+        plain.routedTo("llama", MODEL);
+        pick(plain, A, PickReason.LEAST_LOADED);
+        plain.answered(200, now.get() + 30 * MS);
+        plain.end(RequestRecord.Ending.COMPLETED, now.get() + 40 * MS);
+        fleet.ended(plain);
+
+        RequestRecord broken = record(MODEL);
+        pick(broken, B, PickReason.LEAST_LOADED);
+        broken.answered(200, now.get() + MS);
+        broken.firstToken(now.get() + 2 * MS);
+        broken.end(RequestRecord.Ending.UPSTREAM_FAILED, now.get() + 9 * MS);
+        fleet.ended(broken);
+
+        assertThat(pod("llama", A).ttftP50Ms()).isEqualTo(40.0);
+        assertThat(pod("llama", B).ttftSamples()).isZero();
+        assertThat(pool("llama").decisions().get(0).error()).isEqualTo("upstream_broken");
+        assertThat(pool("llama").decisions().get(0).ttftMs()).isNull();
+        assertThat(pool("llama").decisions().get(1).ttftMs()).isEqualTo(40.0);
     }
 
     @Test
@@ -281,7 +306,7 @@ class FleetViewTest {
 
     RequestRecord record(String model) {
         RequestRecord r = new RequestRecord(now.get(), 1_700_000_000_000L, "/v1/chat/completions", null, null);
-        r.parsed(new InferenceRequest(model, model.equals("sql") ? "sql" : null, "hello", 2, true));
+        r.parsed(new InferenceRequest(model, model.equals("sql") ? "sql" : null, "hello", 2, true), now.get());
         if (!model.equals("unknown-model")) {
             r.routedTo("llama", MODEL);
         }
