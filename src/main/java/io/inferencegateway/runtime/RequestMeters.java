@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
 import io.micrometer.core.instrument.Counter;
@@ -48,10 +49,14 @@ final class RequestMeters implements RequestListener {
     private record ModelKey(String pool, String model) {
     }
 
-    private record CountKey(String pod, int status) {
+    /** {@code pod} null: none was picked. */
+    private record CountKey(Endpoint pod, int status) {
+        String podLabel() {
+            return pod == null ? NONE : pod.toString();
+        }
     }
 
-    private record PickKey(String pod, String reason) {
+    private record PickKey(Endpoint pod, PickReason reason) {
     }
 
     @Override
@@ -68,8 +73,7 @@ final class RequestMeters implements RequestListener {
             m.running.decrementAndGet();
         }
         PickDecision d = r.decision();
-        String pod = d == null ? NONE : d.endpoint().toString();
-        m.requests.computeIfAbsent(new CountKey(pod, r.status()), k -> m.counter(k.pod(), k.status())).increment();
+        m.requests.computeIfAbsent(new CountKey(d == null ? null : d.endpoint(), r.status()), m::counter).increment();
         String error = errorCode(r);
         if (error != null) {
             m.errors.computeIfAbsent(error, m::errorCounter).increment();
@@ -96,13 +100,13 @@ final class RequestMeters implements RequestListener {
             m.cachedTokens.record(r.cachedTokens());
         }
         if (d != null) {
-            scheduler(r, d, pod);
+            scheduler(r, d);
         }
     }
 
-    private void scheduler(RequestRecord r, PickDecision d, String pod) {
+    private void scheduler(RequestRecord r, PickDecision d) {
         PoolMeters p = pools.computeIfAbsent(r.pool(), PoolMeters::new);
-        p.picks.computeIfAbsent(new PickKey(pod, d.reason().label()), p::picksCounter).increment();
+        p.picks.computeIfAbsent(new PickKey(d.endpoint(), d.reason()), p::picksCounter).increment();
         p.pickDuration.record(r.pickNanos(), TimeUnit.NANOSECONDS);
         if (r.cachedTokens() >= 0) {
             int expected = d.expectedCachedTokens();
@@ -137,10 +141,9 @@ final class RequestMeters implements RequestListener {
 
     /** Drops the per-pod series of an endpoint that left every pool, so that pod churn does not grow /metrics. */
     void forget(Endpoint endpoint) {
-        String pod = endpoint.toString();
         for (ModelMeters m : models.values()) {
             m.requests.keySet().removeIf(k -> {
-                if (k.pod().equals(pod)) {
+                if (endpoint.equals(k.pod())) {
                     registry.remove(m.requests.get(k));
                     return true;
                 }
@@ -149,7 +152,7 @@ final class RequestMeters implements RequestListener {
         }
         for (PoolMeters p : pools.values()) {
             p.picks.keySet().removeIf(k -> {
-                if (k.pod().equals(pod)) {
+                if (endpoint.equals(k.pod())) {
                     registry.remove(p.picks.get(k));
                     return true;
                 }
@@ -203,10 +206,10 @@ final class RequestMeters implements RequestListener {
                     .serviceLevelObjectives(TOKEN_BUCKETS).register(registry);
         }
 
-        Counter counter(String pod, int status) {
+        Counter counter(CountKey k) {
             return Counter.builder("inference_objective_request").description("Inference requests ended")
-                    .tags("pool", pool, "model_name", model, "target_model_name", target, "pod", pod,
-                            "status", Integer.toString(status))
+                    .tags("pool", pool, "model_name", model, "target_model_name", target, "pod", k.podLabel(),
+                            "status", Integer.toString(k.status()))
                     .register(registry);
         }
 
@@ -241,7 +244,7 @@ final class RequestMeters implements RequestListener {
 
         Counter picksCounter(PickKey k) {
             return Counter.builder("inference_gateway_scheduler_picks").description("Endpoints picked, by the reason")
-                    .tags("pool", pool, "pod", k.pod(), "reason", k.reason()).register(registry);
+                    .tags("pool", pool, "pod", k.pod().toString(), "reason", k.reason().label()).register(registry);
         }
 
         Counter predictionCounter(String outcome) {

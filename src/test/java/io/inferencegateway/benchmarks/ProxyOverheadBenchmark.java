@@ -263,13 +263,21 @@ public final class ProxyOverheadBenchmark {
         }
 
         static GatewayProcess start(int upstreamPort) throws Exception {
+            return start(upstreamPort, "", "overhead-gateway");
+        }
+
+        /**
+         * @param specLines more lines under {@code spec:}, indented by two spaces
+         * @param name      names the log file, target/{name}.log
+         */
+        static GatewayProcess start(int upstreamPort, String specLines, String name) throws Exception {
             Path config = Files.createTempFile("overhead", ".yaml");
             Files.writeString(config, """
                     kind: InferenceGatewayConfig
                     spec:
                       schedulers:
                         - {modelName: m, endpoints: ["127.0.0.1:%d"], policy: %s}
-                    """.formatted(upstreamPort, System.getProperty("policy", "gpu-aware")));
+                    """.formatted(upstreamPort, System.getProperty("policy", "gpu-aware")) + specLines);
             int port;
             try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
                 port = s.getLocalPort();
@@ -277,7 +285,7 @@ public final class ProxyOverheadBenchmark {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Process p = new ProcessBuilder(List.of(java, "-Xmx512m", "-jar", "target/inference-gateway.jar", "serve",
                     "--config", config.toString(), "--port", Integer.toString(port)))
-                    .redirectErrorStream(true).redirectOutput(new File("target/overhead-gateway.log")).start();
+                    .redirectErrorStream(true).redirectOutput(new File("target/" + name + ".log")).start();
             HttpClient http = HttpClient.newHttpClient();
             for (int i = 0; i < 120; i++) {
                 try {
@@ -291,7 +299,12 @@ public final class ProxyOverheadBenchmark {
                 Thread.sleep(500);
             }
             p.destroyForcibly();
-            throw new IllegalStateException("gateway did not start; see target/overhead-gateway.log");
+            throw new IllegalStateException("gateway did not start; see target/" + name + ".log");
+        }
+
+        /** CPU time the process has used so far, in nanoseconds. */
+        long cpuNanos() {
+            return process.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
         }
 
         String heapAfterGc() throws Exception {

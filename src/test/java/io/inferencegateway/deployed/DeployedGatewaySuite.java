@@ -274,6 +274,17 @@ abstract class DeployedGatewaySuite {
         await().atMost(SEEN).until(() -> scrapes("succeeded") > 0);
     }
 
+    @Test
+    void requestMetersCountWhatWasServed() throws Exception {
+        client.chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL)
+                .addUserMessage("count me").maxCompletionTokens(3).build());
+        await().atMost(SEEN).untilAsserted(() -> assertThat(get("/metrics").body())
+                .containsPattern("(?m)^inference_objective_request_total\\{[^}]*model_name=\"" + Pattern.quote(MODEL)
+                        + "\"[^}]*status=\"200\"[^}]*} [1-9]")
+                .containsPattern("(?m)^inference_objective_request_ttft_seconds_count\\{[^}]*pool=\"llama\"[^}]*} [1-9]")
+                .containsPattern("(?m)^inference_objective_output_tokens_sum\\{[^}]*pool=\"llama\"[^}]*} [1-9]"));
+    }
+
     private double scrapes(String result) throws Exception {
         Matcher m = Pattern.compile("(?m)^inference_gateway_metrics_scrapes_total\\{result=\"" + result
                 + "\"} (\\S+)$").matcher(get("/metrics").body());
