@@ -136,7 +136,8 @@ public final class FleetView implements RequestListener {
     private FleetSnapshot.Pool pool(ModelPool pool, PoolActivity act, long nowNanos, long now) {
         long staleAfter = pool.config().metricsStalenessThreshold().toNanos();
         List<FleetSnapshot.Pod> pods = new ArrayList<>();
-        long[] allTtft = new long[0];
+        List<long[]> podTtft = new ArrayList<>();
+        int samples = 0;
         int fresh = 0;
         long flying = 0;
         long picksInRate = 0;
@@ -146,7 +147,8 @@ public final class FleetView implements RequestListener {
             int[] history = pod == null ? new int[PodActivity.WINDOW_SECONDS] : pod.pickHistory(now);
             long[] ttft = pod == null ? new long[0] : pod.ttftSamples(now);
             Arrays.sort(ttft);
-            allTtft = concat(allTtft, ttft);
+            podTtft.add(ttft);
+            samples += ttft.length;
             long rate = sum(history, history.length - 1 - PodActivity.RATE_SECONDS, history.length - 1);
             long window = sum(history, 0, history.length);
             picksInRate += rate;
@@ -169,7 +171,13 @@ public final class FleetView implements RequestListener {
                     window, history, percentile(ttft, 0.50), percentile(ttft, 0.99), ttft.length));
         }
         act.pods.keySet().retainAll(pool.endpoints()); // pods that left the pool
-        Arrays.sort(allTtft);
+        long[] allTtft = new long[samples];
+        int at = 0;
+        for (long[] ttft : podTtft) {
+            System.arraycopy(ttft, 0, allTtft, at, ttft.length);
+            at += ttft.length;
+        }
+        Arrays.sort(allTtft); // sorted runs, which the sort merges
         Boolean fallback = pool.policy() instanceof GpuAwarePolicy gpuAware ? gpuAware.inFallback() : null;
         return new FleetSnapshot.Pool(pool.name(), pool.config().modelName(), pool.config().loraAdapters(),
                 pool.config().policy().configName(), fallback, staleAfter / 1_000_000, fresh, flying,
@@ -192,12 +200,6 @@ public final class FleetView implements RequestListener {
             s += values[i];
         }
         return s;
-    }
-
-    private static long[] concat(long[] a, long[] b) {
-        long[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     private static long second(long nanos) {
