@@ -2,16 +2,19 @@
 # Installs the programs the test suite runs that Maven cannot bring, so that `mvn -B verify` passes on a fresh
 # Debian or Ubuntu machine by itself. Run by the build (pom.xml, exec-maven-plugin, phase process-test-resources);
 # does nothing when every program is already there.
-#   promtool (package prometheus): checks the simulator's /metrics exposition (simulator/PromtoolTest)
+#   promtool (package prometheus): checks the simulator's /metrics exposition (simulator/PromtoolTest) and the
+#     alert rules (monitoring/AlertRulesTest)
+#   prometheus (package prometheus): scrapes a running gateway (monitoring/PrometheusScrapeTest)
 #   chromium (package chromium): renders the live fleet page headless (e2e/FleetPageChromiumTest)
 set -euo pipefail
 
-declare -A wanted=([promtool]=prometheus [chromium]=chromium)
+declare -A wanted=([promtool]=prometheus [prometheus]=prometheus [chromium]=chromium)
 missing=()
 for program in "${!wanted[@]}"; do
   command -v "$program" >/dev/null 2>&1 || missing+=("${wanted[$program]}")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
 
 say() { echo "provision: $*" >&2; }
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -51,6 +52,11 @@ public final class RequestSizeGuard extends DefaultChannelHandlerFactory {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (refusing) {
                 ReferenceCountUtil.release(msg);
+                return;
+            }
+            if (msg instanceof HttpObject o && o.decoderResult().isFailure()) {
+                // not a request to measure: ClientConnection answers it
+                ctx.fireChannelRead(msg);
                 return;
             }
             if (msg instanceof HttpRequest request) {

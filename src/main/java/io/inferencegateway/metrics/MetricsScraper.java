@@ -50,7 +50,40 @@ public final class MetricsScraper implements AutoCloseable {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
     public static final int DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-    /** Running totals, for the gateway's own metrics. */
+    /** How one scrape of one endpoint ended; exactly one per attempt. */
+    public enum Result {
+        SUCCEEDED("succeeded"), FAILED("failed"), TIMED_OUT("timed_out"), SKIPPED_BUSY("skipped_busy");
+
+        private final String label;
+
+        Result(String label) {
+            this.label = label;
+        }
+
+        /** The value of the {@code result} label. */
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * Told how every scrape ended (the gateway's meters, runtime/GatewayMeters.java). Called on the HTTP client's
+     * and the scrape timer's threads; must not block.
+     */
+    @FunctionalInterface
+    public interface Listener {
+        Listener NONE = (pool, endpoint, result, durationNanos) -> {
+        };
+
+        /**
+         * @param pool          the pool whose tick started the scrape
+         * @param durationNanos from the request's start to the parsed answer or the failure; 0 for
+         *                      {@link Result#SKIPPED_BUSY}
+         */
+        void scraped(String pool, Endpoint endpoint, Result result, long durationNanos);
+    }
+
+    /** Running totals ({@code failed} includes {@code timedOut}). */
     public record Stats(long started, long succeeded, long failed, long timedOut, long skippedBusy,
             long garbageLines) {
     }
@@ -63,6 +96,7 @@ public final class MetricsScraper implements AutoCloseable {
     private final Duration timeout;
     private final int maxBodyBytes;
     private final ScheduledThreadPoolExecutor timeouts;
+    private final Listener listener;
 
     private final Set<Endpoint> scraping = ConcurrentHashMap.newKeySet();
     private final Set<CompletableFuture<?>> responses = ConcurrentHashMap.newKeySet();
@@ -79,11 +113,24 @@ public final class MetricsScraper implements AutoCloseable {
 
     /** A scraper with its own HTTP/1.1 client, a one-second timeout and an 8 MiB body limit. */
     public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock) {
-        this(pools, cache, inFlight, clock, defaultHttpClient(DEFAULT_TIMEOUT), DEFAULT_TIMEOUT, DEFAULT_MAX_BODY_BYTES);
+        this(pools, cache, inFlight, clock, Listener.NONE);
+    }
+
+    /** Like the one above, telling {@code listener} how each scrape ended. */
+    public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock,
+            Listener listener) {
+        this(pools, cache, inFlight, clock, defaultHttpClient(DEFAULT_TIMEOUT), DEFAULT_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
+                listener);
     }
 
     public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock,
             HttpClient http, Duration timeout, int maxBodyBytes) {
+        this(pools, cache, inFlight, clock, http, timeout, maxBodyBytes, Listener.NONE);
+    }
+
+    public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock,
+            HttpClient http, Duration timeout, int maxBodyBytes, Listener listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
         this.pools = Objects.requireNonNull(pools, "pools");
         this.cache = Objects.requireNonNull(cache, "cache");
         this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
@@ -129,7 +176,7 @@ public final class MetricsScraper implements AutoCloseable {
         EngineDialect dialect = EngineDialect.forEngine(pool.config().engine());
         int count = 0;
         for (Endpoint endpoint : pool.endpoints()) {
-            if (start(endpoint, dialect)) {
+            if (start(poolName, endpoint, dialect)) {
                 count++;
             }
         }
@@ -156,9 +203,10 @@ public final class MetricsScraper implements AutoCloseable {
         }
     }
 
-    private boolean start(Endpoint endpoint, EngineDialect dialect) {
+    private boolean start(String pool, Endpoint endpoint, EngineDialect dialect) {
         if (!scraping.add(endpoint)) {
             skippedBusy.increment();
+            listener.scraped(pool, endpoint, Result.SKIPPED_BUSY, 0);
             return false;
         }
         started.increment();
@@ -174,7 +222,7 @@ public final class MetricsScraper implements AutoCloseable {
                     .build();
             response = http.sendAsync(request, BoundedBodySubscriber.handler(maxBodyBytes));
         } catch (RuntimeException e) {
-            finishFailed(endpoint, url + ": " + describe(e), false);
+            finishFailed(pool, endpoint, url + ": " + describe(e), false, startedNanos);
             return true;
         }
         responses.add(response);
@@ -188,10 +236,10 @@ public final class MetricsScraper implements AutoCloseable {
             if (error != null) {
                 Throwable cause = unwrap(error);
                 boolean timeoutHit = cause instanceof CancellationException || cause instanceof HttpTimeoutException;
-                finishFailed(endpoint, url + (timeoutHit ? ": timed out after " + timeout.toMillis() + " ms"
-                        : ": " + describe(cause)), timeoutHit);
+                finishFailed(pool, endpoint, url + (timeoutHit ? ": timed out after " + timeout.toMillis() + " ms"
+                        : ": " + describe(cause)), timeoutHit, startedNanos);
             } else {
-                finishAnswered(endpoint, dialect, url, answer, startedNanos, dispatched);
+                finishAnswered(pool, endpoint, dialect, url, answer, startedNanos, dispatched);
             }
         });
         return true;
@@ -206,10 +254,10 @@ public final class MetricsScraper implements AutoCloseable {
         }
     }
 
-    private void finishAnswered(Endpoint endpoint, EngineDialect dialect, String uri, HttpResponse<byte[]> answer,
-            long startedNanos, InFlightRequests.Counters dispatched) {
+    private void finishAnswered(String pool, Endpoint endpoint, EngineDialect dialect, String uri,
+            HttpResponse<byte[]> answer, long startedNanos, InFlightRequests.Counters dispatched) {
         if (answer.statusCode() != 200) {
-            finishFailed(endpoint, uri + ": HTTP " + answer.statusCode(), false);
+            finishFailed(pool, endpoint, uri + ": HTTP " + answer.statusCode(), false, startedNanos);
             return;
         }
         EngineDialect.Parsed parsed;
@@ -217,26 +265,31 @@ public final class MetricsScraper implements AutoCloseable {
             byte[] body = answer.body();
             parsed = dialect.read(body, 0, body.length, startedNanos, dispatched);
         } catch (RuntimeException e) {
-            finishFailed(endpoint, uri + ": " + describe(e), false);
+            finishFailed(pool, endpoint, uri + ": " + describe(e), false, startedNanos);
             return;
         }
         garbageLines.add(parsed.stats().garbageLines());
         if (parsed.stats().wanted() == 0) {
-            finishFailed(endpoint, uri + ": no " + dialect.engine().configName() + " metrics in the response", false);
+            finishFailed(pool, endpoint, uri + ": no " + dialect.engine().configName() + " metrics in the response",
+                    false, startedNanos);
             return;
         }
         try {
+            long now = clock.nanoTime();
             if (isInSomePool(endpoint)) {
-                cache.recordSuccess(endpoint, parsed.metrics(), clock.nanoTime());
+                cache.recordSuccess(endpoint, parsed.metrics(), now);
             }
             succeeded.increment();
+            listener.scraped(pool, endpoint, Result.SUCCEEDED, Math.max(0, now - startedNanos));
         } finally {
             scraping.remove(endpoint);
         }
     }
 
-    private void finishFailed(Endpoint endpoint, String error, boolean timeoutHit) {
+    private void finishFailed(String pool, Endpoint endpoint, String error, boolean timeoutHit, long startedNanos) {
         try {
+            listener.scraped(pool, endpoint, timeoutHit ? Result.TIMED_OUT : Result.FAILED,
+                    Math.max(0, clock.nanoTime() - startedNanos));
             failed.increment();
             if (timeoutHit) {
                 timedOut.increment();

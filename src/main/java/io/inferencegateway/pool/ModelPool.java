@@ -2,6 +2,8 @@ package io.inferencegateway.pool;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.SchedulingPolicy;
@@ -17,6 +19,7 @@ public final class ModelPool {
     private final PoolConfig config;
     private final SchedulingPolicy policy;
     private volatile List<Endpoint> endpoints;
+    private final List<Consumer<ModelPool>> endpointListeners = new CopyOnWriteArrayList<>();
 
     public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints) {
         this.config = Objects.requireNonNull(config);
@@ -44,6 +47,14 @@ public final class ModelPool {
     public void updateEndpoints(List<Endpoint> current) {
         this.endpoints = List.copyOf(current);
         policy.endpointsChanged(this.endpoints); // lets the policy drop state of pods that left
+        for (Consumer<ModelPool> l : endpointListeners) {
+            l.accept(this);
+        }
+    }
+
+    /** Runs {@code listener} after every {@link #updateEndpoints} (the gateway's per-pod meters). */
+    public void onEndpointsChanged(Consumer<ModelPool> listener) {
+        endpointListeners.add(Objects.requireNonNull(listener));
     }
 
     public boolean serves(String model) {

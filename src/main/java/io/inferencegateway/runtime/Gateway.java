@@ -35,6 +35,7 @@ public final class Gateway implements AutoCloseable {
     private final MeterRegistry meterRegistry;
     private final GatewayMeters meters;
     private final RequestListeners requestListeners;
+    private final RequestMeters requestMeters; // null when spec.observability.requestMetrics is off
     private final FleetView fleetView;
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
@@ -53,15 +54,17 @@ public final class Gateway implements AutoCloseable {
         this.meterRegistry = meterRegistry;
         this.meters = new GatewayMeters(meterRegistry);
         if (config.observability().requestMetrics()) {
-            requestListeners.add(new RequestMeters(meterRegistry));
+            requestMeters = new RequestMeters(meterRegistry);
+            requestListeners.add(requestMeters);
+        } else {
+            requestMeters = null;
         }
         if (config.observability().accessLog()) {
             requestListeners.add(new AccessLog());
         }
         this.config = config;
         this.pools = buildPools(config);
-        this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock);
-        meters.registerScraper(scraper);
+        this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         discovery.attach(pools);
         this.fleetView = new FleetView(this::pools, metrics, inFlight, clock, System::currentTimeMillis);
         requestListeners.add(fleetView);
@@ -90,8 +93,13 @@ public final class Gateway implements AutoCloseable {
     }
 
     private ModelPool newPool(PoolConfig p) {
-        meters.registerPool(this, p.name());
-        return new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints());
+        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints());
+        meters.registerPool(this, pool);
+        if (requestMeters != null) {
+            requestMeters.endpointsChanged(pool); // a rebuilt pool may have lost pods
+            pool.onEndpointsChanged(requestMeters::endpointsChanged);
+        }
+        return pool;
     }
 
     /**
@@ -111,6 +119,7 @@ public final class Gateway implements AutoCloseable {
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
         config = next;
+        meters.poolsChanged(this, after);
         for (Runnable listener : reloadListeners) {
             listener.run();
         }
@@ -163,6 +172,11 @@ public final class Gateway implements AutoCloseable {
 
     public MeterRegistry meterRegistry() {
         return meterRegistry;
+    }
+
+    /** The gateway's own meters (scheduler, pools, pods, scrapes); for tests in this package. */
+    GatewayMeters meters() {
+        return meters;
     }
 
     public NanoClock clock() {

@@ -1,27 +1,53 @@
 package io.inferencegateway.runtime;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsScraper;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.ModelPools;
+import io.inferencegateway.scheduling.GpuAwarePolicy;
 import io.inferencegateway.scheduling.SchedulerEvents;
-import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.inferencegateway.pool.ModelPool;
 
 /**
- * The gateway's own Prometheus meters: pool sizes, requests in flight, scheduler fallback and metric
- * scrapes. Gauges read the live state when scraped, so pools added by a reload appear by themselves.
+ * The gateway's own Prometheus meters (docs/observability.md): pool sizes and requests in flight, the scheduler's
+ * fallback, filter removals and prefix index, the pools' and pods' scraped state, and the scrapes themselves.
+ *
+ * <p>Gauges read the live state when Prometheus scrapes, so they cost the request path nothing. Per-pod series
+ * follow each pool's membership: they are registered when a pod joins and removed when it leaves (a reload or
+ * discovery), so their number is bounded by the pods the pools have. What the request path and the scrapes count
+ * goes to counters resolved once and cached by name; no call builds tags.
  */
-public final class GatewayMeters implements SchedulerEvents {
+public final class GatewayMeters implements SchedulerEvents, MetricsScraper.Listener {
+
+    /** Bucket bounds of the scrape-duration histogram: the scrape timeout is 1 s by default. */
+    private static final Duration[] SCRAPE_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
+        Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500)};
 
     private final MeterRegistry registry;
     private final Map<String, AtomicInteger> fallback = new ConcurrentHashMap<>();
+    // pool -> filter -> outcome -> counter
+    private final Map<String, Map<String, Map<String, Counter>>> filtered = new ConcurrentHashMap<>();
+    private final Map<String, PoolSeries> pools = new ConcurrentHashMap<>();
 
     GatewayMeters(MeterRegistry registry) {
         this.registry = registry;
@@ -32,9 +58,31 @@ public final class GatewayMeters implements SchedulerEvents {
         return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     }
 
+    // ---------------------------------------------------------------- scheduler events (request path)
+
     @Override
     public void fallbackChanged(String pool, boolean active) {
         fallbackFlag(pool).set(active ? 1 : 0);
+    }
+
+    @Override
+    public void filtered(String pool, String filter, String outcome, int endpoints) {
+        Map<String, Map<String, Counter>> byFilter = filtered.get(pool);
+        if (byFilter == null) {
+            byFilter = filtered.computeIfAbsent(pool, p -> new ConcurrentHashMap<>());
+        }
+        Map<String, Counter> byOutcome = byFilter.get(filter);
+        if (byOutcome == null) {
+            byOutcome = byFilter.computeIfAbsent(filter, f -> new ConcurrentHashMap<>());
+        }
+        Counter counter = byOutcome.get(outcome);
+        if (counter == null) {
+            counter = byOutcome.computeIfAbsent(outcome, o -> Counter.builder("inference_gateway_scheduler_filtered")
+                    .description("Endpoints a scheduler filter removed from a request's candidates, by outcome; "
+                            + "failed_open counts the times it would have removed all")
+                    .tag("pool", pool).tag("filter", filter).tag("outcome", o).register(registry));
+        }
+        counter.increment(endpoints);
     }
 
     private AtomicInteger fallbackFlag(String pool) {
@@ -48,15 +96,182 @@ public final class GatewayMeters implements SchedulerEvents {
         });
     }
 
-    /** Registers the meters of one pool; reading them looks the pool up again, so reloads are safe. */
-    void registerPool(Gateway gateway, String pool) {
-        fallbackFlag(pool);
-        Gauge.builder("inference_gateway_pool_endpoints", gateway, g -> poolValue(g, pool, p -> p.endpoints().size()))
-                .description("Endpoints the pool can route to").tag("pool", pool).register(registry);
+    // ---------------------------------------------------------------- scrapes
+
+    @Override
+    public void scraped(String pool, Endpoint endpoint, MetricsScraper.Result result, long durationNanos) {
+        PoolSeries series = pools.get(pool);
+        if (series == null) {
+            return;
+        }
+        PodSeries pod = series.pods.get(endpoint);
+        if (pod != null) { // null: the pod left the pool while its scrape ran
+            pod.scrapes[result.ordinal()].increment();
+        }
+        if (result != MetricsScraper.Result.SKIPPED_BUSY) {
+            series.scrapeDuration.record(durationNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    // ---------------------------------------------------------------- pools and pods
+
+    /**
+     * Registers the meters of a pool just built (at start or by a reload) and its pods' series; reading the pool's
+     * gauges looks the pool up by name again, so a rebuilt pool keeps its series.
+     */
+    void registerPool(Gateway gateway, ModelPool pool) {
+        String name = pool.name();
+        fallbackFlag(name);
+        Gauge.builder("inference_gateway_pool_endpoints", gateway, g -> poolValue(g, name, p -> p.endpoints().size()))
+                .description("Endpoints the pool can route to").tag("pool", name).register(registry);
         Gauge.builder("inference_gateway_requests_in_flight", gateway,
-                g -> poolValue(g, pool, p -> p.endpoints().stream().mapToLong(g.inFlight()::inFlight).sum()))
+                g -> poolValue(g, name, p -> p.endpoints().stream().mapToLong(g.inFlight()::inFlight).sum()))
                 .description("Requests the gateway has sent to the pool's endpoints and not yet seen end")
-                .tag("pool", pool).register(registry);
+                .tag("pool", name).register(registry);
+        Gauge.builder("inference_pool_ready_pods", gateway, g -> poolValue(g, name, p -> readyPods(g, p).size()))
+                .description("Pods of the pool whose metrics are fresher than the staleness threshold")
+                .tag("name", name).register(registry);
+        Gauge.builder("inference_pool_average_kv_cache_utilization", gateway,
+                g -> poolValue(g, name, p -> average(readyPods(g, p), EndpointMetrics::kvUsage)))
+                .description("Mean KV-cache use (0..1) of the pool's ready pods, as last scraped")
+                .tag("name", name).register(registry);
+        Gauge.builder("inference_pool_average_queue_size", gateway,
+                g -> poolValue(g, name, p -> average(readyPods(g, p), m -> known(m.waiting()))))
+                .description("Mean engine queue of the pool's ready pods, as last scraped")
+                .tag("name", name).register(registry);
+        registerPrefixIndex(gateway, pool);
+        PoolSeries series = pools.computeIfAbsent(name, n -> new PoolSeries(n, Timer
+                .builder("inference_gateway_metrics_scrape_duration")
+                .description("Time of one scrape of a model server's /metrics, answered or failed")
+                .serviceLevelObjectives(SCRAPE_BUCKETS).tag("pool", n).register(registry)));
+        syncPods(gateway, series, pool.endpoints());
+        pool.onEndpointsChanged(p -> syncPods(gateway, p));
+    }
+
+    /** After a reload: every current pool's pods, and no series of pools that are gone. */
+    void poolsChanged(Gateway gateway, ModelPools current) {
+        Set<String> names = new HashSet<>();
+        for (ModelPool p : current.pools()) {
+            names.add(p.name());
+            syncPods(gateway, p);
+        }
+        for (PoolSeries series : List.copyOf(pools.values())) {
+            if (!names.contains(series.pool)) {
+                syncPods(gateway, series, List.of());
+            }
+        }
+    }
+
+    private void registerPrefixIndex(Gateway gateway, ModelPool pool) {
+        String name = pool.name();
+        boolean hasIndex = pool.policy() instanceof GpuAwarePolicy g && g.prefixIndexEntries() >= 0;
+        Meter.Id id = new Meter.Id("inference_extension_prefix_indexer_size", Tags.of("pool", name), null, null, Meter.Type.GAUGE);
+        if (!hasIndex) {
+            registry.remove(id); // a reload may have turned the prefix scorer off
+            return;
+        }
+        Gauge.builder("inference_extension_prefix_indexer_size", gateway, g -> poolValue(g, name,
+                p -> p.policy() instanceof GpuAwarePolicy gpu && gpu.prefixIndexEntries() >= 0
+                        ? gpu.prefixIndexEntries() : Double.NaN))
+                .description("Prompt blocks the pool's prefix index holds, over all its pods")
+                .tag("pool", name).register(registry);
+    }
+
+    private void syncPods(Gateway gateway, ModelPool pool) {
+        PoolSeries series = pools.get(pool.name());
+        if (series != null) {
+            syncPods(gateway, series, pool.endpoints());
+        }
+    }
+
+    /** Makes the pool's per-pod series exactly those of {@code endpoints}. */
+    private void syncPods(Gateway gateway, PoolSeries series, List<Endpoint> endpoints) {
+        synchronized (series) {
+            if (series.seen == endpoints) { // pools replace their list whole, so identity tells
+                return;
+            }
+            series.seen = endpoints;
+            Set<Endpoint> current = new HashSet<>(endpoints);
+            for (Map.Entry<Endpoint, PodSeries> e : List.copyOf(series.pods.entrySet())) {
+                if (!current.contains(e.getKey())) {
+                    series.pods.remove(e.getKey());
+                    e.getValue().meters.forEach(registry::remove);
+                }
+            }
+            for (Endpoint e : endpoints) {
+                if (!series.pods.containsKey(e)) {
+                    series.pods.put(e, registerPod(gateway, series.pool, e));
+                }
+            }
+        }
+    }
+
+    private PodSeries registerPod(Gateway gateway, String pool, Endpoint endpoint) {
+        String pod = endpoint.toString();
+        List<Meter> meters = new ArrayList<>();
+        meters.add(podGauge(gateway, pool, pod, endpoint, "inference_pool_per_pod_queue_size",
+                "Requests queued in the pod's engine, as last scraped", m -> known(m.waiting())));
+        meters.add(podGauge(gateway, pool, pod, endpoint, "inference_pool_per_pod_running_requests",
+                "Requests in the pod's running batch, as last scraped", m -> known(m.running())));
+        meters.add(podGauge(gateway, pool, pod, endpoint, "inference_pool_per_pod_kv_cache_utilization",
+                "The pod's KV-cache use (0..1), as last scraped", EndpointMetrics::kvUsage));
+        meters.add(podGauge(gateway, pool, pod, endpoint, "inference_pool_per_pod_loaded_adapters",
+                "LoRA adapters in the pod's running batch, as last scraped", m -> m.runningAdapters().size()));
+        meters.add(Gauge.builder("inference_pool_per_pod_metrics_age_seconds", gateway, g -> {
+            EndpointMetrics m = g.metrics().latest(endpoint);
+            return m == null ? Double.NaN : Math.max(0, g.clock().nanoTime() - m.scrapeStartedNanos()) / 1e9;
+        }).description("Seconds since the pod's last good scrape started (NaN: never scraped)")
+                .tag("name", pool).tag("model_server_pod", pod).strongReference(true).register(registry));
+        Counter[] scrapes = new Counter[MetricsScraper.Result.values().length];
+        for (MetricsScraper.Result r : MetricsScraper.Result.values()) {
+            scrapes[r.ordinal()] = Counter.builder("inference_gateway_metrics_scrapes")
+                    .description("Scrapes of the pod's /metrics, by how they ended (one result each)")
+                    .tag("pool", pool).tag("pod", pod).tag("result", r.label()).register(registry);
+            meters.add(scrapes[r.ordinal()]);
+        }
+        return new PodSeries(meters, scrapes);
+    }
+
+    private Meter podGauge(Gateway gateway, String pool, String pod, Endpoint endpoint, String name,
+            String description, ToDoubleFunction<EndpointMetrics> value) {
+        return Gauge.builder(name, gateway, g -> {
+            EndpointMetrics m = g.metrics().latest(endpoint);
+            return m == null ? Double.NaN : value.applyAsDouble(m);
+        }).description(description).tag("name", pool).tag("model_server_pod", pod).strongReference(true)
+                .register(registry);
+    }
+
+    /** The last scrapes of the pool's pods whose metrics are fresh. */
+    private static List<EndpointMetrics> readyPods(Gateway g, ModelPool pool) {
+        long now = g.clock().nanoTime();
+        long maxAge = pool.config().metricsStalenessThreshold().toNanos();
+        List<EndpointMetrics> ready = new ArrayList<>();
+        for (Endpoint e : pool.endpoints()) {
+            EndpointMetrics m = g.metrics().latest(e);
+            if (m != null && now - m.scrapeStartedNanos() <= maxAge) {
+                ready.add(m);
+            }
+        }
+        return ready;
+    }
+
+    /** The mean of the known (non-NaN) values; NaN when there is none. */
+    private static double average(List<EndpointMetrics> pods, ToDoubleFunction<EndpointMetrics> value) {
+        double sum = 0;
+        int n = 0;
+        for (EndpointMetrics m : pods) {
+            double v = value.applyAsDouble(m);
+            if (!Double.isNaN(v)) {
+                sum += v;
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
+    /** A scraped count, NaN when the engine did not say (-1). */
+    private static double known(int count) {
+        return count < 0 ? Double.NaN : count;
     }
 
     private static double poolValue(Gateway g, String pool, ToDoubleFunction<ModelPool> value) {
@@ -64,15 +279,19 @@ public final class GatewayMeters implements SchedulerEvents {
         return p == null ? Double.NaN : value.applyAsDouble(p);
     }
 
-    void registerScraper(MetricsScraper scraper) {
-        scrapes(scraper, "succeeded", s -> s.stats().succeeded());
-        scrapes(scraper, "failed", s -> s.stats().failed());
-        scrapes(scraper, "timed_out", s -> s.stats().timedOut());
-        scrapes(scraper, "skipped_busy", s -> s.stats().skippedBusy());
+    /** One pool's per-pod series and scrape histogram. */
+    private static final class PoolSeries {
+        final String pool;
+        final Timer scrapeDuration;
+        final Map<Endpoint, PodSeries> pods = new ConcurrentHashMap<>();
+        List<Endpoint> seen; // guarded by this
+
+        PoolSeries(String pool, Timer scrapeDuration) {
+            this.pool = pool;
+            this.scrapeDuration = scrapeDuration;
+        }
     }
 
-    private void scrapes(MetricsScraper scraper, String result, ToDoubleFunction<MetricsScraper> count) {
-        FunctionCounter.builder("inference_gateway_metrics_scrapes", scraper, count)
-                .description("Scrapes of model servers' /metrics by result").tag("result", result).register(registry);
+    private record PodSeries(List<Meter> meters, Counter[] scrapes) {
     }
 }

@@ -2,6 +2,7 @@ package io.inferencegateway.runtime;
 
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,6 +12,7 @@ import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.pool.ModelPool;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -139,26 +141,26 @@ final class RequestMeters implements RequestListener {
         return m != null ? m : models.computeIfAbsent(key, k -> new ModelMeters(k, r.poolModel()));
     }
 
-    /** Drops the per-pod series of an endpoint that left every pool, so that pod churn does not grow /metrics. */
-    void forget(Endpoint endpoint) {
+    /** Drops the pool's per-pod series of pods that left it, so that pod churn does not grow /metrics. */
+    void endpointsChanged(ModelPool pool) {
+        Set<Endpoint> current = Set.copyOf(pool.endpoints());
         for (ModelMeters m : models.values()) {
-            m.requests.keySet().removeIf(k -> {
-                if (endpoint.equals(k.pod())) {
-                    registry.remove(m.requests.get(k));
-                    return true;
-                }
-                return false;
-            });
+            if (m.pool.equals(pool.name())) {
+                m.requests.entrySet().removeIf(e -> departed(e.getKey().pod(), current, e.getValue()));
+            }
         }
-        for (PoolMeters p : pools.values()) {
-            p.picks.keySet().removeIf(k -> {
-                if (endpoint.equals(k.pod())) {
-                    registry.remove(p.picks.get(k));
-                    return true;
-                }
-                return false;
-            });
+        PoolMeters p = pools.get(pool.name());
+        if (p != null) {
+            p.picks.entrySet().removeIf(e -> departed(e.getKey().pod(), current, e.getValue()));
         }
+    }
+
+    private boolean departed(Endpoint pod, Set<Endpoint> current, Counter counter) {
+        if (pod == null || current.contains(pod)) {
+            return false;
+        }
+        registry.remove(counter);
+        return true;
     }
 
     private final class ModelMeters {

@@ -16,11 +16,14 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.domain.SchedulingPolicy;
@@ -78,6 +81,17 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
 
     @Override
     public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
+        return decide(request, candidates).endpoint();
+    }
+
+    /**
+     * Chooses an endpoint and says why: {@link PickReason#FALLBACK} when no candidate had fresh metrics,
+     * otherwise what the profile found decisive (see {@link SchedulerProfile#schedule}), with the prompt tokens
+     * the prefix scorer expects the chosen pod to hold (0 in the fallback, which does not consult the index).
+     * Reports the filters' removals to the {@link SchedulerEvents}.
+     */
+    @Override
+    public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
         long now = clock.nanoTime();
         SchedulingCycle cycle = cycles.get().begin(request, now);
         int fresh = 0;
@@ -90,16 +104,26 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             }
         }
         EndpointState chosen;
+        PickReason reason;
+        int expectedCached;
         if (fresh == 0) {
             setFallback(true);
             chosen = leastInFlight(cycle.states());
             profile.observe(cycle, chosen);
+            reason = PickReason.FALLBACK;
+            expectedCached = 0;
         } else {
             setFallback(false);
             chosen = profile.schedule(cycle, cycle.states());
+            reason = cycle.reason();
+            expectedCached = cycle.expectedCachedTokens();
+            for (int row = 0; row < cycle.filterOutcomes(); row++) {
+                events.filtered(pool, cycle.filterOf(row).toString(), cycle.outcomeOf(row), cycle.endpointsOf(row));
+            }
         }
+        Endpoint endpoint = chosen.endpoint();
         cycle.end();
-        return chosen.endpoint();
+        return new PickDecision(endpoint, reason, expectedCached, candidates.size());
     }
 
     @Override
@@ -116,6 +140,17 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
 
     public SchedulerProfile profile() {
         return profile;
+    }
+
+    /** Blocks held by the profile's prefix indexes ({@link PrefixIndexed} scorers), -1 when it has none. */
+    public long prefixIndexEntries() {
+        long entries = -1;
+        for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
+            if (ws.scorer() instanceof PrefixIndexed indexed) {
+                entries = Math.max(0, entries) + indexed.indexEntries();
+            }
+        }
+        return entries;
     }
 
     private EndpointState leastInFlight(List<EndpointState> states) {

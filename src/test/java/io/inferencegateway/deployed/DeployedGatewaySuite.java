@@ -285,10 +285,15 @@ abstract class DeployedGatewaySuite {
                 .containsPattern("(?m)^inference_objective_output_tokens_sum\\{[^}]*pool=\"llama\"[^}]*} [1-9]"));
     }
 
+    /** Scrapes with this result, summed over the pools' pods. */
     private double scrapes(String result) throws Exception {
-        Matcher m = Pattern.compile("(?m)^inference_gateway_metrics_scrapes_total\\{result=\"" + result
-                + "\"} (\\S+)$").matcher(get("/metrics").body());
-        return m.find() ? Double.parseDouble(m.group(1)) : -1;
+        Matcher m = Pattern.compile("(?m)^inference_gateway_metrics_scrapes_total\\{[^}]*result=\"" + result
+                + "\"[^}]*} (\\S+)$").matcher(get("/metrics").body());
+        double sum = 0;
+        while (m.find()) {
+            sum += Double.parseDouble(m.group(1));
+        }
+        return sum;
     }
 
     @Test

@@ -4,10 +4,17 @@ import java.util.List;
 
 /**
  * Extension point 1 of 3: removes endpoints that should not take the request. Filters run in order;
- * the framework ignores a filter that would remove every endpoint (fail open).
+ * the framework ignores a filter that would remove every endpoint (fail open). A filter says why it removed
+ * endpoints with {@link SchedulingCycle#removed}; the gateway counts that per outcome
+ * ({@code inference_gateway_scheduler_filtered_total}, docs/observability.md).
  */
 @FunctionalInterface
 public interface Filter {
+
+    /** The outcome of removals a filter did not explain. */
+    String REMOVED = "removed";
+    /** The outcome counted once when the framework ignored a filter that would have removed every endpoint. */
+    String FAILED_OPEN = "failed_open";
 
     /**
      * @return the endpoints that may take the request: {@code endpoints} itself when nothing is removed,

@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import io.inferencegateway.domain.PickReason;
+
 /**
  * One scheduling pipeline: filters in order, then weighted scorers, then a picker, then the observers
  * that learn from the choice. The profile owns the arithmetic so plugins stay simple: it applies fail
@@ -22,6 +24,9 @@ public final class SchedulerProfile {
         }
     }
 
+    /** Score differences below this are rounding, not preference (as in the max-score picker). */
+    private static final double TIE = 1e-9;
+
     private final List<Filter> filters;
     private final List<WeightedScorer> scorers;
     private final Picker picker;
@@ -38,29 +43,99 @@ public final class SchedulerProfile {
         return new Builder();
     }
 
-    /** Runs filters, scorers and the picker over {@code candidates} (never empty), then tells the observers. */
+    /**
+     * Runs filters, scorers and the picker over {@code candidates} (never empty), then tells the observers. Leaves
+     * the decision's explanation in the cycle ({@link SchedulingCycle#reason()}, its expected cached tokens and
+     * filter outcomes):
+     * <ul>
+     * <li>one candidate left after filtering: {@link PickReason#ONLY_CANDIDATE}, or what the filter that removed
+     * the others said its narrowing means;</li>
+     * <li>otherwise the {@link Scorer#reason()} of the scorer whose weighted score put the winner furthest ahead
+     * of the best other candidate;</li>
+     * <li>when no scorer put it ahead (every candidate scored the same), {@link PickReason#LEAST_LOADED}: it
+     * was one of the equally loaded; {@link PickReason#POLICY} when the picker took a candidate below the
+     * best total (a weighted random draw) or the profile has no scorers.</li>
+     * </ul>
+     */
     public EndpointState schedule(SchedulingCycle cycle, List<EndpointState> candidates) {
         List<EndpointState> current = candidates;
+        PickReason narrowed = null;
         for (Filter f : filters) {
+            cycle.filterStarts(f);
             List<EndpointState> kept = f.filter(cycle, current);
-            if (!kept.isEmpty()) { // fail open: a filter never empties the list
+            boolean applied = !kept.isEmpty(); // fail open: a filter never empties the list
+            PickReason meaning = cycle.filterEnds(applied, applied ? current.size() - kept.size() : 0);
+            if (applied) {
+                if (kept.size() < current.size()) {
+                    narrowed = meaning;
+                }
                 current = kept;
             }
         }
         int n = current.size();
+        int k = scorers.size();
         double[] totals = cycle.totals(n);
         Arrays.fill(totals, 0, n, 0.0);
         double[] scores = cycle.scores(n);
-        for (WeightedScorer ws : scorers) {
+        double[] weighted = cycle.weighted(k * n);
+        int[] cached = cycle.cachedTokens(n);
+        for (int s = 0; s < k; s++) {
+            WeightedScorer ws = scorers.get(s);
             Arrays.fill(scores, 0, n, 0.0);
             ws.scorer().score(cycle, current, scores);
             for (int i = 0; i < n; i++) {
-                totals[i] += ws.weight() * clamp(scores[i]);
+                double w = ws.weight() * clamp(scores[i]);
+                weighted[s * n + i] = w;
+                totals[i] += w;
             }
         }
         EndpointState chosen = picker.pick(current, totals);
+        int c = indexOf(current, chosen);
+        PickReason why = n == 1 ? (narrowed != null ? narrowed : PickReason.ONLY_CANDIDATE)
+                : decisive(weighted, totals, n, c);
+        cycle.decided(why, c < 0 ? 0 : cached[c]);
         observe(cycle, chosen);
         return chosen;
+    }
+
+    /** The reason of the scorer that put candidate {@code c} furthest ahead of the best other one. */
+    private PickReason decisive(double[] weighted, double[] totals, int n, int c) {
+        if (c < 0 || scorers.isEmpty()) {
+            return PickReason.POLICY;
+        }
+        int best = -1;
+        double bestLead = TIE;
+        for (int s = 0; s < scorers.size(); s++) {
+            int row = s * n;
+            double other = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < n; i++) {
+                if (i != c) {
+                    other = Math.max(other, weighted[row + i]);
+                }
+            }
+            double lead = weighted[row + c] - other;
+            if (lead > bestLead) {
+                bestLead = lead;
+                best = s;
+            }
+        }
+        if (best >= 0) {
+            return scorers.get(best).scorer().reason();
+        }
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            max = Math.max(max, totals[i]);
+        }
+        return totals[c] >= max - TIE ? PickReason.LEAST_LOADED : PickReason.POLICY;
+    }
+
+    private static int indexOf(List<EndpointState> states, EndpointState chosen) {
+        for (int i = 0; i < states.size(); i++) {
+            if (states.get(i) == chosen) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Tells the observers about a choice made elsewhere (the fallback), so what they learn stays whole. */

@@ -5,12 +5,16 @@ import java.util.Arrays;
 import java.util.List;
 
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
 
 /**
  * What one scheduling decision shares between its plugins: the request, the time, the candidates' states
- * and the prompt's block hashes (computed at most once, by whichever plugin asks first). One instance
- * per thread is reused from request to request, so a decision allocates next to nothing.
+ * and the prompt's block hashes (computed at most once, by whichever plugin asks first). Plugins also leave
+ * here what the decision's explanation needs: why a filter removed endpoints ({@link #removed}) and how many
+ * prompt tokens a candidate probably has cached ({@link #expectCachedTokens}); the profile puts the decisive
+ * reason next to them. One instance per thread is reused from request to request, so a decision allocates
+ * next to nothing.
  */
 public final class SchedulingCycle {
 
@@ -22,6 +26,19 @@ public final class SchedulingCycle {
     private double[] scores = new double[16];
     private double[] totals = new double[16];
     private int[] ints = new int[16];
+    // per scorer k and candidate i, the weighted clamped score at [k * n + i] (SchedulerProfile)
+    private double[] weighted = new double[64];
+    private int[] cachedTokens = new int[16];
+    // what the filters removed, as (filter, outcome, endpoints) rows; the current filter's rows start at filterMark
+    private Filter[] outcomeFilter = new Filter[4];
+    private String[] outcomeName = new String[4];
+    private int[] outcomeCount = new int[4];
+    private PickReason[] outcomeMeaning = new PickReason[4];
+    private int outcomes;
+    private int filterMark;
+    private Filter currentFilter;
+    private PickReason reason;
+    private int chosenCachedTokens;
     private InferenceRequest request;
     private long nowNanos;
 
@@ -31,6 +48,10 @@ public final class SchedulingCycle {
         this.nowNanos = nowNanos;
         Arrays.fill(blocksReady, false);
         this.states.clear();
+        this.outcomes = 0;
+        this.currentFilter = null;
+        this.reason = null;
+        this.chosenCachedTokens = 0;
         return this;
     }
 
@@ -110,5 +131,148 @@ public final class SchedulingCycle {
             totals = new double[Math.max(n, totals.length * 2)];
         }
         return totals;
+    }
+
+    // ---------------------------------------------------------------- what plugins report
+
+    /**
+     * A filter tells why it removed {@code endpoints} of the list it was given: {@code outcome} is a short
+     * snake_case constant of the filter (a metrics label value: {@code saturated}, {@code stale}, ...).
+     * Counted only when the framework applies the filter's result (not when it fails open).
+     */
+    public void removed(String outcome, int endpoints) {
+        removed(outcome, endpoints, null);
+    }
+
+    /**
+     * Like {@link #removed(String, int)}, and says what the narrowing means for the endpoints kept: when it
+     * leaves one candidate, {@code meaning} becomes the decision's reason instead of
+     * {@link PickReason#ONLY_CANDIDATE} (the LoRA filter keeping the one pod that runs the adapter).
+     */
+    public void removed(String outcome, int endpoints, PickReason meaning) {
+        if (endpoints <= 0 || currentFilter == null) {
+            return;
+        }
+        for (int i = filterMark; i < outcomes; i++) {
+            if (outcomeName[i].equals(outcome)) {
+                outcomeCount[i] += endpoints;
+                if (meaning != null) {
+                    outcomeMeaning[i] = meaning;
+                }
+                return;
+            }
+        }
+        addOutcome(currentFilter, outcome, endpoints, meaning);
+    }
+
+    /**
+     * A scorer tells how many prompt tokens candidate {@code i} (an index into the list it was given) probably
+     * serves from its prefix cache; the decision reports the chosen one's. The largest report wins.
+     */
+    public void expectCachedTokens(int i, int tokens) {
+        if (i >= 0 && i < cachedTokens.length && tokens > cachedTokens[i]) {
+            cachedTokens[i] = tokens;
+        }
+    }
+
+    // ---------------------------------------------------------------- the decision's explanation
+
+    /** What decided the last {@link SchedulerProfile#schedule}; null before one ran in this cycle. */
+    public PickReason reason() {
+        return reason;
+    }
+
+    /** Prompt tokens the chosen endpoint probably has cached, as the scorers reported it; 0 when none did. */
+    public int expectedCachedTokens() {
+        return chosenCachedTokens;
+    }
+
+    /** How many (filter, outcome) rows this decision's filters reported. */
+    public int filterOutcomes() {
+        return outcomes;
+    }
+
+    public Filter filterOf(int row) {
+        return outcomeFilter[row];
+    }
+
+    /** The row's outcome: a filter's constant, {@link Filter#REMOVED} or {@link Filter#FAILED_OPEN}. */
+    public String outcomeOf(int row) {
+        return outcomeName[row];
+    }
+
+    public int endpointsOf(int row) {
+        return outcomeCount[row];
+    }
+
+    // ---------------------------------------------------------------- used by SchedulerProfile
+
+    void filterStarts(Filter f) {
+        currentFilter = f;
+        filterMark = outcomes;
+    }
+
+    /**
+     * The filter returned: {@code applied} false when it would have removed everything (fail open), which
+     * drops what it reported and counts one {@link Filter#FAILED_OPEN}; otherwise removals it did not explain
+     * count as {@link Filter#REMOVED}.
+     *
+     * @return the meaning the filter gave its narrowing, or null
+     */
+    PickReason filterEnds(boolean applied, int removedEndpoints) {
+        Filter f = currentFilter;
+        currentFilter = null;
+        if (!applied) {
+            outcomes = filterMark;
+            addOutcome(f, Filter.FAILED_OPEN, 1, null);
+            return null;
+        }
+        int explained = 0;
+        PickReason meaning = null;
+        for (int i = filterMark; i < outcomes; i++) {
+            explained += outcomeCount[i];
+            if (outcomeMeaning[i] != null) {
+                meaning = outcomeMeaning[i];
+            }
+        }
+        if (removedEndpoints > explained) {
+            addOutcome(f, Filter.REMOVED, removedEndpoints - explained, null);
+        }
+        return removedEndpoints > 0 ? meaning : null;
+    }
+
+    void decided(PickReason why, int cachedTokensOfChosen) {
+        reason = why;
+        chosenCachedTokens = cachedTokensOfChosen;
+    }
+
+    double[] weighted(int n) {
+        if (weighted.length < n) {
+            weighted = new double[Math.max(n, weighted.length * 2)];
+        }
+        return weighted;
+    }
+
+    int[] cachedTokens(int n) {
+        if (cachedTokens.length < n) {
+            cachedTokens = new int[Math.max(n, cachedTokens.length * 2)];
+        }
+        Arrays.fill(cachedTokens, 0, n, 0);
+        return cachedTokens;
+    }
+
+    private void addOutcome(Filter f, String outcome, int endpoints, PickReason meaning) {
+        if (outcomes == outcomeName.length) {
+            int size = outcomes * 2;
+            outcomeFilter = Arrays.copyOf(outcomeFilter, size);
+            outcomeName = Arrays.copyOf(outcomeName, size);
+            outcomeCount = Arrays.copyOf(outcomeCount, size);
+            outcomeMeaning = Arrays.copyOf(outcomeMeaning, size);
+        }
+        outcomeFilter[outcomes] = f;
+        outcomeName[outcomes] = outcome;
+        outcomeCount[outcomes] = endpoints;
+        outcomeMeaning[outcomes] = meaning;
+        outcomes++;
     }
 }

@@ -2,6 +2,7 @@ package io.inferencegateway.scheduling.plugins;
 
 import java.util.List;
 
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.Scorer;
@@ -28,6 +29,12 @@ public final class KvCacheScorer implements Scorer {
             double kv = endpoints.get(i).kvUsage();
             scores[i] = Double.isNaN(kv) ? 0.0 : 1.0 - kv;
         }
+    }
+
+    /** Deciding a pick means the pod had the most free KV cache. */
+    @Override
+    public PickReason reason() {
+        return PickReason.LEAST_LOADED;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.inferencegateway.scheduling.plugins;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.PluginType;
@@ -31,6 +32,8 @@ public final class LoraAffinityFilter implements Filter {
     public static final String TYPE = "lora-affinity-filter";
     /** Takes no parameters. */
     public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> new LoraAffinityFilter());
+    /** Outcome of a pod removed because others hold (or can load) the adapter sooner. */
+    public static final String ADAPTER_MISSING = "adapter_missing";
 
     @Override
     public List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints) {
@@ -52,7 +55,13 @@ public final class LoraAffinityFilter implements Filter {
                 kept.add(e);
             }
         }
-        return kept.size() == endpoints.size() ? endpoints : kept;
+        if (kept.size() == endpoints.size()) {
+            return endpoints;
+        }
+        // what is left runs the adapter: when that is one pod, residency is why it gets the request
+        cycle.removed(ADAPTER_MISSING, endpoints.size() - kept.size(),
+                best == LoraAffinityScorer.RUNNING ? PickReason.LORA_RESIDENT : null);
+        return kept;
     }
 
     @Override

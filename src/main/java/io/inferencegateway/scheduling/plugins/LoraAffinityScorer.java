@@ -3,6 +3,7 @@ package io.inferencegateway.scheduling.plugins;
 import java.util.List;
 import java.util.Set;
 
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.Scorer;
@@ -42,6 +43,12 @@ public final class LoraAffinityScorer implements Scorer {
         for (int i = 0; i < endpoints.size(); i++) {
             scores[i] = affinity(endpoints.get(i), adapter);
         }
+    }
+
+    /** Deciding a pick means the pod holds (or can load at once) the requested adapter. */
+    @Override
+    public PickReason reason() {
+        return PickReason.LORA_RESIDENT;
     }
 
     /** The score of one endpoint for an adapter; shared with {@link LoraAffinityFilter}. */

@@ -5,11 +5,13 @@ import java.util.List;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
 import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
@@ -34,7 +36,7 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * <p>Each gateway replica learns only from its own decisions. Learning happens through {@link #picked},
  * including decisions the fallback makes, and endpoints that leave the pool are forgotten.
  */
-public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener {
+public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed {
 
     public static final String TYPE = "prefix-cache-scorer";
 
@@ -105,7 +107,14 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         }
         for (int i = 0; i < endpoints.size(); i++) {
             scores[i] = (double) matched[i] / total;
+            cycle.expectCachedTokens(i, matched[i] * blockTokens);
         }
+    }
+
+    /** Deciding a pick means the pod probably holds the longest part of the prompt. */
+    @Override
+    public PickReason reason() {
+        return PickReason.PREFIX_HIT;
     }
 
     @Override
@@ -129,6 +138,11 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
 
     public PrefixIndex index() {
         return index;
+    }
+
+    @Override
+    public long indexEntries() {
+        return index.entries();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.inferencegateway.scheduling.plugins;
 
 import java.util.List;
 
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.Scorer;
@@ -25,6 +26,12 @@ public final class RunningRequestsScorer implements Scorer {
     @Override
     public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {
         MinMax.lowerIsBetter(endpoints, EndpointState::running, scores);
+    }
+
+    /** Deciding a pick means the pod had the smallest running batch. */
+    @Override
+    public PickReason reason() {
+        return PickReason.LEAST_LOADED;
     }
 
     @Override

@@ -24,6 +24,10 @@ public final class SaturationFilter implements Filter {
     public static final String TYPE = "saturation-filter";
     public static final int DEFAULT_WAITING_LIMIT = 5;
     public static final double DEFAULT_KV_LIMIT = 0.8;
+    /** Outcome of a pod removed for its queue or KV use. */
+    public static final String SATURATED = "saturated";
+    /** Outcome of a pod removed because its metrics are older than the staleness limit, or missing. */
+    public static final String STALE = "stale";
 
     /** Parameters: {@code queueDepthThreshold} (at least 1) and {@code kvCacheThreshold} (above 0, at most 1). */
     public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> new SaturationFilter(
@@ -65,6 +69,8 @@ public final class SaturationFilter implements Filter {
             EndpointState e = endpoints.get(i);
             if (i < first || (i > first && !saturated(e))) {
                 kept.add(e);
+            } else {
+                cycle.removed(e.fresh() ? SATURATED : STALE, 1);
             }
         }
         return kept;
