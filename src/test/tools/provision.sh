@@ -5,9 +5,10 @@
 #   promtool (package prometheus): checks the simulator's /metrics exposition (simulator/PromtoolTest) and the
 #     alert rules (monitoring/AlertRulesTest)
 #   prometheus (package prometheus): scrapes a running gateway (monitoring/PrometheusScrapeTest)
+#   chromium (package chromium): renders the live fleet page headless (e2e/FleetPageChromiumTest)
 set -euo pipefail
 
-declare -A wanted=([promtool]=prometheus [prometheus]=prometheus)
+declare -A wanted=([promtool]=prometheus [prometheus]=prometheus [chromium]=chromium)
 missing=()
 for program in "${!wanted[@]}"; do
   command -v "$program" >/dev/null 2>&1 || missing+=("${wanted[$program]}")

@@ -38,6 +38,7 @@ public final class Gateway implements AutoCloseable {
     private final GatewayMeters meters;
     private final RequestListeners requestListeners;
     private final RequestMeters requestMeters; // null when spec.observability.requestMetrics is off
+    private final FleetView fleetView;
     private final RequestTracer tracer; // null unless spec.observability.tracing names an endpoint
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
@@ -68,6 +69,8 @@ public final class Gateway implements AutoCloseable {
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         discovery.attach(pools);
+        this.fleetView = new FleetView(this::pools, metrics, inFlight, clock, System::currentTimeMillis);
+        requestListeners.add(fleetView);
         ObservabilityConfig.TracingConfig tracing = config.observability().tracing();
         this.tracer = tracing.enabled() ? RequestTracer.otlp(tracing, clock) : null;
         if (tracer != null) {
@@ -142,6 +145,11 @@ public final class Gateway implements AutoCloseable {
      */
     public RequestListeners requestListeners() {
         return requestListeners;
+    }
+
+    /** What the live fleet page (GET /ui) shows; listens to every request. */
+    public FleetView fleetView() {
+        return fleetView;
     }
 
     /** Kubernetes pod discovery for the pools with a {@code modelSelector}. */

@@ -23,9 +23,9 @@ import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
-import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
 import io.inferencegateway.domain.SchedulingPolicy;
 
 /**
@@ -142,12 +142,12 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         return profile;
     }
 
-    /** Blocks held by the profile's prefix index (the prefix scorer's), -1 when the profile has none. */
+    /** Blocks held by the profile's prefix indexes ({@link PrefixIndexed} scorers), -1 when it has none. */
     public long prefixIndexEntries() {
         long entries = -1;
         for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
-            if (ws.scorer() instanceof PrefixCacheScorer prefix) {
-                entries = Math.max(0, entries) + prefix.index().entries();
+            if (ws.scorer() instanceof PrefixIndexed indexed) {
+                entries = Math.max(0, entries) + indexed.indexEntries();
             }
         }
         return entries;

@@ -147,6 +147,7 @@ final class DemoCommand implements Callable<Integer> {
                       endpoints: [%s]
                       engineType: %s
                       policy: gpu-aware
+                      streamUsage: true
                 """.formatted(MODEL, String.join(", ", adapters),
                 String.join(", ", endpoints.stream().map(e -> "\"" + e + "\"").toList()), engine.cliName());
     }
@@ -183,6 +184,8 @@ final class DemoCommand implements Callable<Integer> {
                     -d '{"model":"%s","stream":true,"max_output_tokens":16,"instructions":"Be brief.","input":"Hello!"}'
                   curl %s/v1/models
 
+                Watch it:   %s/ui   (live fleet page)     %s/metrics   (Prometheus)
+
                 From Python (pip install openai):
                   from openai import OpenAI
                   client = OpenAI(base_url="%s/v1", api_key="unused")
@@ -192,6 +195,6 @@ final class DemoCommand implements Callable<Integer> {
                 Ctrl-C stops the gateway and the fleet.
                 """.formatted(base, demo.engine().cliName(), demo.configFile(), pods, fleet.endpoints(), timeScale,
                 fleet.adminPort(), models, base, adapters.isEmpty() ? MODEL : adapters.get(0), base, MODEL, base, base,
-                MODEL);
+                base, base, MODEL);
     }
 }

@@ -11,6 +11,7 @@ import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
 import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
@@ -35,7 +36,7 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * <p>Each gateway replica learns only from its own decisions. Learning happens through {@link #picked},
  * including decisions the fallback makes, and endpoints that leave the pool are forgotten.
  */
-public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener {
+public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed {
 
     public static final String TYPE = "prefix-cache-scorer";
 
@@ -137,6 +138,11 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
 
     public PrefixIndex index() {
         return index;
+    }
+
+    @Override
+    public long indexEntries() {
+        return index.entries();
     }
 
     @Override

@@ -1,0 +1,70 @@
+package io.inferencegateway.runtime;
+
+import java.util.List;
+
+/**
+ * The live fleet page's data at one moment: the JSON of {@code GET /ui/fleet} (src/main/resources/ui/fleet.html
+ * renders it; docs/observability.md describes the fields). Unknown numbers are null: a pod never scraped, an engine
+ * that does not publish a value, a pod without answers in the window.
+ *
+ * @param generatedAtMillis wall-clock time of the snapshot
+ * @param windowSeconds     how far back picks, TTFT percentiles and the pick history reach
+ * @param rateSeconds       the seconds {@code picksPerSecond} averages over (the last completed ones)
+ */
+public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateSeconds, List<Pool> pools) {
+
+    /**
+     * One model pool.
+     *
+     * @param policy        the scheduling policy's config name
+     * @param fallback      for the GPU-aware policy: true while no pod had fresh metrics at its last decision, so
+     *                      requests go by the gateway's own in-flight counts; null for the load-blind policies
+     * @param staleAfterMs  metrics older than this are stale
+     * @param freshPods     pods whose metrics are fresh
+     * @param decisions     the pool's last requests, newest first
+     */
+    public record Pool(String name, String model, List<String> adapters, String policy, Boolean fallback,
+            long staleAfterMs, int freshPods, long inFlight, double picksPerSecond, long picksInWindow,
+            Double ttftP50Ms, Double ttftP99Ms, List<Pod> pods, List<Decision> decisions) {
+    }
+
+    /**
+     * One endpoint of a pool: its last scrape and what the gateway sent it.
+     *
+     * @param queue           requests waiting in the engine
+     * @param running         requests in the running batch
+     * @param kvUsage         KV-cache use, 0..1
+     * @param runningAdapters LoRA adapters in the running batch
+     * @param waitingAdapters LoRA adapters of queued requests
+     * @param metricsAgeMs    since the last good scrape started; null when none succeeded
+     * @param stale           never scraped, or the last good scrape is older than the pool's limit
+     * @param scrapeFailures  failed scrapes since the last good one
+     * @param lastError       what the last failed scrape said while failures go on, else null
+     * @param inFlight        requests the gateway sent and has not seen end
+     * @param picksHistory    picks per second over the window, oldest first, the running second last
+     * @param ttftSamples     answers the percentiles are taken over
+     */
+    public record Pod(String pod, Integer queue, Integer running, Double kvUsage, List<String> runningAdapters,
+            List<String> waitingAdapters, Long metricsAgeMs, boolean stale, long scrapeFailures, String lastError,
+            long inFlight, double picksPerSecond, long picksInWindow, int[] picksHistory, Double ttftP50Ms,
+            Double ttftP99Ms, int ttftSamples) {
+    }
+
+    /**
+     * One request of a pool, as it ended.
+     *
+     * @param timeMillis           wall-clock arrival
+     * @param pod                  the endpoint that served it, null when none was picked
+     * @param reason               what decided the pick ({@link io.inferencegateway.domain.PickReason#label()}), or null
+     * @param attempts             endpoints tried (more than one after a failover)
+     * @param ttftMs               arrival to first content (a plain response: to its end); null when not served
+     * @param ending               how it ended (completed, upstream_failed, client_gone, refused)
+     * @param error                the error code, as the request meters count it, or null
+     * @param expectedCachedTokens prompt tokens the scheduler expected the pod to have cached
+     * @param cachedTokens         cached prompt tokens the model server reported, null when it did not say
+     */
+    public record Decision(long timeMillis, String model, String pod, String reason, int attempts, int status,
+            boolean stream, Double ttftMs, double durationMs, String ending, String error, int expectedCachedTokens,
+            Integer inputTokens, Integer outputTokens, Integer cachedTokens) {
+    }
+}

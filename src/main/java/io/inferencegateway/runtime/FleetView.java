@@ -1,0 +1,252 @@
+package io.inferencegateway.runtime;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.RequestListener;
+import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.metrics.EndpointMetrics;
+import io.inferencegateway.metrics.MetricsCache;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.ModelPools;
+import io.inferencegateway.scheduling.GpuAwarePolicy;
+
+/**
+ * The live fleet page's memory (GET /ui, GET /ui/fleet; docs/observability.md): per pool, the last
+ * {@link #DECISIONS_KEPT} requests and, per pod, a minute of picks and TTFT samples ({@link PodActivity}). Everything
+ * else it shows — queue, running batch, KV use, adapters, metrics age, in-flight counts, fallback — is read from the
+ * gateway's live state when a snapshot is taken.
+ *
+ * <p>As a {@link RequestListener} it runs on the event loops: each call is O(1) under a per-pool or per-pod lock held
+ * for a few array writes, and memory is bounded by the pools and the pods active in the last minute.
+ */
+public final class FleetView implements RequestListener {
+
+    /** Requests each pool remembers for the page's decisions table. */
+    static final int DECISIONS_KEPT = 50;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Supplier<ModelPools> pools;
+    private final MetricsCache metrics;
+    private final InFlightRequests inFlight;
+    private final NanoClock clock;
+    private final LongSupplier wallClock;
+    private final Map<String, PoolActivity> activity = new ConcurrentHashMap<>();
+
+    public FleetView(Supplier<ModelPools> pools, MetricsCache metrics, InFlightRequests inFlight, NanoClock clock,
+            LongSupplier wallClockMillis) {
+        this.pools = pools;
+        this.metrics = metrics;
+        this.inFlight = inFlight;
+        this.clock = clock;
+        this.wallClock = wallClockMillis;
+    }
+
+    // ---- the listener: O(1) per request ---------------------------------------------------------
+
+    @Override
+    public void picked(RequestRecord record) {
+        PickDecision d = record.decision();
+        if (record.pool() != null && d != null) {
+            long now = second(clock.nanoTime());
+            activity(record.pool()).pod(d.endpoint(), now).picked(now);
+        }
+    }
+
+    @Override
+    public void ended(RequestRecord record) {
+        if (record.pool() == null) {
+            return; // no pool: the model is not served here, nothing of the fleet's
+        }
+        PoolActivity pool = activity(record.pool());
+        PickDecision d = record.decision();
+        long ttft = ttftNanos(record);
+        if (d != null && ttft >= 0) {
+            long now = second(clock.nanoTime());
+            pool.pod(d.endpoint(), now).firstToken(now, ttft);
+        }
+        pool.remember(decision(record, ttft));
+    }
+
+    /**
+     * Arrival to first token of a request served, as the TTFT histogram counts it (runtime/RequestMeters): a stream's
+     * first content event, a plain response's end; -1 for a request that was not served.
+     */
+    private static long ttftNanos(RequestRecord r) {
+        boolean served = r.ending() == RequestRecord.Ending.COMPLETED && r.status() >= 200 && r.status() < 300;
+        long first = r.stream() ? r.firstTokenNanos() : r.endNanos();
+        return served && first != 0 ? first - r.startNanos() : -1;
+    }
+
+    private PoolActivity activity(String pool) {
+        PoolActivity a = activity.get(pool);
+        return a != null ? a : activity.computeIfAbsent(pool, p -> new PoolActivity());
+    }
+
+    private static FleetSnapshot.Decision decision(RequestRecord r, long ttftNanos) {
+        PickDecision d = r.decision();
+        return new FleetSnapshot.Decision(r.startEpochMillis(), r.request() == null ? null : r.request().model(),
+                d == null ? null : d.endpoint().toString(), d == null ? null : d.reason().label(), r.attempts(),
+                r.status(), r.stream(), ttftNanos < 0 ? null : millis(ttftNanos),
+                millis(r.endNanos() - r.startNanos()),
+                r.ending() == null ? null : r.ending().name().toLowerCase(Locale.ROOT),
+                RequestMeters.errorCode(r),
+                d == null ? 0 : d.expectedCachedTokens(), count(r.inputTokens()), count(r.outputTokens()),
+                count(r.cachedTokens()));
+    }
+
+    // ---- the page's read: a snapshot of everything ----------------------------------------------
+
+    /** The page's data now. Reads lock each pod briefly, one at a time; safe on an event loop. */
+    public FleetSnapshot snapshot() {
+        long nowNanos = clock.nanoTime();
+        long now = second(nowNanos);
+        List<FleetSnapshot.Pool> out = new ArrayList<>();
+        List<ModelPool> current = pools.get().pools();
+        activity.keySet().retainAll(current.stream().map(ModelPool::name).toList()); // pools a reload removed
+        for (ModelPool pool : current) {
+            out.add(pool(pool, activity(pool.name()), nowNanos, now));
+        }
+        return new FleetSnapshot(wallClock.getAsLong(), PodActivity.WINDOW_SECONDS, PodActivity.RATE_SECONDS, out);
+    }
+
+    /** {@link #snapshot()} as the JSON of {@code GET /ui/fleet}. */
+    public byte[] json() {
+        try {
+            return JSON.writeValueAsBytes(snapshot());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("fleet snapshot not serializable", e);
+        }
+    }
+
+    private FleetSnapshot.Pool pool(ModelPool pool, PoolActivity act, long nowNanos, long now) {
+        long staleAfter = pool.config().metricsStalenessThreshold().toNanos();
+        List<FleetSnapshot.Pod> pods = new ArrayList<>();
+        List<long[]> podTtft = new ArrayList<>();
+        int samples = 0;
+        int fresh = 0;
+        long flying = 0;
+        long picksInRate = 0;
+        long picksInWindow = 0;
+        for (Endpoint e : pool.endpoints()) {
+            PodActivity pod = act.pods.get(e);
+            int[] history = pod == null ? new int[PodActivity.WINDOW_SECONDS] : pod.pickHistory(now);
+            long[] ttft = pod == null ? new long[0] : pod.ttftSamples(now);
+            Arrays.sort(ttft);
+            podTtft.add(ttft);
+            samples += ttft.length;
+            long rate = sum(history, history.length - 1 - PodActivity.RATE_SECONDS, history.length - 1);
+            long window = sum(history, 0, history.length);
+            picksInRate += rate;
+            picksInWindow += window;
+            MetricsCache.EndpointState state = metrics.state(e);
+            EndpointMetrics m = state == null ? null : state.latest();
+            Long age = m == null ? null : Math.max(0, nowNanos - m.scrapeStartedNanos()) / 1_000_000;
+            boolean stale = m == null || nowNanos - m.scrapeStartedNanos() > staleAfter;
+            if (!stale) {
+                fresh++;
+            }
+            long pending = inFlight.inFlight(e);
+            flying += pending;
+            long failures = state == null ? 0 : state.consecutiveFailures();
+            pods.add(new FleetSnapshot.Pod(e.toString(), m == null ? null : count(m.waiting()),
+                    m == null ? null : count(m.running()), m == null || Double.isNaN(m.kvUsage()) ? null : m.kvUsage(),
+                    m == null ? List.of() : m.runningAdapters().stream().sorted().toList(),
+                    m == null ? List.of() : m.waitingAdapters().stream().sorted().toList(), age, stale, failures,
+                    failures > 0 ? state.lastError() : null, pending, rate / (double) PodActivity.RATE_SECONDS,
+                    window, history, percentile(ttft, 0.50), percentile(ttft, 0.99), ttft.length));
+        }
+        act.pods.keySet().retainAll(pool.endpoints()); // pods that left the pool
+        long[] allTtft = new long[samples];
+        int at = 0;
+        for (long[] ttft : podTtft) {
+            System.arraycopy(ttft, 0, allTtft, at, ttft.length);
+            at += ttft.length;
+        }
+        Arrays.sort(allTtft); // sorted runs, which the sort merges
+        Boolean fallback = pool.policy() instanceof GpuAwarePolicy gpuAware ? gpuAware.inFallback() : null;
+        return new FleetSnapshot.Pool(pool.name(), pool.config().modelName(), pool.config().loraAdapters(),
+                pool.config().policy().configName(), fallback, staleAfter / 1_000_000, fresh, flying,
+                picksInRate / (double) PodActivity.RATE_SECONDS, picksInWindow, percentile(allTtft, 0.50),
+                percentile(allTtft, 0.99), pods, act.decisions());
+    }
+
+    /** Nearest-rank percentile of sorted nanos, in milliseconds; null without samples. */
+    static Double percentile(long[] sorted, double q) {
+        if (sorted.length == 0) {
+            return null;
+        }
+        int rank = (int) Math.ceil(q * sorted.length);
+        return millis(sorted[Math.max(0, rank - 1)]);
+    }
+
+    private static long sum(int[] values, int from, int to) {
+        long s = 0;
+        for (int i = Math.max(0, from); i < to; i++) {
+            s += values[i];
+        }
+        return s;
+    }
+
+    private static long second(long nanos) {
+        return Math.floorDiv(nanos, 1_000_000_000L);
+    }
+
+    private static double millis(long nanos) {
+        return Math.round(nanos / 1e4) / 100.0; // two decimals are plenty for a person
+    }
+
+    private static Integer count(int value) {
+        return value < 0 ? null : value;
+    }
+
+    /** One pool's recent requests and its pods' activity. */
+    private static final class PoolActivity {
+
+        final Map<Endpoint, PodActivity> pods = new ConcurrentHashMap<>();
+        private final FleetSnapshot.Decision[] ring = new FleetSnapshot.Decision[DECISIONS_KEPT];
+        private int next;
+        private int size;
+
+        PodActivity pod(Endpoint e, long now) {
+            PodActivity p = pods.get(e);
+            if (p == null) {
+                // a pod seen for the first time: the moment to drop those idle for a whole window, so that pods
+                // churning through a Kubernetes pool never pile up even when no one looks at the page (a pick racing
+                // with the removal of its idle pod may go uncounted, once)
+                pods.values().removeIf(old -> old.idleSince(now));
+                p = pods.computeIfAbsent(e, k -> new PodActivity());
+            }
+            return p;
+        }
+
+        synchronized void remember(FleetSnapshot.Decision d) {
+            ring[next] = d;
+            next = (next + 1) % ring.length;
+            size = Math.min(size + 1, ring.length);
+        }
+
+        /** Newest first. */
+        synchronized List<FleetSnapshot.Decision> decisions() {
+            List<FleetSnapshot.Decision> out = new ArrayList<>(size);
+            for (int k = 1; k <= size; k++) {
+                out.add(ring[Math.floorMod(next - k, ring.length)]);
+            }
+            return out;
+        }
+    }
+}

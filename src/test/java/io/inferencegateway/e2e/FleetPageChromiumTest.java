@@ -1,0 +1,325 @@
+package io.inferencegateway.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.StreamSupport;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.lab.simulator.FleetOptions;
+import io.inferencegateway.lab.simulator.SimulatedFleet;
+import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.testing.GatewayHarness;
+import io.inferencegateway.testing.HeadlessChromium;
+
+/**
+ * The live fleet page (GET /ui) in a real browser: the gateway over simulated pods serves known traffic, Debian's
+ * headless Chromium loads the page, and what the page shows is compared, number by number, with the JSON the gateway
+ * served it (read from the browser's own network log over the DevTools protocol, so that page and test look at the
+ * very same snapshot); that JSON is checked against the traffic.
+ */
+class FleetPageChromiumTest {
+
+    static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Reads the page in one go (the page's script cannot run in between): every data-field in its place. */
+    static final String READ_PAGE = """
+            (() => {
+              const fields = (scope) => Object.fromEntries([...scope.querySelectorAll('[data-field]')]
+                  .map(e => [e.dataset.field, {value: e.dataset.value, text: e.textContent.trim()}]));
+              const main = document.getElementById('fleet');
+              return JSON.stringify({
+                generatedAt: main.dataset.generatedAt,
+                pools: [...document.querySelectorAll('section.pool')].map(s => ({
+                  name: s.dataset.pool,
+                  head: fields(s.querySelector('.pool-head')),
+                  stats: fields(s.querySelector('.stats')),
+                  pods: [...s.querySelectorAll('tr[data-pod]')].map(r => ({pod: r.dataset.pod, fields: fields(r)})),
+                  decisions: [...s.querySelectorAll('tr[data-decision]')].map(r => fields(r))
+                }))
+              });
+            })()""";
+
+    SimulatedFleet fleet;
+    GatewayHarness gateway;
+    HeadlessChromium chromium;
+    final List<CompletableFuture<?>> background = new ArrayList<>();
+
+    @AfterEach
+    void stop() throws Exception {
+        try {
+            if (chromium != null) {
+                chromium.close();
+            }
+        } finally {
+            background.forEach(f -> f.cancel(true));
+            if (gateway != null) {
+                gateway.close();
+            }
+            if (fleet != null) {
+                fleet.close();
+            }
+        }
+    }
+
+    void start() throws Exception {
+        fleet = SimulatedFleet.start(FleetOptions.builder().model(MODEL).pods(3).loras(2).maxNumSeqs(2).timeScale(2)
+                .build());
+        gateway = GatewayHarness.start(GatewayHarness.fleetConfig(fleet, MODEL, "policy: gpu-aware",
+                "metricsInterval: 100ms"));
+        for (int i = 0; i < 3; i++) {
+            Endpoint e = endpoint(fleet.pod(i));
+            await().atMost(Duration.ofSeconds(15)).until(() -> gateway.server().gateway().metrics().latest(e) != null);
+        }
+    }
+
+    @Test
+    void thePageIsOneSelfContainedFileBesideItsJson() throws Exception {
+        start();
+        HttpResponse<String> page = get("/ui");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+        String html = page.body();
+        assertThat(html).contains("<style>", "<script>").doesNotContain("<link", "<script src", "@import");
+        assertThat(html.replace("http://www.w3.org/2000/svg", "")).as("nothing fetched from elsewhere")
+                .doesNotContain("http://", "https://");
+
+        HttpResponse<String> data = get("/ui/fleet");
+        assertThat(data.statusCode()).isEqualTo(200);
+        assertThat(data.headers().firstValue("Content-Type")).hasValue("application/json");
+        JsonNode pool = JSON.readTree(data.body()).get("pools").get(0);
+        assertThat(pool.get("name").asText()).isEqualTo("llama");
+        assertThat(pool.get("policy").asText()).isEqualTo("gpu-aware");
+        assertThat(texts(pool.get("pods"), "pod")).containsExactlyElementsOf(fleet.endpoints());
+    }
+
+    @Test
+    void theRenderedNumbersAreThoseOfTheJsonTheGatewayServed() throws Exception {
+        start();
+        String adapter = fleet.adapterNames().get(0);
+        long[] before = received();
+        for (int i = 0; i < 9; i++) {
+            String model = i % 3 == 0 ? adapter : MODEL;
+            HttpResponse<String> r = post(gateway.baseUrl(), chat(model, "question " + i, 3, i % 2 == 0));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        }
+        long[] served = delta(before);
+        // a queue on pod 0 that outlives the page's reading: long requests sent to it directly
+        SimulatedPod busy = fleet.pod(0);
+        String queued = fleet.adapterNames().get(1);
+        for (int i = 0; i < 6; i++) {
+            background.add(HTTP.sendAsync(request(busy.baseUrl(), chat(queued, "keep busy " + i, 4000, false)),
+                    HttpResponse.BodyHandlers.discarding()));
+        }
+        Endpoint busyEndpoint = endpoint(busy);
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            var m = gateway.server().gateway().metrics().latest(busyEndpoint);
+            return m != null && m.waiting() >= 3 && m.runningAdapters().contains(queued);
+        });
+
+        // the JSON tells the truth about the traffic
+        JsonNode pool = JSON.readTree(get("/ui/fleet").body()).get("pools").get(0);
+        assertThat(pool.get("fallback").asBoolean()).isFalse();
+        assertThat(pool.get("freshPods").asInt()).isEqualTo(3);
+        assertThat(pool.get("inFlight").asLong()).as("the direct requests bypass the gateway").isZero();
+        JsonNode pods = pool.get("pods");
+        for (int i = 0; i < 3; i++) {
+            assertThat(pods.get(i).get("picksInWindow").asLong()).as("picks of %s", fleet.endpoints().get(i))
+                    .isEqualTo(served[i]);
+        }
+        assertThat(StreamSupport.stream(pods.spliterator(), false).mapToInt(p -> p.get("ttftSamples").asInt()).sum())
+                .isEqualTo(9);
+        assertThat(pods.get(0).get("queue").asInt()).isGreaterThanOrEqualTo(3);
+        assertThat(texts(pods.get(0).get("runningAdapters"), null)).contains(queued);
+        JsonNode decisions = pool.get("decisions");
+        assertThat(decisions).hasSize(9);
+        assertThat(decisions.get(0).get("model").asText()).as("newest first: the ninth request").isEqualTo(MODEL);
+        assertThat(decisions.get(8).get("model").asText()).isEqualTo(adapter);
+        for (JsonNode d : decisions) {
+            assertThat(d.get("status").asInt()).isEqualTo(200);
+            assertThat(d.get("reason").asText()).isNotEmpty();
+            assertThat(fleet.endpoints()).contains(d.get("pod").asText());
+            assertThat(d.get("ttftMs").asDouble()).isPositive().isLessThanOrEqualTo(d.get("durationMs").asDouble());
+        }
+
+        // the page shows exactly what it was served
+        chromium = HeadlessChromium.start();
+        Map<String, Boolean> fleetRequests = new ConcurrentHashMap<>();
+        Map<String, JsonNode> servedToPage = new ConcurrentHashMap<>();
+        chromium.onEvent(event -> {
+            JsonNode params = event.path("params");
+            String id = params.path("requestId").asText();
+            switch (event.path("method").asText()) {
+                case "Network.responseReceived" -> {
+                    if (params.path("response").path("url").asText().endsWith("/ui/fleet")) {
+                        fleetRequests.put(id, true);
+                    }
+                }
+                case "Network.loadingFinished" -> {
+                    if (fleetRequests.remove(id) != null) {
+                        chromium.callAsync("Network.getResponseBody", Map.of("requestId", id)).thenAccept(body -> {
+                            try {
+                                JsonNode json = JSON.readTree(body.get("body").asText());
+                                servedToPage.put(json.get("generatedAtMillis").asText(), json);
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
+                        });
+                    }
+                }
+                default -> {
+                }
+            }
+        });
+        chromium.call("Network.enable", Map.of());
+        chromium.navigate(gateway.baseUrl() + "/ui");
+        await().atMost(Duration.ofSeconds(30)).until(
+                () -> chromium.evaluate("Number(document.getElementById('fleet')?.dataset.renders ?? 0)").asInt() >= 2);
+
+        JsonNode page = JSON.readTree(chromium.evaluate(READ_PAGE).asText());
+        String stamp = page.get("generatedAt").asText();
+        await().atMost(Duration.ofSeconds(10)).until(() -> servedToPage.containsKey(stamp));
+        JsonNode shown = servedToPage.get(stamp);
+        assertThat(shown.get("pools").get(0).get("decisions")).as("the page's snapshot has the traffic").hasSize(9);
+        assertMatches(page, shown);
+    }
+
+    // ---- the comparison -----------------------------------------------------------------------------
+
+    static final List<String> POOL_FIELDS = List.of("freshPods", "inFlight", "picksPerSecond", "ttftP50Ms", "ttftP99Ms");
+    static final List<String> POD_FIELDS = List.of("pod", "queue", "running", "kvUsage", "runningAdapters",
+            "waitingAdapters", "inFlight", "picksPerSecond", "picksInWindow", "ttftP50Ms", "ttftP99Ms", "metricsAgeMs",
+            "stale");
+    static final List<String> DECISION_FIELDS = List.of("timeMillis", "model", "pod", "reason", "status", "stream",
+            "ttftMs", "durationMs");
+    /** Fields shown as they are, without units or rounding: their text must be the value itself. */
+    static final Set<String> PLAIN = Set.of("pod", "queue", "running", "inFlight", "picksInWindow", "freshPods",
+            "model", "status");
+
+    static void assertMatches(JsonNode page, JsonNode json) {
+        JsonNode pools = json.get("pools");
+        assertThat(page.get("pools")).hasSize(pools.size());
+        for (int p = 0; p < pools.size(); p++) {
+            JsonNode pool = pools.get(p);
+            JsonNode shown = page.get("pools").get(p);
+            String where = "pool " + pool.get("name").asText();
+            assertThat(shown.get("name").asText()).isEqualTo(pool.get("name").asText());
+            assertField(where, "fallback", pool.get("fallback"), shown.get("head").get("fallback"));
+            for (String f : POOL_FIELDS) {
+                assertField(where, f, pool.get(f), shown.get("stats").get(f));
+            }
+            JsonNode pods = pool.get("pods");
+            assertThat(shown.get("pods")).as(where + " pods").hasSize(pods.size());
+            for (int i = 0; i < pods.size(); i++) {
+                JsonNode pod = pods.get(i);
+                JsonNode row = shown.get("pods").get(i);
+                assertThat(row.get("pod").asText()).isEqualTo(pod.get("pod").asText());
+                for (String f : POD_FIELDS) {
+                    assertField(where + " pod " + pod.get("pod").asText(), f, pod.get(f), row.get("fields").get(f));
+                }
+                assertThat(row.get("fields").get("stale").get("text").asText())
+                        .isEqualTo(pod.get("stale").asBoolean() ? "stale" : "fresh");
+            }
+            JsonNode decisions = pool.get("decisions");
+            assertThat(shown.get("decisions")).as(where + " decisions").hasSize(decisions.size());
+            for (int i = 0; i < decisions.size(); i++) {
+                for (String f : DECISION_FIELDS) {
+                    assertField(where + " decision " + i, f, decisions.get(i).get(f), shown.get("decisions").get(i).get(f));
+                }
+            }
+        }
+    }
+
+    /** The element's data-value is the JSON value (numbers compared as numbers); a plain field's text is it too. */
+    static void assertField(String where, String name, JsonNode expected, JsonNode shown) {
+        assertThat(shown).as("%s: no element with data-field=%s", where, name).isNotNull();
+        String value = shown.get("value").asText();
+        String text = shown.get("text").asText();
+        if (expected == null || expected.isNull()) {
+            assertThat(value).as("%s %s", where, name).isEmpty();
+            if (PLAIN.contains(name)) {
+                assertThat(text).as("%s %s shown", where, name).isEqualTo("—");
+            }
+        } else if (expected.isNumber()) {
+            assertThat(Double.parseDouble(value)).as("%s %s", where, name).isEqualTo(expected.asDouble());
+            if (PLAIN.contains(name)) {
+                assertThat(text).as("%s %s shown", where, name).isEqualTo(expected.asText());
+            }
+        } else if (expected.isArray()) {
+            assertThat(value).as("%s %s", where, name).isEqualTo(String.join(",", texts(expected, null)));
+            for (JsonNode item : expected) {
+                assertThat(text).as("%s %s shown", where, name).contains(item.asText());
+            }
+        } else {
+            assertThat(value).as("%s %s", where, name).isEqualTo(expected.asText());
+            if (PLAIN.contains(name)) {
+                assertThat(text).as("%s %s shown", where, name).isEqualTo(expected.asText());
+            }
+        }
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------
+
+    static List<String> texts(JsonNode array, String field) {
+        List<String> out = new ArrayList<>();
+        array.forEach(n -> out.add(field == null ? n.asText() : n.get(field).asText()));
+        return out;
+    }
+
+    HttpResponse<String> get(String path) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    static HttpResponse<String> post(String base, String body) throws Exception {
+        return HTTP.send(request(base, body), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static HttpRequest request(String base, String body) {
+        return HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    static String chat(String model, String text, int maxTokens, boolean stream) {
+        return "{\"model\":\"" + model + "\",\"max_tokens\":" + maxTokens + ",\"stream\":" + stream
+                + ",\"messages\":[{\"role\":\"user\",\"content\":\"" + text + "\"}]}";
+    }
+
+    static Endpoint endpoint(SimulatedPod pod) {
+        return new Endpoint(pod.host(), pod.port());
+    }
+
+    long[] received() {
+        long[] r = new long[fleet.ports().size()];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = fleet.pod(i).requestsReceived();
+        }
+        return r;
+    }
+
+    long[] delta(long[] before) {
+        long[] now = received();
+        for (int i = 0; i < now.length; i++) {
+            now[i] -= before[i];
+        }
+        return now;
+    }
+}
