@@ -20,6 +20,7 @@ import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.testing.ChatRequests;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**
@@ -212,25 +213,18 @@ class GpuAwareRoutingTest {
     }
 
     private static String chat(String model, String text, int maxTokens) {
-        return "{\"model\":\"" + model + "\",\"max_tokens\":" + maxTokens
-                + ",\"messages\":[{\"role\":\"user\",\"content\":\"" + text + "\"}]}";
+        return ChatRequests.chat(model, text, maxTokens);
     }
 
     private static String chatWithSystem(String system, String question) {
-        return "{\"model\":\"" + MODEL + "\",\"max_tokens\":2,\"messages\":[{\"role\":\"system\",\"content\":\""
-                + system + "\"},{\"role\":\"user\",\"content\":\"" + question + "\"}]}";
+        return ChatRequests.chatWithSystem(MODEL, system, question);
     }
 
     private HttpResponse<String> viaGateway(String body) throws Exception {
-        return HTTP.send(post(gateway.baseUrl(), body), HttpResponse.BodyHandlers.ofString());
+        return ChatRequests.send(gateway.baseUrl(), body);
     }
 
     private static CompletableFuture<HttpResponse<Void>> directly(SimulatedPod pod, String body) {
-        return HTTP.sendAsync(post(pod.baseUrl(), body), HttpResponse.BodyHandlers.discarding());
-    }
-
-    private static HttpRequest post(String base, String body) {
-        return HttpRequest.newBuilder(URI.create(base + "/v1/chat/completions"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return ChatRequests.sendAsync(pod.baseUrl(), body);
     }
 }
