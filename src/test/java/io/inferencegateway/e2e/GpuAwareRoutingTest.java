@@ -1,5 +1,9 @@
 package io.inferencegateway.e2e;
 
+import static io.inferencegateway.testing.ChatRequests.chat;
+import static io.inferencegateway.testing.ChatRequests.chatWithSystem;
+import static io.inferencegateway.testing.ChatRequests.send;
+import static io.inferencegateway.testing.ChatRequests.sendAsync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -20,7 +24,6 @@ import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.lab.simulator.SimulatedPod;
-import io.inferencegateway.testing.ChatRequests;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**
@@ -60,13 +63,13 @@ class GpuAwareRoutingTest {
         start(FleetOptions.builder().pods(3).maxNumSeqs(2).timeScale(2));
         SimulatedPod busy = fleet.pod(0);
         for (int i = 0; i < 10; i++) {
-            background.add(directly(busy, chat(MODEL, "keep busy " + i, 4000)));
+            background.add(sendAsync(busy.baseUrl(), chat(MODEL, "keep busy " + i, 4000)));
         }
         awaitScraped(busy, m -> m.waiting() >= 5);
 
         long[] before = received();
         for (int i = 0; i < 12; i++) {
-            assertThat(viaGateway(chat(MODEL, "q" + i, 2)).statusCode()).isEqualTo(200);
+            assertThat(send(gateway.baseUrl(), chat(MODEL, "q" + i, 2)).statusCode()).isEqualTo(200);
         }
         long[] delta = delta(before);
         assertThat(delta[0]).as("the pod with a queue of %d", busy.waiting()).isZero();
@@ -78,12 +81,12 @@ class GpuAwareRoutingTest {
         start(FleetOptions.builder().pods(3).loras(4).maxLoras(2).timeScale(2));
         String adapter = fleet.adapterNames().get(3);
         SimulatedPod holder = fleet.pod(2);
-        background.add(directly(holder, chat(adapter, "long running adapter request", 4000)));
+        background.add(sendAsync(holder.baseUrl(), chat(adapter, "long running adapter request", 4000)));
         awaitScraped(holder, m -> m.runningAdapters().contains(adapter));
 
         long[] before = received();
         for (int i = 0; i < 8; i++) {
-            assertThat(viaGateway(chat(adapter, "adapter question " + i, 2)).statusCode()).isEqualTo(200);
+            assertThat(send(gateway.baseUrl(), chat(adapter, "adapter question " + i, 2)).statusCode()).isEqualTo(200);
         }
         assertThat(delta(before)).containsExactly(0, 0, 8);
     }
@@ -97,7 +100,7 @@ class GpuAwareRoutingTest {
         String system = "You are a careful assistant for the support desk of a bicycle shop. ".repeat(60);
         long[] before = received();
         for (int i = 0; i < 10; i++) {
-            assertThat(viaGateway(chatWithSystem(system, "question number " + i)).statusCode()).isEqualTo(200);
+            assertThat(send(gateway.baseUrl(), chatWithSystem(MODEL, system, "question number " + i)).statusCode()).isEqualTo(200);
         }
         long[] delta = delta(before);
         assertThat(delta).as("all ten on one pod").contains(10L).containsOnly(0L, 10L);
@@ -136,7 +139,7 @@ class GpuAwareRoutingTest {
 
         long[] before = received();
         for (int i = 0; i < 20; i++) {
-            assertThat(viaGateway(chat(MODEL, "u" + i, 2)).statusCode()).isEqualTo(200);
+            assertThat(send(gateway.baseUrl(), chat(MODEL, "u" + i, 2)).statusCode()).isEqualTo(200);
         }
         assertThat(delta(before)[1]).as("requests to the pod with stale metrics").isZero();
 
@@ -145,7 +148,7 @@ class GpuAwareRoutingTest {
                 .until(() -> !g.metrics().isStale(flakyEndpoint, System.nanoTime(), STALE_AFTER));
         long[] again = received();
         for (int i = 0; i < 30; i++) {
-            assertThat(viaGateway(chat(MODEL, "v" + i, 2)).statusCode()).isEqualTo(200);
+            assertThat(send(gateway.baseUrl(), chat(MODEL, "v" + i, 2)).statusCode()).isEqualTo(200);
         }
         assertThat(delta(again)[1]).as("the recovered pod is used again").isPositive();
     }
@@ -155,7 +158,7 @@ class GpuAwareRoutingTest {
         start(FleetOptions.builder().pods(2).timeScale(4));
         awaitScraped(fleet.pod(0), m -> true);
         awaitScraped(fleet.pod(1), m -> true);
-        assertThat(viaGateway(chat(MODEL, "before", 2)).statusCode()).isEqualTo(200);
+        assertThat(send(gateway.baseUrl(), chat(MODEL, "before", 2)).statusCode()).isEqualTo(200);
         assertThat(gatewayMetric()).contains("inference_gateway_scheduler_fallback{pool=\"llama\"} 0.0");
 
         fleet.pod(0).failMetrics();
@@ -163,13 +166,13 @@ class GpuAwareRoutingTest {
         Gateway g = gateway.server().gateway();
         await().atMost(Duration.ofSeconds(10)).until(() -> fleet.endpoints().stream().map(Endpoint::parse)
                 .allMatch(e -> g.metrics().isStale(e, System.nanoTime(), STALE_AFTER)));
-        assertThat(viaGateway(chat(MODEL, "during", 2)).statusCode()).isEqualTo(200);
+        assertThat(send(gateway.baseUrl(), chat(MODEL, "during", 2)).statusCode()).isEqualTo(200);
         assertThat(gatewayMetric()).contains("inference_gateway_scheduler_fallback{pool=\"llama\"} 1.0");
 
         fleet.pod(0).healMetrics();
         fleet.pod(1).healMetrics();
         awaitScraped(fleet.pod(0), m -> m.scrapeStartedNanos() > System.nanoTime() - 100_000_000L);
-        assertThat(viaGateway(chat(MODEL, "after", 2)).statusCode()).isEqualTo(200);
+        assertThat(send(gateway.baseUrl(), chat(MODEL, "after", 2)).statusCode()).isEqualTo(200);
         assertThat(gatewayMetric()).contains("inference_gateway_scheduler_fallback{pool=\"llama\"} 0.0");
     }
 
@@ -210,21 +213,5 @@ class GpuAwareRoutingTest {
             now[i] -= before[i];
         }
         return now;
-    }
-
-    private static String chat(String model, String text, int maxTokens) {
-        return ChatRequests.chat(model, text, maxTokens);
-    }
-
-    private static String chatWithSystem(String system, String question) {
-        return ChatRequests.chatWithSystem(MODEL, system, question);
-    }
-
-    private HttpResponse<String> viaGateway(String body) throws Exception {
-        return ChatRequests.send(gateway.baseUrl(), body);
-    }
-
-    private static CompletableFuture<HttpResponse<Void>> directly(SimulatedPod pod, String body) {
-        return ChatRequests.sendAsync(pod.baseUrl(), body);
     }
 }

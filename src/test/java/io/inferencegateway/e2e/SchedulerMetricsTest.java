@@ -1,5 +1,9 @@
 package io.inferencegateway.e2e;
 
+import static io.inferencegateway.testing.ChatRequests.chat;
+import static io.inferencegateway.testing.ChatRequests.chatWithSystem;
+import static io.inferencegateway.testing.ChatRequests.send;
+import static io.inferencegateway.testing.ChatRequests.sendAsync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
@@ -24,7 +28,6 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.lab.simulator.SimulatedPod;
-import io.inferencegateway.testing.ChatRequests;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**
@@ -79,9 +82,9 @@ class SchedulerMetricsTest {
         SimulatedPod withAdapter = fleet.pod(2);
         String longPrompt = "please keep this in mind ".repeat(100);
         for (int i = 0; i < 5; i++) {
-            background.add(directly(busy, chat(MODEL, i + " " + longPrompt, 4000)));
+            background.add(sendAsync(busy.baseUrl(), chat(MODEL, i + " " + longPrompt, 4000)));
         }
-        background.add(directly(withAdapter, chat(fleet.adapterNames().get(0), "adapter work", 4000)));
+        background.add(sendAsync(withAdapter.baseUrl(), chat(fleet.adapterNames().get(0), "adapter work", 4000)));
 
         // the pods' own state is steady while their long requests decode: 2 running and 3 queued on pod 0
         await().atMost(PATIENCE).untilAsserted(() -> {
@@ -130,7 +133,7 @@ class SchedulerMetricsTest {
         start(FleetOptions.builder().pods(3).maxNumSeqs(2).timeScale(2));
         SimulatedPod busy = fleet.pod(0);
         for (int i = 0; i < 10; i++) {
-            background.add(directly(busy, chat(MODEL, "keep busy " + i, 4000)));
+            background.add(sendAsync(busy.baseUrl(), chat(MODEL, "keep busy " + i, 4000)));
         }
         String busyPod = busy.host() + ":" + busy.port();
         await().atMost(PATIENCE).until(() -> scrapeGateway().value("inference_pool_per_pod_queue_size", "name",
@@ -139,7 +142,7 @@ class SchedulerMetricsTest {
         Scrape before = scrapeGateway();
         String system = "You are a careful assistant for the support desk of a bicycle shop. ".repeat(20);
         for (int i = 0; i < 6; i++) {
-            assertThat(viaGateway(chatWithSystem(system, "question " + i)).statusCode()).isEqualTo(200);
+            assertThat(send(gateway.baseUrl(), chatWithSystem(MODEL, system, "question " + i)).statusCode()).isEqualTo(200);
         }
         Scrape after = scrapeGateway();
         String[] saturated = {"filter", "saturation-filter", "outcome", "saturated", "pool", "llama"};
@@ -236,21 +239,5 @@ class SchedulerMetricsTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(200);
         return Scrape.parse(r.body());
-    }
-
-    private static String chat(String model, String text, int maxTokens) {
-        return ChatRequests.chat(model, text, maxTokens);
-    }
-
-    private static String chatWithSystem(String system, String question) {
-        return ChatRequests.chatWithSystem(MODEL, system, question);
-    }
-
-    private HttpResponse<String> viaGateway(String body) throws Exception {
-        return ChatRequests.send(gateway.baseUrl(), body);
-    }
-
-    private static CompletableFuture<HttpResponse<Void>> directly(SimulatedPod pod, String body) {
-        return ChatRequests.sendAsync(pod.baseUrl(), body);
     }
 }
