@@ -163,11 +163,15 @@ class FailoverTest {
 
     /** The sum of the samples of {@code name} whose labels contain every one of {@code labels}. */
     static double metric(String name, String... labels) throws Exception {
+        return metric(gateway, name, labels);
+    }
+
+    static double metric(GatewayHarness gateway, String name, String... labels) throws Exception {
         String text = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         double sum = 0;
         for (String line : text.split("\n")) {
-            if (!line.startsWith(name + "{")) {
+            if (!line.startsWith(name + "{") && !line.startsWith(name + " ")) {
                 continue;
             }
             boolean all = true;

@@ -1,0 +1,90 @@
+package io.inferencegateway.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.testing.GatewayHarness;
+import io.inferencegateway.testing.TestUpstream;
+
+/**
+ * A pod that answers 503 is ejected after its consecutive failures, gets no requests while ejected, and is tried
+ * again when its ejection time is up; healthy again, it gets its round-robin share back. Metered and logged.
+ */
+class OutlierEjectionTest {
+
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static TestUpstream flaky;
+    static TestUpstream good1;
+    static TestUpstream good2;
+    static GatewayHarness gateway;
+
+    @BeforeAll
+    static void start() throws Exception {
+        flaky = new TestUpstream().behave(new TestUpstream.Json(503, "{\"error\":\"overloaded\"}"));
+        good1 = new TestUpstream();
+        good2 = new TestUpstream();
+        gateway = GatewayHarness.start("""
+                kind: InferenceGatewayConfig
+                spec:
+                  schedulers:
+                    - name: pool
+                      modelName: m
+                      policy: round-robin
+                      endpoints: ["%s", "%s", "%s"]
+                      outlierDetection: {consecutiveFailures: 2, baseEjectionTime: 1s, maxEjectionPercent: 34}
+                """.formatted(flaky.address(), good1.address(), good2.address()));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        gateway.close();
+        flaky.close();
+        good1.close();
+        good2.close();
+    }
+
+    @Test
+    void aFailingPodIsEjectedThenReadmitted() throws Exception {
+        for (int i = 0; i < 6; i++) {
+            assertThat(post().statusCode()).as("failover hides the 503s").isEqualTo(200);
+        }
+        assertThat(flaky.received()).as("round-robin reached the flaky pod twice, then it was ejected").hasSize(2);
+        String pod = "pod=\"" + flaky.address() + "\"";
+        assertThat(FailoverTest.metric(gateway, "inference_gateway_outlier_ejections_total", pod)).isEqualTo(1);
+        assertThat(FailoverTest.metric(gateway, "inference_gateway_outlier_ejected", "pool=\"pool\"")).isEqualTo(1);
+
+        for (int i = 0; i < 6; i++) {
+            assertThat(post().statusCode()).isEqualTo(200);
+        }
+        assertThat(flaky.received()).as("an ejected pod gets nothing").hasSize(2);
+
+        flaky.behave(new TestUpstream.Json(200, "{\"ok\":true}"));
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (FailoverTest.metric(gateway, "inference_gateway_outlier_ejected", "pool=\"pool\"") > 0
+                && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(FailoverTest.metric(gateway, "inference_gateway_outlier_ejected", "pool=\"pool\""))
+                .as("readmitted when its ejection time is up").isZero();
+        for (int i = 0; i < 6; i++) {
+            assertThat(post().statusCode()).isEqualTo(200);
+        }
+        assertThat(flaky.received()).as("healthy again: its share of six round-robin picks").hasSize(4);
+        assertThat(FailoverTest.metric(gateway, "inference_gateway_outlier_ejections_total", pod)).isEqualTo(1);
+    }
+
+    private static HttpResponse<String> post() throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/completions"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"prompt\":\"hi\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
