@@ -11,6 +11,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import io.inferencegateway.lab.simulator.FleetOptions;
+import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.TestUpstream;
 
@@ -81,10 +83,46 @@ class OutlierEjectionTest {
         assertThat(FailoverTest.metric(gateway, "inference_gateway_outlier_ejections_total", pod)).isEqualTo(1);
     }
 
+    @Test
+    void aKilledSimulatedPodIsEjectedWithoutAFailedRequestAndServesAgainWhenRevived() throws Exception {
+        try (SimulatedFleet fleet = SimulatedFleet.start(FleetOptions.builder().model("sim").pods(4).timeScale(20)
+                .build());
+             GatewayHarness gw = GatewayHarness.start(GatewayHarness.fleetConfig(fleet, "sim", "policy: round-robin",
+                     "outlierDetection: {baseEjectionTime: 1s}"))) {
+            fleet.pod(0).kill();
+            for (int i = 0; i < 40; i++) {
+                assertThat(post(gw, "sim").statusCode()).as("request %d: failover hides the dead pod", i)
+                        .isEqualTo(200);
+            }
+            String pod = "pod=\"" + fleet.endpoints().get(0) + "\"";
+            double ejections = FailoverTest.metric(gw, "inference_gateway_outlier_ejections_total", pod);
+            assertThat(ejections).as("five refused connections in a row, then out").isGreaterThanOrEqualTo(1);
+            assertThat(FailoverTest.metric(gw, "inference_gateway_upstream_retries_total", "reason=\"connect\""))
+                    .as("the dead pod was tried five times, then once per readmission (each probe re-ejects it), "
+                            + "not every fourth request")
+                    .isEqualTo(4 + ejections);
+
+            fleet.pod(0).revive();
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            long served = fleet.pod(0).requestsReceived();
+            while (fleet.pod(0).requestsReceived() == served && System.nanoTime() < deadline) {
+                assertThat(post(gw, "sim").statusCode()).isEqualTo(200);
+                Thread.sleep(50);
+            }
+            assertThat(fleet.pod(0).requestsReceived()).as("readmitted and healthy: it serves again")
+                    .isGreaterThan(served);
+        }
+    }
+
     private static HttpResponse<String> post() throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/completions"))
+        return post(gateway, "m");
+    }
+
+    private static HttpResponse<String> post(GatewayHarness gw, String model) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(URI.create(gw.baseUrl() + "/v1/completions"))
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"m\",\"prompt\":\"hi\"}")).build(),
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"" + model
+                        + "\",\"prompt\":\"hi\",\"max_tokens\":4}")).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 }
