@@ -194,6 +194,9 @@ final class UpstreamProducer extends DefaultAsyncProducer {
          */
         private boolean failover(String reason, boolean budgeted) {
             ModelPool pool = placement.pool();
+            if (client != null && !client.isActive()) {
+                return false; // the client went away: nobody to serve
+            }
             if (placement.attempts() >= pool.config().failover().maxAttempts()
                     || placement.attempts() >= pool.endpoints().size()) {
                 return false;
