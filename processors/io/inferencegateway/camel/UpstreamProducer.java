@@ -8,6 +8,7 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.openai.ResponseScanner;
 import io.inferencegateway.openai.StreamUsage;
+import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.Placement;
 import io.inferencegateway.proxy.StreamingBody;
 import io.inferencegateway.proxy.UpstreamCall;
@@ -31,8 +32,11 @@ import org.apache.camel.support.DefaultAsyncProducer;
 /**
  * Sends the client's request to the model server and completes the exchange as soon as the response
  * headers arrive, with an {@link UpstreamResponse} whose body keeps streaming. Nothing blocks: the
- * exchange continues on the upstream event loop. A connection failure before anything was sent moves
- * the request to another endpoint of its pool; a client that goes away cancels the upstream call.
+ * exchange continues on the upstream event loop. Before any byte reached the client, a refused connection, a reset
+ * before the response headers or a {@code 502}/{@code 503} status moves the request to another endpoint of its pool
+ * (the pool's {@code failover}: bounded attempts, and a retry budget for what was sent); a discarded answer's
+ * connection is closed and its body released. Each outcome feeds the pool's outlier detection
+ * ({@link io.inferencegateway.pool.OutlierDetector}). A client that goes away cancels the upstream call.
  *
  * <p>When the request has a {@link RequestRecord}, it is told the model server's answer, and the relayed body is read
  * as it passes for its first content and its usage ({@link ResponseScanner}); with the pool's {@code streamUsage} a
@@ -122,6 +126,18 @@ final class UpstreamProducer extends DefaultAsyncProducer {
 
         @Override
         public void onResponse(HttpResponse head, StreamingBody streamingBody) {
+            int status = head.status().code();
+            if (placement != null) {
+                if (status >= 500) {
+                    placement.pool().outliers().failure(placement.endpoint());
+                } else {
+                    placement.pool().outliers().success(placement.endpoint());
+                }
+                if ((status == 502 || status == 503) && failover(status == 502 ? "502" : "503", true)) {
+                    streamingBody.abandon(); // closes that connection; chunks still arriving are released
+                    return;
+                }
+            }
             if (record == null) {
                 streamingBody.onEnd(outcome -> finish());
             } else {
@@ -154,15 +170,12 @@ final class UpstreamProducer extends DefaultAsyncProducer {
 
         @Override
         public void onFailure(UpstreamFailure failure) {
-            if (failure.kind() == UpstreamFailure.Kind.CONNECT && placement != null) {
-                long start = record == null ? 0 : listeners.now();
-                Endpoint next = placement.failover();
-                if (next != null) {
-                    if (record != null) {
-                        record.picked(placement.decision(), listeners.now() - start);
-                        listeners.picked(record);
-                    }
-                    send(next);
+            UpstreamFailure.Kind kind = failure.kind();
+            if (placement != null && (kind == UpstreamFailure.Kind.CONNECT || kind == UpstreamFailure.Kind.BROKEN)) {
+                placement.pool().outliers().failure(placement.endpoint());
+                // a refused connection sent nothing, so it costs no pod anything: bounded, but not budgeted
+                boolean sent = kind == UpstreamFailure.Kind.BROKEN;
+                if (failover(sent ? "reset" : "connect", sent)) {
                     return;
                 }
             }
@@ -173,6 +186,37 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                 default -> GatewayError.upstreamUnavailable();
             });
             callback.done(false);
+        }
+
+        /**
+         * Moves the request to another endpoint, when attempts and (for a request the pod received) the pool's retry
+         * budget allow and one is left; false leaves the current answer to the client.
+         */
+        private boolean failover(String reason, boolean budgeted) {
+            ModelPool pool = placement.pool();
+            if (client != null && !client.isActive()) {
+                return false; // the client went away: nobody to serve
+            }
+            if (placement.attempts() >= pool.config().failover().maxAttempts()
+                    || placement.attempts() >= pool.endpoints().size()) {
+                return false;
+            }
+            if (budgeted && !pool.retryBudget().tryRetry()) {
+                pool.healthListener().retryBudgetExhausted(pool.name());
+                return false;
+            }
+            long start = record == null ? 0 : listeners.now();
+            Endpoint next = placement.failover();
+            if (next == null) {
+                return false;
+            }
+            pool.healthListener().retried(pool.name(), reason);
+            if (record != null) {
+                record.picked(placement.decision(), listeners.now() - start);
+                listeners.picked(record);
+            }
+            send(next);
+            return true;
         }
 
         private void finish() {

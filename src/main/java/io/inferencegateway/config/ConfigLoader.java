@@ -262,7 +262,61 @@ public final class ConfigLoader {
         }
 
         return new PoolConfig(name, modelName, adapters, endpoints, selector, s.namespace(), targetPort, engine,
-                policy, endpointPicker, routeTimeout, metricsInterval, staleness, Boolean.TRUE.equals(s.streamUsage()));
+                policy, endpointPicker, routeTimeout, metricsInterval, staleness, Boolean.TRUE.equals(s.streamUsage()),
+                failover(at + ".failover", s.failover()), outlierDetection(at + ".outlierDetection", s.outlierDetection()));
+    }
+
+    private static FailoverConfig failover(String at, InferenceGatewayConfig.Failover f) throws InvalidConfigException {
+        FailoverConfig d = FailoverConfig.DEFAULT;
+        if (f == null) {
+            return d;
+        }
+        int maxAttempts = intIn(f.maxAttempts(), d.maxAttempts(), 1, 10, at + ".maxAttempts");
+        double budget = percent(f.retryBudgetPercent(), d.retryBudgetPercent(), at + ".retryBudgetPercent");
+        int minRetries = intIn(f.minRetries(), d.minRetries(), 0, 1_000_000, at + ".minRetries");
+        return new FailoverConfig(maxAttempts, budget, minRetries);
+    }
+
+    private static OutlierConfig outlierDetection(String at, InferenceGatewayConfig.OutlierDetection o)
+            throws InvalidConfigException {
+        OutlierConfig d = OutlierConfig.DEFAULT;
+        if (o == null) {
+            return d;
+        }
+        int consecutive = intIn(o.consecutiveFailures(), d.consecutiveFailures(), 0, 1_000_000,
+                at + ".consecutiveFailures");
+        double failurePercent = percent(o.failurePercent(), d.failurePercent(), at + ".failurePercent");
+        int minimumRequests = intIn(o.minimumRequests(), d.minimumRequests(), 1, 1_000_000, at + ".minimumRequests");
+        Duration interval = duration(o.interval(), at + ".interval", d.interval());
+        Duration base = duration(o.baseEjectionTime(), at + ".baseEjectionTime", d.baseEjectionTime());
+        Duration max = duration(o.maxEjectionTime(), at + ".maxEjectionTime",
+                base.compareTo(d.maxEjectionTime()) > 0 ? base : d.maxEjectionTime());
+        if (max.compareTo(base) < 0) {
+            throw new InvalidConfigException(at + ".maxEjectionTime must be at least baseEjectionTime ("
+                    + Durations.format(base) + "), got '" + o.maxEjectionTime() + "'");
+        }
+        int maxPercent = intIn(o.maxEjectionPercent(), d.maxEjectionPercent(), 0, 100, at + ".maxEjectionPercent");
+        return new OutlierConfig(consecutive, failurePercent, minimumRequests, interval, base, max, maxPercent);
+    }
+
+    private static int intIn(Integer value, int fallback, int min, int max, String path) throws InvalidConfigException {
+        if (value == null) {
+            return fallback;
+        }
+        if (value < min || value > max) {
+            throw new InvalidConfigException(path + " must be " + min + ".." + max + ", got " + value);
+        }
+        return value;
+    }
+
+    private static double percent(Double value, double fallback, String path) throws InvalidConfigException {
+        if (value == null) {
+            return fallback;
+        }
+        if (!(value >= 0 && value <= 100)) {
+            throw new InvalidConfigException(path + " must be a percentage 0..100, got " + value);
+        }
+        return value;
     }
 
     /** HyperPod's form: the {@code profile} preset, then each explicit weight over it. */

@@ -43,7 +43,18 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             String routeTimeout,
             String metricsInterval,
             String metricsStalenessThreshold,
-            Boolean streamUsage) {
+            Boolean streamUsage,
+            Failover failover,
+            OutlierDetection outlierDetection) {
+    }
+
+    /** Retries on another pod before the first byte reached the client. */
+    public record Failover(Integer maxAttempts, Double retryBudgetPercent, Integer minRetries) {
+    }
+
+    /** Taking failing pods out of a pool for a while. */
+    public record OutlierDetection(Integer consecutiveFailures, Double failurePercent, Integer minimumRequests,
+            String interval, String baseEjectionTime, String maxEjectionTime, Integer maxEjectionPercent) {
     }
 
     /** A plugin instance: {@code type} as registered, an optional {@code name}, and its own parameters. */

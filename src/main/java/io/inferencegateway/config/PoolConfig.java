@@ -34,7 +34,9 @@ public record PoolConfig(
         Duration routeTimeout,
         Duration metricsInterval,
         Duration metricsStalenessThreshold,
-        boolean streamUsage) {
+        boolean streamUsage,
+        FailoverConfig failover,
+        OutlierConfig outlierDetection) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final Duration DEFAULT_ROUTE_TIMEOUT = Duration.ofSeconds(300);
@@ -46,6 +48,17 @@ public record PoolConfig(
         loraAdapters = List.copyOf(loraAdapters);
         endpoints = List.copyOf(endpoints);
         modelSelector = Map.copyOf(modelSelector);
+        failover = failover == null ? FailoverConfig.DEFAULT : failover;
+        outlierDetection = outlierDetection == null ? OutlierConfig.DEFAULT : outlierDetection;
+    }
+
+    /** A pool with the default failover and outlier detection. */
+    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
+            Map<String, String> modelSelector, String namespace, int targetPort, EngineType engine, Policy policy,
+            EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
+            Duration metricsStalenessThreshold, boolean streamUsage) {
+        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
+                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, null, null);
     }
 
     /** A pool that leaves stream usage as the client asked. */

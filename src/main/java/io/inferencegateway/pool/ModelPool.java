@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.SchedulingPolicy;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.NanoClock;
 
 /**
  * The pods that serve one model (and its LoRA adapters), and the policy that picks among them.
@@ -20,11 +21,41 @@ public final class ModelPool {
     private final SchedulingPolicy policy;
     private volatile List<Endpoint> endpoints;
     private final List<Consumer<ModelPool>> endpointListeners = new CopyOnWriteArrayList<>();
+    private final OutlierDetector outliers;
+    private final RetryBudget retryBudget;
+    private volatile PoolHealthListener healthListener = PoolHealthListener.NONE;
 
     public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints) {
+        this(config, policy, endpoints, NanoClock.SYSTEM);
+    }
+
+    public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints, NanoClock clock) {
         this.config = Objects.requireNonNull(config);
         this.policy = Objects.requireNonNull(policy);
         this.endpoints = List.copyOf(endpoints);
+        this.outliers = new OutlierDetector(config.name(), config.outlierDetection(), () -> this.endpoints.size(),
+                clock);
+        this.retryBudget = new RetryBudget(config.failover(), clock);
+    }
+
+    /** The pool's failing pods, taken out of its candidates for a while. */
+    public OutlierDetector outliers() {
+        return outliers;
+    }
+
+    /** How many retries on another pod the pool may still make. */
+    public RetryBudget retryBudget() {
+        return retryBudget;
+    }
+
+    public PoolHealthListener healthListener() {
+        return healthListener;
+    }
+
+    /** Who hears the pool's retries and ejections (the gateway's meters). */
+    public void healthListener(PoolHealthListener l) {
+        this.healthListener = Objects.requireNonNull(l);
+        outliers.listener(l);
     }
 
     public String name() {
@@ -46,6 +77,7 @@ public final class ModelPool {
     /** Replaces the pool's endpoints; requests already sent to a removed endpoint finish there. */
     public void updateEndpoints(List<Endpoint> current) {
         this.endpoints = List.copyOf(current);
+        outliers.retain(this.endpoints);
         policy.endpointsChanged(this.endpoints); // lets the policy drop state of pods that left
         for (Consumer<ModelPool> l : endpointListeners) {
             l.accept(this);

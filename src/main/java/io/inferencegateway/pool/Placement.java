@@ -37,7 +37,8 @@ public final class Placement {
         if (candidates.isEmpty()) {
             throw GatewayError.noEndpoint(pool.name());
         }
-        return new Placement(pool, request, inFlight, pool.policy().decide(request, candidates));
+        pool.retryBudget().request();
+        return new Placement(pool, request, inFlight, pool.policy().decide(request, pool.outliers().admitted(candidates)));
     }
 
     public Endpoint endpoint() {
@@ -72,9 +73,15 @@ public final class Placement {
         if (left.isEmpty()) {
             return null;
         }
+        left = pool.outliers().admitted(left);
         PickDecision next = pool.policy().decide(request, left);
         start(new PickDecision(next.endpoint(), PickReason.FAILOVER, next.expectedCachedTokens(), left.size()));
         return decision.endpoint();
+    }
+
+    /** How many endpoints were tried, the current one included. */
+    public synchronized int attempts() {
+        return tried.size();
     }
 
     /** The response ended (or failed); safe to call more than once. */

@@ -101,7 +101,8 @@ public final class Gateway implements AutoCloseable {
     }
 
     private ModelPool newPool(PoolConfig p) {
-        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints());
+        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints(),
+                clock);
         meters.registerPool(this, pool);
         if (requestMeters != null) {
             requestMeters.endpointsChanged(pool); // a rebuilt pool may have lost pods

@@ -16,6 +16,7 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
+import io.inferencegateway.pool.PoolHealthListener;
 import io.inferencegateway.scheduling.GpuAwarePolicy;
 import io.inferencegateway.scheduling.SchedulerEvents;
 import io.micrometer.core.instrument.Counter;
@@ -26,6 +27,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's own Prometheus meters (docs/observability.md): pool sizes and requests in flight, the scheduler's
@@ -36,7 +39,11 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
  * discovery), so their number is bounded by the pods the pools have. What the request path and the scrapes count
  * goes to counters resolved once and cached by name; no call builds tags.
  */
-public final class GatewayMeters implements SchedulerEvents, MetricsScraper.Listener {
+public final class GatewayMeters implements SchedulerEvents, MetricsScraper.Listener, PoolHealthListener {
+
+    private static final Logger OUTLIERS = LoggerFactory.getLogger("io.inferencegateway.outliers");
+    /** The reasons of {@code inference_gateway_upstream_retries_total}, see UpstreamProducer. */
+    static final List<String> RETRY_REASONS = List.of("connect", "reset", "502", "503");
 
     /** Bucket bounds of the scrape-duration histogram: the scrape timeout is 1 s by default. */
     private static final Duration[] SCRAPE_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
@@ -56,6 +63,40 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
     /** The registry the routes' {@code micrometer:} endpoints and {@code GET /metrics} share. */
     public static PrometheusMeterRegistry newRegistry() {
         return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    }
+
+    // ---------------------------------------------------------------- failover and outliers (request path)
+
+    @Override
+    public void retried(String pool, String reason) {
+        PoolSeries series = pools.get(pool);
+        Counter c = series == null ? null : series.retries.get(reason);
+        if (c != null) {
+            c.increment();
+        }
+    }
+
+    @Override
+    public void retryBudgetExhausted(String pool) {
+        PoolSeries series = pools.get(pool);
+        if (series != null) {
+            series.budgetExhausted.increment();
+        }
+    }
+
+    @Override
+    public void ejected(String pool, Endpoint pod, Duration forHowLong, String reason) {
+        OUTLIERS.warn("pool {}: ejected pod {} for {} s ({})", pool, pod, forHowLong.toSeconds(), reason);
+        PoolSeries series = pools.get(pool);
+        PodSeries p = series == null ? null : series.pods.get(pod);
+        if (p != null) {
+            p.ejections.increment();
+        }
+    }
+
+    @Override
+    public void readmitted(String pool, Endpoint pod) {
+        OUTLIERS.info("pool {}: pod {} readmitted after its ejection, on probation", pool, pod);
     }
 
     // ---------------------------------------------------------------- scheduler events (request path)
@@ -139,11 +180,26 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
                 g -> poolValue(g, name, p -> average(readyPods(g, p), m -> known(m.waiting()))))
                 .description("Mean engine queue of the pool's ready pods, as last scraped")
                 .tag("name", name).register(registry);
+        Gauge.builder("inference_gateway_outlier_ejected", gateway,
+                g -> poolValue(g, name, p -> p.outliers().ejectedCount()))
+                .description("Pods of the pool ejected as outliers now").tag("pool", name).register(registry);
         registerPrefixIndex(gateway, pool);
-        PoolSeries series = pools.computeIfAbsent(name, n -> new PoolSeries(n, Timer
-                .builder("inference_gateway_metrics_scrape_duration")
-                .description("Time of one scrape of a model server's /metrics, answered or failed")
-                .serviceLevelObjectives(SCRAPE_BUCKETS).tag("pool", n).register(registry)));
+        PoolSeries series = pools.computeIfAbsent(name, n -> {
+            PoolSeries s = new PoolSeries(n, Timer
+                    .builder("inference_gateway_metrics_scrape_duration")
+                    .description("Time of one scrape of a model server's /metrics, answered or failed")
+                    .serviceLevelObjectives(SCRAPE_BUCKETS).tag("pool", n).register(registry),
+                    Counter.builder("inference_gateway_upstream_retry_budget_exhausted")
+                            .description("Retries on another pod not made because the pool's retry budget was spent")
+                            .tag("pool", n).register(registry));
+            for (String reason : RETRY_REASONS) {
+                s.retries.put(reason, Counter.builder("inference_gateway_upstream_retries")
+                        .description("Requests sent to another pod before any byte reached the client, by why")
+                        .tag("pool", n).tag("reason", reason).register(registry));
+            }
+            return s;
+        });
+        pool.healthListener(this);
         syncPods(gateway, series, pool.endpoints());
         pool.onEndpointsChanged(p -> syncPods(gateway, p));
     }
@@ -229,7 +285,11 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
                     .tag("pool", pool).tag("pod", pod).tag("result", r.label()).register(registry);
             meters.add(scrapes[r.ordinal()]);
         }
-        return new PodSeries(meters, scrapes);
+        Counter ejections = Counter.builder("inference_gateway_outlier_ejections")
+                .description("Times the pod was ejected from its pool as an outlier")
+                .tag("pool", pool).tag("pod", pod).register(registry);
+        meters.add(ejections);
+        return new PodSeries(meters, scrapes, ejections);
     }
 
     private Meter podGauge(Gateway gateway, String pool, String pod, Endpoint endpoint, String name,
@@ -283,15 +343,18 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
     private static final class PoolSeries {
         final String pool;
         final Timer scrapeDuration;
+        final Counter budgetExhausted;
+        final Map<String, Counter> retries = new ConcurrentHashMap<>();
         final Map<Endpoint, PodSeries> pods = new ConcurrentHashMap<>();
         List<Endpoint> seen; // guarded by this
 
-        PoolSeries(String pool, Timer scrapeDuration) {
+        PoolSeries(String pool, Timer scrapeDuration, Counter budgetExhausted) {
             this.pool = pool;
             this.scrapeDuration = scrapeDuration;
+            this.budgetExhausted = budgetExhausted;
         }
     }
 
-    private record PodSeries(List<Meter> meters, Counter[] scrapes) {
+    private record PodSeries(List<Meter> meters, Counter[] scrapes, Counter ejections) {
     }
 }

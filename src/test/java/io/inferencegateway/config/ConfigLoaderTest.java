@@ -89,6 +89,23 @@ class ConfigLoaderTest {
         assertThat(p.routeTimeout()).isEqualTo(Duration.ofSeconds(300));
         assertThat(p.metricsInterval()).isEqualTo(Duration.ofMillis(50));
         assertThat(p.metricsStalenessThreshold()).isEqualTo(Duration.ofMillis(200));
+        assertThat(p.failover()).isEqualTo(FailoverConfig.DEFAULT);
+        assertThat(p.outlierDetection()).isEqualTo(OutlierConfig.DEFAULT);
+    }
+
+    @Test
+    void failoverAndOutlierDetectionAreReadOverTheirDefaults() throws Exception {
+        PoolConfig p = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - modelName: m
+                      endpoints: ["127.0.0.1:9000"]
+                      failover: {maxAttempts: 2, retryBudgetPercent: 10}
+                      outlierDetection: {consecutiveFailures: 3, baseEjectionTime: 10s, maxEjectionPercent: 30}
+                """).pools().get(0);
+        assertThat(p.failover()).isEqualTo(new FailoverConfig(2, 10, FailoverConfig.DEFAULT.minRetries()));
+        assertThat(p.outlierDetection()).isEqualTo(new OutlierConfig(3, 50, 20, Duration.ofSeconds(10),
+                Duration.ofSeconds(10), Duration.ofSeconds(300), 30));
     }
 
     @Test
@@ -230,6 +247,31 @@ class ConfigLoaderTest {
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"]}
                         """, "spec.bbr.maxRequestBodyBytes must be between 1 and"),
+                Arguments.of("no attempt at all", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], failover: {maxAttempts: 0}}
+                        """, "spec.schedulers[0].failover.maxAttempts must be 1..10, got 0"),
+                Arguments.of("a budget over 100%", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], failover: {retryBudgetPercent: 150}}
+                        """, "spec.schedulers[0].failover.retryBudgetPercent must be a percentage 0..100, got 150"),
+                Arguments.of("an ejection cap over 100%", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], outlierDetection: {maxEjectionPercent: 101}}
+                        """, "spec.schedulers[0].outlierDetection.maxEjectionPercent must be 0..100, got 101"),
+                Arguments.of("a max ejection shorter than the base", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], outlierDetection: {baseEjectionTime: 60s, maxEjectionTime: 30s}}
+                        """, "spec.schedulers[0].outlierDetection.maxEjectionTime must be at least baseEjectionTime (60s)"),
+                Arguments.of("an unknown outlier field", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], outlierDetection: {ejectAfter: 3}}
+                        """, "spec.schedulers[0].outlierDetection.ejectAfter"),
                 Arguments.of("not YAML", "kind: InferenceGatewayConfig\nspec: {schedulers: [}\n", "config is not valid YAML"));
     }
 

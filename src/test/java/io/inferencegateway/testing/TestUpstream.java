@@ -41,7 +41,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 public final class TestUpstream implements AutoCloseable {
 
     /** What the upstream does with the next requests. */
-    public sealed interface Behaviour permits Json, Sse, ChatSse, Hang, DieMidStream {
+    public sealed interface Behaviour permits Json, Sse, ChatSse, Hang, DieMidStream, Reset {
     }
 
     /** Answers {@code status} with a JSON body. */
@@ -66,6 +66,10 @@ public final class TestUpstream implements AutoCloseable {
 
     /** Streams {@code eventsBeforeDeath} SSE events, then closes the connection mid-stream. */
     public record DieMidStream(int eventsBeforeDeath, long gapMillis) implements Behaviour {
+    }
+
+    /** Takes the request and resets the connection (TCP RST) without answering. */
+    public record Reset() implements Behaviour {
     }
 
     /** A request as received, and when each SSE event of its response was written (System.nanoTime()). */
@@ -184,6 +188,9 @@ public final class TestUpstream implements AutoCloseable {
                         "data: [DONE]\n\n");
             } else if (b instanceof DieMidStream die) {
                 stream(ctx, r, die.eventsBeforeDeath(), die.gapMillis(), true, TestUpstream::sseEvent, "");
+            } else if (b instanceof Reset) {
+                ctx.channel().config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
+                ctx.close();
             } else {
                 responding = true; // Hang: never answer
             }
