@@ -178,6 +178,8 @@ class ConnectionHygieneTest {
                 "gateway.http.maxConnections", Integer.toString(cap),
                 "gateway.http.headerTimeout", "60s", "gateway.http.idleTimeout", "60s"))) {
             double refusedBefore = metric(capped, "inference_gateway_connections_refused_total");
+            // the scrape's connection is closed by the gateway a moment after the answer: let it go before filling up
+            awaitTrue("the scrape's connection closed", () -> openConnections(capped) == 0);
             List<Socket> held = open(capped, cap, "");
             awaitTrue("the gateway holds " + cap + " connections", () -> openConnections(capped) == cap);
             List<Socket> over = open(capped, extra, "GET /health HTTP/1.1\r\nHost: gw\r\n\r\n");
@@ -194,6 +196,7 @@ class ConnectionHygieneTest {
 
             awaitTrue("connections below the cap again", () -> openConnections(capped) == 0);
             assertThat(metric(capped, "inference_gateway_connections_refused_total") - refusedBefore).isEqualTo(extra);
+            awaitTrue("the scrape's connection closed", () -> openConnections(capped) == 0);
             assertThat(metric(capped, "inference_gateway_connections_open")).as("the scrape's own").isEqualTo(1);
         }
     }
