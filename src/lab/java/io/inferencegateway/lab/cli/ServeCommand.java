@@ -36,6 +36,22 @@ final class ServeCommand implements Callable<Integer> {
             return InferenceGatewayCli.EXIT_USAGE;
         }
         GatewayServer.newMain(config, port).run();
+        if (jvmShuttingDown()) {
+            // SIGTERM: Camel has stopped, after its drain (GracefulDrain); the JVM would now report the signal (143)
+            // and an orchestrator would take a clean stop for a crash
+            Runtime.getRuntime().halt(0);
+        }
         return 0;
+    }
+
+    private static boolean jvmShuttingDown() {
+        try {
+            Thread probe = new Thread(() -> { });
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException shutdownInProgress) {
+            return true;
+        }
     }
 }
