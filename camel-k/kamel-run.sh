@@ -66,7 +66,12 @@ kamel run routes/*.camel.yaml \
   --trait health.readiness-probe=/ready \
   --trait health.readiness-port=8000 \
   --trait kamelets.list=model-server-pods-source \
-  --resource configmap:inference-gateway-config@/etc/inference-gateway
+  --resource configmap:inference-gateway-config@/etc/inference-gateway \
+  --pod-template <(printf '%s\n' \
+    'terminationGracePeriodSeconds: 45' \
+    'containers:' \
+    '  - name: integration' \
+    '    lifecycle: {preStop: {exec: {command: ["sleep", "5"]}}}')
 
 # 6. Prometheus scrapes the gateway's /metrics, where the Prometheus Operator's PodMonitor resource exists
 if kubectl api-resources --api-group=monitoring.coreos.com -o name 2>/dev/null | grep -q '^podmonitors'; then

@@ -4,20 +4,25 @@ import io.inferencegateway.runtime.Gateway;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-/** {@code GET /ready}: 200 when every pool has an endpoint to send to, else 503. */
+/**
+ * {@code GET /ready}: 200 when every pool has an endpoint to send to, else 503; 503 {@code draining} from the moment the
+ * gateway begins to stop (GracefulDrain), so that load balancers send it nothing new.
+ */
 public class Readiness implements Processor {
 
     private final Gateway gateway;
+    private final GracefulDrain drain;
 
-    public Readiness(Gateway gateway) {
+    public Readiness(Gateway gateway, GracefulDrain drain) {
         this.gateway = gateway;
+        this.drain = drain;
     }
 
     @Override
     public void process(Exchange exchange) {
-        boolean ready = gateway.pools().allHaveEndpoints();
-        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, ready ? 200 : 503);
+        String status = drain.draining() ? "draining" : gateway.pools().allHaveEndpoints() ? "ready" : "not ready";
+        exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status.equals("ready") ? 200 : 503);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
-        exchange.getMessage().setBody(ready ? "{\"status\":\"ready\"}" : "{\"status\":\"not ready\"}");
+        exchange.getMessage().setBody("{\"status\":\"" + status + "\"}");
     }
 }

@@ -23,6 +23,8 @@ public class GatewayError extends RuntimeException {
         UPSTREAM_BROKEN,
         UPSTREAM_TIMEOUT,
         CLIENT_CLOSED,
+        /** The gateway is draining before it exits and takes no new work. */
+        SHUTTING_DOWN,
         INTERNAL
     }
 
@@ -64,6 +66,11 @@ public class GatewayError extends RuntimeException {
     public static GatewayError requestTooLarge(long limit) {
         return new GatewayError(Reason.REQUEST_TOO_LARGE, null,
                 "Request body is larger than the limit of " + limit + " bytes");
+    }
+
+    public static GatewayError shuttingDown() {
+        return new GatewayError(Reason.SHUTTING_DOWN, null,
+                "The gateway is shutting down and takes no new requests; retry on another instance");
     }
 
     public static GatewayError noEndpoint(String pool) {

@@ -54,6 +54,15 @@ public final class InFlightRequests {
         return new Counters(s.started.get(), finished, s.startedPromptTokens.get());
     }
 
+    /** Requests sent to any endpoint whose response has not ended yet (a drain waits for it to reach 0). */
+    public long total() {
+        long open = 0;
+        for (Slot s : slots.values()) {
+            open += s.started.get() - s.finished.get();
+        }
+        return open;
+    }
+
     /** Drops an endpoint that left every pool. */
     public void forget(Endpoint endpoint) {
         slots.remove(endpoint);

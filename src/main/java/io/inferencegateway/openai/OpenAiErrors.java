@@ -35,6 +35,7 @@ public final class OpenAiErrors {
             case MODEL_NOT_FOUND -> new Shape(404, INVALID, "model_not_found");
             case CLIENT_CLOSED -> new Shape(499, INVALID, "client_closed");
             case NO_ENDPOINT -> new Shape(503, SERVER, "no_endpoint");
+            case SHUTTING_DOWN -> new Shape(503, SERVER, "shutting_down");
             case UPSTREAM_UNAVAILABLE -> new Shape(502, SERVER, "upstream_unavailable");
             case UPSTREAM_BROKEN -> new Shape(502, SERVER, "upstream_broken");
             case UPSTREAM_TIMEOUT -> new Shape(504, SERVER, "upstream_timeout");

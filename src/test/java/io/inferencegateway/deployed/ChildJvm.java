@@ -77,6 +77,10 @@ final class ChildJvm implements AutoCloseable {
                 + log + " ends:\n" + tail(40));
     }
 
+    Process process() {
+        return process;
+    }
+
     Path log() {
         return log;
     }

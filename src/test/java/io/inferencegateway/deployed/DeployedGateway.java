@@ -20,6 +20,11 @@ final class DeployedGateway implements AutoCloseable {
         this.config = config;
     }
 
+    /** The gateway's process, for a test that stops it itself (GracefulDrainIT). */
+    Process process() {
+        return jvm.process();
+    }
+
     String baseUrl() {
         return "http://127.0.0.1:" + port;
     }

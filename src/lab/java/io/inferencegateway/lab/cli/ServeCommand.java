@@ -2,6 +2,9 @@ package io.inferencegateway.lab.cli;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.inferencegateway.camel.GatewayServer;
 import io.inferencegateway.config.ConfigLoader;
@@ -26,6 +29,9 @@ final class ServeCommand implements Callable<Integer> {
             description = "Port of the OpenAI-compatible endpoint (default: ${DEFAULT-VALUE}).")
     int port;
 
+    /** Longer than Camel Main waits for its own stop (camel.main.shutdownTimeout + extraShutdownTimeout, 60 s). */
+    private static final long STOP_LIMIT_SECONDS = 120;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -35,7 +41,26 @@ final class ServeCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
             return InferenceGatewayCli.EXIT_USAGE;
         }
-        GatewayServer.newMain(config, port).run();
+        // SIGTERM: the JVM would exit 143 once the shutdown hooks are done, and an orchestrator would take a clean
+        // stop for a crash. This hook holds the exit until Camel has stopped, after its drain (GracefulDrain), and
+        // then ends the process with 0 (a start-up failure keeps its own exit code).
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean clean = new AtomicBoolean();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                if (stopped.await(STOP_LIMIT_SECONDS, TimeUnit.SECONDS) && clean.get()) {
+                    Runtime.getRuntime().halt(0);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "gateway-exit-code"));
+        try {
+            GatewayServer.newMain(config, port).run();
+            clean.set(true);
+        } finally {
+            stopped.countDown();
+        }
         return 0;
     }
 }
