@@ -50,17 +50,8 @@ class SchedulerMetricsTest {
     }
 
     String config(List<String> endpoints) {
-        return """
-                kind: InferenceGatewayConfig
-                spec:
-                  schedulers:
-                    - name: llama
-                      modelName: %s
-                      loraAdapters: [%s]
-                      endpoints: [%s]
-                      policy: gpu-aware
-                      metricsInterval: 100ms
-                """.formatted(MODEL, String.join(", ", fleet.adapterNames()), GatewayHarness.quotedList(endpoints));
+        return GatewayHarness.fleetConfig(MODEL, fleet.adapterNames(), endpoints, "policy: gpu-aware",
+                "metricsInterval: 100ms");
     }
 
     @AfterEach

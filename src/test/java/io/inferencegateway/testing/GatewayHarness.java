@@ -65,6 +65,11 @@ public final class GatewayHarness implements AutoCloseable {
 
     /** A one-pool config named {@code llama} in front of a simulated fleet, with any extra scheduler lines. */
     public static String fleetConfig(SimulatedFleet fleet, String model, String... extraLines) {
+        return fleetConfig(model, fleet.adapterNames(), fleet.endpoints(), extraLines);
+    }
+
+    /** A one-pool config named {@code llama} for {@code model} and its adapters over some endpoints. */
+    public static String fleetConfig(String model, List<String> adapters, List<String> endpoints, String... extraLines) {
         StringBuilder sb = new StringBuilder("""
                 kind: InferenceGatewayConfig
                 spec:
@@ -73,7 +78,7 @@ public final class GatewayHarness implements AutoCloseable {
                       modelName: %s
                       loraAdapters: [%s]
                       endpoints: [%s]
-                """.formatted(model, String.join(", ", fleet.adapterNames()), quotedList(fleet.endpoints())));
+                """.formatted(model, String.join(", ", adapters), quotedList(endpoints)));
         for (String line : extraLines) {
             sb.append("      ").append(line).append('\n');
         }
