@@ -47,8 +47,9 @@ import io.netty.handler.codec.http.LastHttpContent;
  * <p>When {@code nginx} and {@code wrk} are on the PATH, it first measures nginx side by side in the same
  * run (see {@link NginxProcess}): closed-loop throughput and latency for 1 KiB and 200 KB request bodies,
  * and CPU per streamed request against simulated vLLM pods, the gateway's scraping included.
- * {@code -Dsections=closed,streamcpu,open} picks what runs (default: all); {@code -Drounds=N} repeats the
- * side-by-side sections.
+ * {@code -Dsections=closed,streamcpu,open,heap} picks what runs (default: all;
+ * {@code -Dstreams=10000} for the heap per open stream at issue 15's count); {@code -Drounds=N} repeats the
+ * side-by-side sections; {@code -DbaselineJar=other.jar} adds another build of the gateway to the closed loop.
  *
  * <pre>
  * mvn -B -q package -DskipTests && mvn -B -q test-compile
@@ -62,7 +63,7 @@ public final class ProxyOverheadBenchmark {
 
     public static void main(String[] args) throws Exception {
         int seconds = Integer.parseInt(System.getProperty("seconds", "15"));
-        List<String> sections = List.of(System.getProperty("sections", "closed,streamcpu,open").split(","));
+        List<String> sections = List.of(System.getProperty("sections", "closed,streamcpu,open,heap").split(","));
         int rounds = Integer.parseInt(System.getProperty("rounds", "2"));
         boolean sideBySide = NginxProcess.binary() != null;
         if (!sideBySide) {
@@ -80,6 +81,9 @@ public final class ProxyOverheadBenchmark {
                     Integer.parseInt(System.getProperty("streamRate", "100")));
         }
         if (!sections.contains("open")) {
+            if (sections.contains("heap")) {
+                heapPerStream(Integer.parseInt(System.getProperty("streams", "1000")));
+            }
             return;
         }
         try (OverheadStubServer stub = new OverheadStubServer(0, 1, 20, 20);
@@ -119,28 +123,52 @@ public final class ProxyOverheadBenchmark {
             }
             System.out.println("  sustained: " + best + " req/s");
 
-            System.out.println("\nheap with 1,000 concurrent streams (each 20 s long)");
             gateway.close();
-            try (OverheadStubServer slow = new OverheadStubServer(0, 1, 200, 100);
-                    GatewayProcess g2 = GatewayProcess.start(slow.port())) {
-                InetSocketAddress via2 = new InetSocketAddress("127.0.0.1", g2.port);
-                run(via2, 1000, 10, false, 64); // warm the fresh JVM up first
-                System.out.println("  idle: " + g2.heapAfterGc());
-                Result[] streams = new Result[1];
-                Thread opener = new Thread(() -> {
-                    try {
-                        streams[0] = run(via2, 1000, 1, true, 1000);
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                opener.start();
-                Thread.sleep(8000);
-                System.out.println("  with 1,000 open streams: " + g2.heapAfterGc());
-                opener.join();
-                System.out.printf(Locale.ROOT, "  1,000 streams opened in 1 s: TTFB p50 %.3f ms, p99 %.3f ms, errors %d%n",
-                        streams[0].p(50), streams[0].p(99), streams[0].errors);
-            }
+        }
+        if (sections.contains("heap")) {
+            heapPerStream(Integer.parseInt(System.getProperty("streams", "1000")));
+        }
+    }
+
+    /**
+     * Heap in use after a full GC in a fresh gateway: idle, twice while {@code streams} SSE streams are open (flat
+     * means the second reading is not above the first), and after they ended. 10,000 streams need about 20,000 file
+     * descriptors in this JVM and in the gateway's: {@code ulimit -n 65536} first, and the gateway is started with
+     * {@code gateway.http.maxConnections} above the count.
+     */
+    static void heapPerStream(int streams) throws Exception {
+        int rate = Math.min(streams, 2000);
+        int openSeconds = Math.max(1, streams / rate);
+        int events = (openSeconds + 30) * 10; // 100 ms apart: each stream outlives the measurements
+        System.out.printf(Locale.ROOT, "%nheap with %,d concurrent streams (opened at %d/s, each %d s long)%n", streams,
+                rate, events / 10);
+        String jvm = System.getProperty("gatewayJvmArgs", "");
+        System.setProperty("gatewayJvmArgs", jvm + " -Dgateway.http.maxConnections=" + (streams + 1000));
+        try (OverheadStubServer slow = new OverheadStubServer(0, 1, events, 100);
+                GatewayProcess g2 = GatewayProcess.start(slow.port())) {
+            System.setProperty("gatewayJvmArgs", jvm);
+            InetSocketAddress via2 = new InetSocketAddress("127.0.0.1", g2.port);
+            run(via2, 1000, 10, false, 64); // warm the fresh JVM up first
+            long idle = g2.heapUsedAfterGc();
+            Result[] result = new Result[1];
+            Thread opener = new Thread(() -> {
+                try {
+                    result[0] = run(via2, rate, openSeconds, true, streams);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            opener.start();
+            Thread.sleep(openSeconds * 1000L + 8000);
+            long open1 = g2.heapUsedAfterGc();
+            Thread.sleep(5000);
+            long open2 = g2.heapUsedAfterGc();
+            opener.join();
+            long after = g2.heapUsedAfterGc();
+            System.out.printf(Locale.ROOT, "  heap used after GC: idle %.1f MB, with %,d open streams %.1f MB and 5 s later %.1f MB,"
+                    + " after they ended %.1f MB%n", idle / 1e6, streams, open1 / 1e6, open2 / 1e6, after / 1e6);
+            System.out.printf(Locale.ROOT, "  per open stream: %.1f KB; TTFB p50 %.3f ms, p99 %.3f ms, errors %d%n",
+                    (Math.max(open1, open2) - idle) / 1e3 / streams, result[0].p(50), result[0].p(99), result[0].errors);
         }
     }
 
@@ -166,13 +194,20 @@ public final class ProxyOverheadBenchmark {
         int cores = Runtime.getRuntime().availableProcessors();
         try (OverheadStubServer stub = new OverheadStubServer(0, 1, 20, 20);
                 NginxProcess nginx = NginxProcess.start(List.of("127.0.0.1:" + stub.port()), cores);
-                GatewayProcess gateway = GatewayProcess.start(stub.port())) {
+                GatewayProcess gateway = GatewayProcess.start(stub.port());
+                GatewayProcess baseline = baselineJar() == null ? null
+                        : GatewayProcess.start(List.of("127.0.0.1:" + stub.port()), "m", "", "overhead-baseline",
+                                baselineJar())) {
             Path small = Wrk.script(requestOfSize(1024, "m", false, 16));
             Path large = Wrk.script(requestOfSize(200 * 1024, "m", false, 16));
             System.out.println("closed loop (wrk -t1), warming up (JIT) ...");
             Wrk.run(gateway.port, small, 16, 15);
             Wrk.run(gateway.port, large, 16, 10);
             Wrk.run(nginx.port, small, 16, 3);
+            if (baseline != null) {
+                Wrk.run(baseline.port, small, 16, 15);
+                Wrk.run(baseline.port, large, 16, 10);
+            }
             Object[][] cases = {{"1 KiB", small, 16}, {"200 KB", large, 16}, {"200 KB", large, 1}};
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf(Locale.ROOT, "%nclosed loop round %d of %d (%d s each, load average %s)%n", round,
@@ -181,14 +216,26 @@ public final class ProxyOverheadBenchmark {
                     Path script = (Path) c[1];
                     int conns = (Integer) c[2];
                     Wrk.Result d = Wrk.run(stub.port(), script, conns, seconds);
+                    long n0 = nginx.cpuNanos();
                     Wrk.Result n = Wrk.run(nginx.port, script, conns, seconds);
+                    double nCpu = (nginx.cpuNanos() - n0) / 1e3 / n.requests();
+                    long g0 = gateway.cpuNanos();
                     Wrk.Result g = Wrk.run(gateway.port, script, conns, seconds);
-                    System.out.printf(Locale.ROOT, "  %s, c=%d%n    direct  %s%n    nginx   %s%n    gateway %s%n", c[0],
-                            conns, Wrk.format(d), Wrk.format(n), Wrk.format(g));
+                    double gCpu = (gateway.cpuNanos() - g0) / 1e3 / g.requests();
                     System.out.printf(Locale.ROOT,
-                            "    gateway / nginx: throughput %.2fx; added p50 %.3f vs %.3f ms (%.2fx), added p99 %.3f vs %.3f ms%n",
-                            g.rate() / n.rate(), g.p50() - d.p50(), n.p50() - d.p50(),
+                            "  %s, c=%d%n    direct  %s%n    nginx   %s, %.1f µs CPU/request%n    gateway %s, %.1f µs CPU/request%n",
+                            c[0], conns, Wrk.format(d), Wrk.format(n), nCpu, Wrk.format(g), gCpu);
+                    System.out.printf(Locale.ROOT,
+                            "    gateway / nginx: throughput %.2fx, CPU per request %.2fx; added p50 %.3f vs %.3f ms (%.2fx), added p99 %.3f vs %.3f ms%n",
+                            g.rate() / n.rate(), gCpu / nCpu, g.p50() - d.p50(), n.p50() - d.p50(),
                             (g.p50() - d.p50()) / (n.p50() - d.p50()), g.p99() - d.p99(), n.p99() - d.p99());
+                    if (baseline != null) {
+                        long b0 = baseline.cpuNanos();
+                        Wrk.Result b = Wrk.run(baseline.port, script, conns, seconds);
+                        double bCpu = (baseline.cpuNanos() - b0) / 1e3 / b.requests();
+                        System.out.printf(Locale.ROOT, "    baseline %s, %.1f µs CPU/request (this build: %.2fx its throughput, %.2fx its CPU)%n",
+                                Wrk.format(b), bCpu, g.rate() / b.rate(), gCpu / bCpu);
+                    }
                 }
             }
         }
@@ -229,6 +276,12 @@ public final class ProxyOverheadBenchmark {
                         ((double) gCpu / g.millis().length) / ((double) nCpu / n.millis().length));
             }
         }
+    }
+
+    /** {@code -DbaselineJar=path}: another build of the gateway, measured beside this one in the closed loop. */
+    static String baselineJar() {
+        String jar = System.getProperty("baselineJar", "");
+        return jar.isBlank() ? null : jar;
     }
 
     static String loadAverage() {
@@ -401,6 +454,12 @@ public final class ProxyOverheadBenchmark {
 
         static GatewayProcess start(List<String> endpoints, String model, String specLines, String name)
                 throws Exception {
+            return start(endpoints, model, specLines, name, System.getProperty("gatewayJar", "target/inference-gateway.jar"));
+        }
+
+        /** @param jar the gateway jar to run: this build's, or another build's to compare against */
+        static GatewayProcess start(List<String> endpoints, String model, String specLines, String name, String jar)
+                throws Exception {
             Path config = Files.createTempFile("overhead", ".yaml");
             String list = endpoints.stream().map(e -> "\"" + e + "\"").collect(java.util.stream.Collectors.joining(", "));
             Files.writeString(config, """
@@ -419,7 +478,7 @@ public final class ProxyOverheadBenchmark {
             if (!jvmArgs.isBlank()) {
                 command.addAll(List.of(jvmArgs.trim().split("\\s+")));
             }
-            command.addAll(List.of("-jar", "target/inference-gateway.jar", "serve", "--config", config.toString(),
+            command.addAll(List.of("-jar", jar, "serve", "--config", config.toString(),
                     "--port", Integer.toString(port)));
             Process p = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(new File("target/" + name + ".log")).start();
@@ -442,6 +501,12 @@ public final class ProxyOverheadBenchmark {
         /** CPU time the process has used so far, in nanoseconds. */
         long cpuNanos() {
             return process.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
+        }
+
+        /** Bytes of heap in use after a full GC. */
+        long heapUsedAfterGc() throws Exception {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(heapAfterGc());
+            return m.find() ? Long.parseLong(m.group(1)) * 1024 : -1;
         }
 
         String heapAfterGc() throws Exception {

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 final class Wrk {
 
     private static final Pattern RATE = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
+    private static final Pattern REQUESTS = Pattern.compile("([0-9]+) requests in");
     private static final Pattern PERCENTILE = Pattern.compile("^\\s+(50|99)(?:\\.000)?%\\s+([0-9.]+)(us|ms|s)\\s*$",
             Pattern.MULTILINE);
 
@@ -24,7 +25,7 @@ final class Wrk {
     }
 
     /** Throughput and latency percentiles of one run; latencies in milliseconds. */
-    record Result(double rate, double p50, double p99) {
+    record Result(double rate, double p50, double p99, long requests) {
     }
 
     static boolean available() {
@@ -78,7 +79,9 @@ final class Wrk {
                 p99 = ms;
             }
         }
-        return new Result(Double.parseDouble(rate.group(1)), p50, p99);
+        Matcher requests = REQUESTS.matcher(out);
+        return new Result(Double.parseDouble(rate.group(1)), p50, p99,
+                requests.find() ? Long.parseLong(requests.group(1)) : 0);
     }
 
     static String format(Result r) {
