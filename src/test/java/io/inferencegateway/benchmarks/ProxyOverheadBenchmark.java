@@ -132,19 +132,20 @@ public final class ProxyOverheadBenchmark {
 
     /**
      * Heap in use after a full GC in a fresh gateway: idle, twice while {@code streams} SSE streams are open (flat
-     * means the second reading is not above the first), and after they ended. 10,000 streams need about 20,000 file
-     * descriptors in this JVM and in the gateway's: {@code ulimit -n 65536} first, and the gateway is started with
-     * {@code gateway.http.maxConnections} above the count.
+     * means the second reading is not above the first), and after they ended; per stream is the rise over the client
+     * connections the gateway reports open. N streams need about 2N file descriptors in this JVM and in the gateway's
+     * (raise {@code ulimit -n} where it is below that); the gateway is started with {@code gateway.http.maxConnections}
+     * above the count.
      */
     static void heapPerStream(int streams) throws Exception {
-        int rate = Math.min(streams, 2000);
+        int rate = Math.min(streams, 1000);
         int openSeconds = Math.max(1, streams / rate);
-        int events = (openSeconds + 30) * 10; // 100 ms apart: each stream outlives the measurements
+        int events = openSeconds + 40; // a second apart, so the stub keeps up; each stream outlives the measurements
         System.out.printf(Locale.ROOT, "%nheap with %,d concurrent streams (opened at %d/s, each %d s long)%n", streams,
-                rate, events / 10);
+                rate, events);
         String jvm = System.getProperty("gatewayJvmArgs", "");
         System.setProperty("gatewayJvmArgs", jvm + " -Dgateway.http.maxConnections=" + (streams + 1000));
-        try (OverheadStubServer slow = new OverheadStubServer(0, 1, events, 100);
+        try (OverheadStubServer slow = new OverheadStubServer(0, 1, events, 1000);
                 GatewayProcess g2 = GatewayProcess.start(slow.port())) {
             System.setProperty("gatewayJvmArgs", jvm);
             InetSocketAddress via2 = new InetSocketAddress("127.0.0.1", g2.port);
@@ -161,14 +162,17 @@ public final class ProxyOverheadBenchmark {
             opener.start();
             Thread.sleep(openSeconds * 1000L + 8000);
             long open1 = g2.heapUsedAfterGc();
+            int connections1 = g2.openConnections();
             Thread.sleep(5000);
             long open2 = g2.heapUsedAfterGc();
+            int connections2 = g2.openConnections();
             opener.join();
             long after = g2.heapUsedAfterGc();
-            System.out.printf(Locale.ROOT, "  heap used after GC: idle %.1f MB, with %,d open streams %.1f MB and 5 s later %.1f MB,"
-                    + " after they ended %.1f MB%n", idle / 1e6, streams, open1 / 1e6, open2 / 1e6, after / 1e6);
-            System.out.printf(Locale.ROOT, "  per open stream: %.1f KB; TTFB p50 %.3f ms, p99 %.3f ms, errors %d%n",
-                    (Math.max(open1, open2) - idle) / 1e3 / streams, result[0].p(50), result[0].p(99), result[0].errors);
+            System.out.printf(Locale.ROOT, "  heap used after GC: idle %.1f MB, with %,d open client connections %.1f MB and"
+                    + " 5 s later (%,d open) %.1f MB, after they ended %.1f MB%n", idle / 1e6, connections1, open1 / 1e6,
+                    connections2, open2 / 1e6, after / 1e6);
+            System.out.printf(Locale.ROOT, "  per open stream: %.1f KB; TTFB p50 %.3f ms, p99 %.3f ms, streams that failed %d%n",
+                    (open1 - idle) / 1e3 / Math.max(1, connections1), result[0].p(50), result[0].p(99), result[0].errors);
         }
     }
 
@@ -501,6 +505,15 @@ public final class ProxyOverheadBenchmark {
         /** CPU time the process has used so far, in nanoseconds. */
         long cpuNanos() {
             return process.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
+        }
+
+        /** The gateway's {@code inference_gateway_connections_open}: client connections open now. */
+        int openConnections() throws Exception {
+            String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^inference_gateway_connections_open(?:\\{[^}]*})? ([0-9.eE+]+)$",
+                    java.util.regex.Pattern.MULTILINE).matcher(text);
+            return m.find() ? (int) Double.parseDouble(m.group(1)) - 1 : -1; // less this request's own connection
         }
 
         /** Bytes of heap in use after a full GC. */
