@@ -12,7 +12,7 @@ import org.apache.camel.support.SynchronizationAdapter;
 
 /**
  * The dynamic recipient: the endpoint that should serve the request as an {@code upstream:host:port} URI for the
- * route's {@code recipientList}; flow control ({@link AdmitRequest}) has usually placed the request already, at the
+ * route's dynamic to ({@code toD}); flow control ({@link AdmitRequest}) has usually placed the request already, at the
  * moment a pod had room, otherwise this asks the pool's scheduling policy now.
  * The {@link Placement} it leaves on the exchange lets the upstream producer fail over and count the
  * request in flight until its response ends, or until the exchange ends without a relayed response.

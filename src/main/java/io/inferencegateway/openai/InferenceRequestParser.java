@@ -51,7 +51,7 @@ public final class InferenceRequestParser {
                         if (value != JsonToken.VALUE_STRING) {
                             throw GatewayError.invalidRequest("model", "'model' must be a string");
                         }
-                        model = p.getText();
+                        model = text(p);
                     }
                     case "stream" -> stream = value == JsonToken.VALUE_TRUE;
                     case "stream_options" -> {
@@ -61,7 +61,7 @@ public final class InferenceRequestParser {
                     case "messages" -> readMessages(p, value, prompt);
                     case "instructions" -> {
                         if (value == JsonToken.VALUE_STRING) {
-                            instructions = p.getText();
+                            instructions = text(p);
                         } else {
                             p.skipChildren();
                         }
@@ -107,7 +107,7 @@ public final class InferenceRequestParser {
             String field = p.currentName();
             JsonToken v = p.nextToken();
             if ("role".equals(field) && v == JsonToken.VALUE_STRING) {
-                role = p.getText();
+                role = text(p);
             } else if ("content".equals(field)) {
                 content = readContent(p, v);
             } else {
@@ -124,7 +124,7 @@ public final class InferenceRequestParser {
     /** Content is a string, or an array of parts of which the text parts count. */
     private static String readContent(JsonParser p, JsonToken v) throws IOException {
         if (v == JsonToken.VALUE_STRING) {
-            return p.getText();
+            return text(p);
         }
         if (v != JsonToken.START_ARRAY) {
             p.skipChildren();
@@ -140,7 +140,7 @@ public final class InferenceRequestParser {
                 String field = p.currentName();
                 JsonToken t = p.nextToken();
                 if ("text".equals(field) && t == JsonToken.VALUE_STRING) {
-                    sb.append(p.getText());
+                    sb.append(text(p));
                 } else {
                     p.skipChildren();
                 }
@@ -155,7 +155,7 @@ public final class InferenceRequestParser {
      */
     private static int readPrompt(JsonParser p, JsonToken value, StringBuilder prompt) throws IOException {
         if (value == JsonToken.VALUE_STRING) {
-            prompt.append(p.getText());
+            prompt.append(text(p));
             return 0;
         }
         if (value != JsonToken.START_ARRAY) {
@@ -165,13 +165,23 @@ public final class InferenceRequestParser {
         int tokenIds = 0;
         while (p.nextToken() != JsonToken.END_ARRAY) {
             switch (p.currentToken()) {
-                case VALUE_STRING -> prompt.append(p.getText());
+                case VALUE_STRING -> prompt.append(text(p));
                 case VALUE_NUMBER_INT -> tokenIds++;
                 case START_OBJECT -> readMessage(p, prompt);
                 default -> p.skipChildren();
             }
         }
         return tokenIds;
+    }
+
+    /**
+     * The current string value. Jackson's own {@code getText()} joins a long value's buffer segments through a
+     * StringBuilder, which copies char by char; a String made from the joined char array compresses it in one
+     * vectorised pass instead (a third of the parse time of a 200 KB prompt, issue 15).
+     */
+    private static String text(JsonParser p) throws IOException {
+        int length = p.getTextLength();
+        return length < 256 ? p.getText() : new String(p.getTextCharacters(), p.getTextOffset(), length);
     }
 
     private static void skipRestOfArray(JsonParser p) throws IOException {

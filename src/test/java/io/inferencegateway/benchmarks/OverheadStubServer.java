@@ -85,7 +85,7 @@ public final class OverheadStubServer implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             if (req.uri().equals("/metrics")) {
                 full(ctx, METRICS, "text/plain");
-            } else if (req.content().toString(CharsetUtil.UTF_8).contains("\"stream\":true")) {
+            } else if (head(req.content()).contains("\"stream\":true")) {
                 HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
                 head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
                         .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
@@ -94,6 +94,16 @@ public final class OverheadStubServer implements AutoCloseable {
             } else {
                 full(ctx, JSON_1K, "application/json");
             }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // a client that resets its connection (wrk at the end of a run)
+        }
+
+        /** The body's first 256 bytes: the benchmarks put {@code stream} before a long prompt. */
+        private static String head(ByteBuf content) {
+            return content.toString(content.readerIndex(), Math.min(256, content.readableBytes()), CharsetUtil.UTF_8);
         }
 
         private void send(ChannelHandlerContext ctx, int i) {

@@ -44,6 +44,13 @@ import io.netty.handler.codec.http.LastHttpContent;
  * streaming time to first byte, the highest rate the gateway sustains, and its heap while holding
  * many streams. The gateway runs as its own process from the jar, as users run it.
  *
+ * <p>When {@code nginx} and {@code wrk} are on the PATH, it first measures nginx side by side in the same
+ * run (see {@link NginxProcess}): closed-loop throughput and latency for 1 KiB and 200 KB request bodies,
+ * and CPU per streamed request against simulated vLLM pods, the gateway's scraping included.
+ * {@code -Dsections=closed,streamcpu,open,heap} picks what runs (default: all;
+ * {@code -Dstreams=10000} for the heap per open stream at issue 15's count); {@code -Drounds=N} repeats the
+ * side-by-side sections; {@code -DbaselineJar=other.jar} adds another build of the gateway to the closed loop.
+ *
  * <pre>
  * mvn -B -q package -DskipTests && mvn -B -q test-compile
  * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.benchmarks.ProxyOverheadBenchmark
@@ -56,6 +63,29 @@ public final class ProxyOverheadBenchmark {
 
     public static void main(String[] args) throws Exception {
         int seconds = Integer.parseInt(System.getProperty("seconds", "15"));
+        List<String> sections = List.of(System.getProperty("sections", "closed,streamcpu,open,heap").split(","));
+        int rounds = Integer.parseInt(System.getProperty("rounds", "2"));
+        boolean sideBySide = NginxProcess.binary() != null;
+        if (!sideBySide) {
+            System.out.println("nginx is not on the PATH: no side-by-side runs (apt-get install nginx-light)");
+        }
+        if (sideBySide && sections.contains("closed")) {
+            if (Wrk.available()) {
+                closedLoop(rounds, Integer.parseInt(System.getProperty("closedSeconds", "10")));
+            } else {
+                System.out.println("wrk is not on the PATH: no closed-loop runs (apt-get install wrk)");
+            }
+        }
+        if (sideBySide && sections.contains("streamcpu")) {
+            streamingCpu(rounds, Integer.parseInt(System.getProperty("streamSeconds", "60")),
+                    Integer.parseInt(System.getProperty("streamRate", "100")));
+        }
+        if (!sections.contains("open")) {
+            if (sections.contains("heap")) {
+                heapPerStream(Integer.parseInt(System.getProperty("streams", "1000")));
+            }
+            return;
+        }
         try (OverheadStubServer stub = new OverheadStubServer(0, 1, 20, 20);
                 GatewayProcess gateway = GatewayProcess.start(stub.port())) {
             InetSocketAddress direct = new InetSocketAddress("127.0.0.1", stub.port());
@@ -93,28 +123,176 @@ public final class ProxyOverheadBenchmark {
             }
             System.out.println("  sustained: " + best + " req/s");
 
-            System.out.println("\nheap with 1,000 concurrent streams (each 20 s long)");
             gateway.close();
-            try (OverheadStubServer slow = new OverheadStubServer(0, 1, 200, 100);
-                    GatewayProcess g2 = GatewayProcess.start(slow.port())) {
-                InetSocketAddress via2 = new InetSocketAddress("127.0.0.1", g2.port);
-                run(via2, 1000, 10, false, 64); // warm the fresh JVM up first
-                System.out.println("  idle: " + g2.heapAfterGc());
-                Result[] streams = new Result[1];
-                Thread opener = new Thread(() -> {
-                    try {
-                        streams[0] = run(via2, 1000, 1, true, 1000);
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                opener.start();
-                Thread.sleep(8000);
-                System.out.println("  with 1,000 open streams: " + g2.heapAfterGc());
-                opener.join();
-                System.out.printf(Locale.ROOT, "  1,000 streams opened in 1 s: TTFB p50 %.3f ms, p99 %.3f ms, errors %d%n",
-                        streams[0].p(50), streams[0].p(99), streams[0].errors);
+        }
+        if (sections.contains("heap")) {
+            heapPerStream(Integer.parseInt(System.getProperty("streams", "1000")));
+        }
+    }
+
+    /**
+     * Heap in use after a full GC in a fresh gateway: idle, twice while {@code streams} SSE streams are open (flat
+     * means the second reading is not above the first), and after they ended; per stream is the rise over the client
+     * connections the gateway reports open. N streams need about 2N file descriptors in this JVM and in the gateway's
+     * (raise {@code ulimit -n} where it is below that); the gateway is started with {@code gateway.http.maxConnections}
+     * above the count.
+     */
+    static void heapPerStream(int streams) throws Exception {
+        int rate = Math.min(streams, 1000);
+        int openSeconds = Math.max(1, streams / rate);
+        int events = openSeconds + 40; // a second apart, so the stub keeps up; each stream outlives the measurements
+        System.out.printf(Locale.ROOT, "%nheap with %,d concurrent streams (opened at %d/s, each %d s long)%n", streams,
+                rate, events);
+        String jvm = System.getProperty("gatewayJvmArgs", "");
+        System.setProperty("gatewayJvmArgs", jvm + " -Dgateway.http.maxConnections=" + (streams + 1000));
+        try (OverheadStubServer slow = new OverheadStubServer(0, 1, events, 1000);
+                GatewayProcess g2 = GatewayProcess.start(slow.port())) {
+            System.setProperty("gatewayJvmArgs", jvm);
+            InetSocketAddress via2 = new InetSocketAddress("127.0.0.1", g2.port);
+            run(via2, 1000, 10, false, 64); // warm the fresh JVM up first
+            long idle = g2.heapUsedAfterGc();
+            Result[] result = new Result[1];
+            Thread opener = new Thread(() -> {
+                try {
+                    result[0] = run(via2, rate, openSeconds, true, streams);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            opener.start();
+            Thread.sleep(openSeconds * 1000L + 8000);
+            long open1 = g2.heapUsedAfterGc();
+            int connections1 = g2.openConnections();
+            Thread.sleep(5000);
+            long open2 = g2.heapUsedAfterGc();
+            int connections2 = g2.openConnections();
+            opener.join();
+            long after = g2.heapUsedAfterGc();
+            System.out.printf(Locale.ROOT, "  heap used after GC: idle %.1f MB, with %,d open client connections %.1f MB and"
+                    + " 5 s later (%,d open) %.1f MB, after they ended %.1f MB%n", idle / 1e6, connections1, open1 / 1e6,
+                    connections2, open2 / 1e6, after / 1e6);
+            System.out.printf(Locale.ROOT, "  per open stream: %.1f KB; TTFB p50 %.3f ms, p99 %.3f ms, streams that failed %d%n",
+                    (open1 - idle) / 1e3 / Math.max(1, connections1), result[0].p(50), result[0].p(99), result[0].errors);
+        }
+    }
+
+    /** A JSON completion request of {@code size} bytes, its prompt filling the rest. */
+    static byte[] requestOfSize(int size, String model, boolean stream, int maxTokens) {
+        String head = "{\"model\":\"" + model + "\",\"max_tokens\":" + maxTokens
+                + (stream ? ",\"stream\":true" : "") + ",\"prompt\":\"";
+        String tail = "\"}";
+        StringBuilder prompt = new StringBuilder();
+        for (int i = 0; prompt.length() < size - head.length() - tail.length(); i++) {
+            prompt.append("word").append(i % 1000).append(' ');
+        }
+        prompt.setLength(Math.max(0, size - head.length() - tail.length()));
+        return (head + prompt + tail).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * wrk with one thread against the stub directly, through nginx and through the gateway, alternating
+     * within each round so that all three see the same machine: 16 connections with 1 KiB and 200 KB
+     * bodies, then one connection with 200 KB bodies for the added latency of a long prompt alone.
+     */
+    static void closedLoop(int rounds, int seconds) throws Exception {
+        int cores = Runtime.getRuntime().availableProcessors();
+        try (OverheadStubServer stub = new OverheadStubServer(0, 1, 20, 20);
+                NginxProcess nginx = NginxProcess.start(List.of("127.0.0.1:" + stub.port()), cores);
+                GatewayProcess gateway = GatewayProcess.start(stub.port());
+                GatewayProcess baseline = baselineJar() == null ? null
+                        : GatewayProcess.start(List.of("127.0.0.1:" + stub.port()), "m", "", "overhead-baseline",
+                                baselineJar())) {
+            Path small = Wrk.script(requestOfSize(1024, "m", false, 16));
+            Path large = Wrk.script(requestOfSize(200 * 1024, "m", false, 16));
+            System.out.println("closed loop (wrk -t1), warming up (JIT) ...");
+            Wrk.run(gateway.port, small, 16, 15);
+            Wrk.run(gateway.port, large, 16, 10);
+            Wrk.run(nginx.port, small, 16, 3);
+            if (baseline != null) {
+                Wrk.run(baseline.port, small, 16, 15);
+                Wrk.run(baseline.port, large, 16, 10);
             }
+            Object[][] cases = {{"1 KiB", small, 16}, {"200 KB", large, 16}, {"200 KB", large, 1}};
+            for (int round = 1; round <= rounds; round++) {
+                System.out.printf(Locale.ROOT, "%nclosed loop round %d of %d (%d s each, load average %s)%n", round,
+                        rounds, seconds, loadAverage());
+                for (Object[] c : cases) {
+                    Path script = (Path) c[1];
+                    int conns = (Integer) c[2];
+                    Wrk.Result d = Wrk.run(stub.port(), script, conns, seconds);
+                    long n0 = nginx.cpuNanos();
+                    Wrk.Result n = Wrk.run(nginx.port, script, conns, seconds);
+                    double nCpu = (nginx.cpuNanos() - n0) / 1e3 / n.requests();
+                    long g0 = gateway.cpuNanos();
+                    Wrk.Result g = Wrk.run(gateway.port, script, conns, seconds);
+                    double gCpu = (gateway.cpuNanos() - g0) / 1e3 / g.requests();
+                    System.out.printf(Locale.ROOT,
+                            "  %s, c=%d%n    direct  %s%n    nginx   %s, %.1f µs CPU/request%n    gateway %s, %.1f µs CPU/request%n",
+                            c[0], conns, Wrk.format(d), Wrk.format(n), nCpu, Wrk.format(g), gCpu);
+                    System.out.printf(Locale.ROOT,
+                            "    gateway / nginx: throughput %.2fx, CPU per request %.2fx; added p50 %.3f vs %.3f ms (%.2fx), added p99 %.3f vs %.3f ms%n",
+                            g.rate() / n.rate(), gCpu / nCpu, g.p50() - d.p50(), n.p50() - d.p50(),
+                            (g.p50() - d.p50()) / (n.p50() - d.p50()), g.p99() - d.p99(), n.p99() - d.p99());
+                    if (baseline != null) {
+                        long b0 = baseline.cpuNanos();
+                        Wrk.Result b = Wrk.run(baseline.port, script, conns, seconds);
+                        double bCpu = (baseline.cpuNanos() - b0) / 1e3 / b.requests();
+                        System.out.printf(Locale.ROOT, "    baseline %s, %.1f µs CPU/request (this build: %.2fx its throughput, %.2fx its CPU)%n",
+                                Wrk.format(b), bCpu, g.rate() / b.rate(), gCpu / bCpu);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The same open-loop SSE traffic against 8 simulated vLLM pods through the gateway (its default scrape
+     * interval on) and then through nginx: CPU each proxy's processes used per streamed request.
+     */
+    static void streamingCpu(int rounds, int seconds, int rate) throws Exception {
+        int cores = Runtime.getRuntime().availableProcessors();
+        String model = io.inferencegateway.lab.simulator.EngineConfig.DEFAULT_MODEL;
+        byte[] body = requestOfSize(1024, model, true, 64);
+        try (io.inferencegateway.lab.simulator.SimulatedFleet fleet = io.inferencegateway.lab.simulator.SimulatedFleet
+                .start(io.inferencegateway.lab.simulator.FleetOptions.builder().pods(8).model(model).build());
+                NginxProcess nginx = NginxProcess.start(fleet.endpoints(), cores);
+                GatewayProcess gateway = GatewayProcess.start(fleet.endpoints(), model, "", "overhead-stream-gateway")) {
+            InetSocketAddress viaGateway = new InetSocketAddress("127.0.0.1", gateway.port);
+            InetSocketAddress viaNginx = new InetSocketAddress("127.0.0.1", nginx.port);
+            System.out.println("\nstreaming CPU: warming up (JIT) ...");
+            run(viaGateway, rate, 20, true, 4096, body);
+            run(viaNginx, rate, 5, true, 4096, body);
+            for (int round = 1; round <= rounds; round++) {
+                System.out.printf(Locale.ROOT,
+                        "%nstreaming CPU round %d of %d: %d streams/s of 64 tokens for %d s over 8 simulated pods (load average %s)%n",
+                        round, rounds, rate, seconds, loadAverage());
+                long g0 = gateway.cpuNanos();
+                Result g = run(viaGateway, rate, seconds, true, 4096, body);
+                long gCpu = gateway.cpuNanos() - g0;
+                long n0 = nginx.cpuNanos();
+                Result n = run(viaNginx, rate, seconds, true, 4096, body);
+                long nCpu = nginx.cpuNanos() - n0;
+                System.out.printf(Locale.ROOT, "  gateway: %.1f CPU-s, %.0f µs per stream, TTFB p50 %.2f ms, errors %d%n",
+                        gCpu / 1e9, gCpu / 1e3 / g.millis().length, g.p(50), g.errors());
+                System.out.printf(Locale.ROOT, "  nginx:   %.1f CPU-s, %.0f µs per stream, TTFB p50 %.2f ms, errors %d%n",
+                        nCpu / 1e9, nCpu / 1e3 / n.millis().length, n.p(50), n.errors());
+                System.out.printf(Locale.ROOT, "  gateway / nginx CPU per streamed request: %.2fx%n",
+                        ((double) gCpu / g.millis().length) / ((double) nCpu / n.millis().length));
+            }
+        }
+    }
+
+    /** {@code -DbaselineJar=path}: another build of the gateway, measured beside this one in the closed loop. */
+    static String baselineJar() {
+        String jar = System.getProperty("baselineJar", "");
+        return jar.isBlank() ? null : jar;
+    }
+
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (java.io.IOException e) {
+            return "?";
         }
     }
 
@@ -136,6 +314,11 @@ public final class ProxyOverheadBenchmark {
      */
     static Result run(InetSocketAddress target, int rate, int seconds, boolean stream, int maxConnections)
             throws Exception {
+        return run(target, rate, seconds, stream, maxConnections, stream ? STREAM_BODY : BODY);
+    }
+
+    static Result run(InetSocketAddress target, int rate, int seconds, boolean stream, int maxConnections, byte[] body)
+            throws Exception {
         EventLoopGroup loop = new NioEventLoopGroup(1);
         int total = rate * seconds;
         long[] latency = new long[total];
@@ -146,7 +329,6 @@ public final class ProxyOverheadBenchmark {
         int[] open = {0};
         ArrayDeque<Integer> backlog = new ArrayDeque<>();
         long[] intended = new long[total];
-        byte[] body = stream ? STREAM_BODY : BODY;
         Bootstrap bootstrap = new Bootstrap().group(loop).channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .handler(new ChannelInitializer<SocketChannel>() {
@@ -271,20 +453,38 @@ public final class ProxyOverheadBenchmark {
          * @param name      names the log file, target/{name}.log
          */
         static GatewayProcess start(int upstreamPort, String specLines, String name) throws Exception {
+            return start(List.of("127.0.0.1:" + upstreamPort), "m", specLines, name);
+        }
+
+        static GatewayProcess start(List<String> endpoints, String model, String specLines, String name)
+                throws Exception {
+            return start(endpoints, model, specLines, name, System.getProperty("gatewayJar", "target/inference-gateway.jar"));
+        }
+
+        /** @param jar the gateway jar to run: this build's, or another build's to compare against */
+        static GatewayProcess start(List<String> endpoints, String model, String specLines, String name, String jar)
+                throws Exception {
             Path config = Files.createTempFile("overhead", ".yaml");
+            String list = endpoints.stream().map(e -> "\"" + e + "\"").collect(java.util.stream.Collectors.joining(", "));
             Files.writeString(config, """
                     kind: InferenceGatewayConfig
                     spec:
                       schedulers:
-                        - {modelName: m, endpoints: ["127.0.0.1:%d"], policy: %s}
-                    """.formatted(upstreamPort, System.getProperty("policy", "gpu-aware")) + specLines);
+                        - {modelName: "%s", endpoints: [%s], policy: %s}
+                    """.formatted(model, list, System.getProperty("policy", "gpu-aware")) + specLines);
             int port;
             try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
                 port = s.getLocalPort();
             }
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process p = new ProcessBuilder(List.of(java, "-Xmx512m", "-jar", "target/inference-gateway.jar", "serve",
-                    "--config", config.toString(), "--port", Integer.toString(port)))
+            List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx512m"));
+            String jvmArgs = System.getProperty("gatewayJvmArgs", "");
+            if (!jvmArgs.isBlank()) {
+                command.addAll(List.of(jvmArgs.trim().split("\\s+")));
+            }
+            command.addAll(List.of("-jar", jar, "serve", "--config", config.toString(),
+                    "--port", Integer.toString(port)));
+            Process p = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(new File("target/" + name + ".log")).start();
             HttpClient http = HttpClient.newHttpClient();
             for (int i = 0; i < 120; i++) {
@@ -305,6 +505,21 @@ public final class ProxyOverheadBenchmark {
         /** CPU time the process has used so far, in nanoseconds. */
         long cpuNanos() {
             return process.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
+        }
+
+        /** The gateway's {@code inference_gateway_connections_open}: client connections open now. */
+        int openConnections() throws Exception {
+            String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^inference_gateway_connections_open(?:\\{[^}]*})? ([0-9.eE+]+)$",
+                    java.util.regex.Pattern.MULTILINE).matcher(text);
+            return m.find() ? (int) Double.parseDouble(m.group(1)) - 1 : -1; // less this request's own connection
+        }
+
+        /** Bytes of heap in use after a full GC. */
+        long heapUsedAfterGc() throws Exception {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(heapAfterGc());
+            return m.find() ? Long.parseLong(m.group(1)) * 1024 : -1;
         }
 
         String heapAfterGc() throws Exception {

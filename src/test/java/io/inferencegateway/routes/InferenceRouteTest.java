@@ -26,7 +26,7 @@ import io.netty.buffer.Unpooled;
 
 /**
  * The inference route's YAML on its own (no HTTP ingress): its content-based router answers an unknown
- * model with a 404, and its recipientList sends a known one to the pod the EndpointPicker chose.
+ * model with a 404, and its dynamic to (toD) sends a known one to the pod the EndpointPicker chose.
  */
 @CamelMainTest(properties = {
         "camel.main.routes-include-pattern=file:routes/inference.camel.yaml,file:routes/error-handling.camel.yaml",
