@@ -56,13 +56,22 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
      */
     public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, MetricsView metrics,
             InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
+        this(pool, profile, staleAfter, 1, metrics, inFlight, clock, events);
+    }
+
+    /**
+     * @param replicas active gateway replicas sending to these pods; this gateway's dispatches since a scrape
+     *                 are counted that many times (see {@link LoadEstimator})
+     */
+    public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, int replicas,
+            MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
         this.pool = Objects.requireNonNull(pool);
         this.profile = Objects.requireNonNull(profile);
         this.metrics = Objects.requireNonNull(metrics);
         this.inFlight = Objects.requireNonNull(inFlight);
         this.clock = Objects.requireNonNull(clock);
         this.events = Objects.requireNonNull(events);
-        this.estimator = new LoadEstimator(staleAfter.toNanos());
+        this.estimator = new LoadEstimator(staleAfter.toNanos(), replicas);
         this.cycles = ThreadLocal.withInitial(SchedulingCycle::new);
         for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
             addListener(ws.scorer());
@@ -75,8 +84,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     /** The policy for a pool: its profile as the config describes it, its staleness threshold. */
     public static GpuAwarePolicy forPool(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
             NanoClock clock, SchedulerEvents events, RandomGenerator random) {
-        return new GpuAwarePolicy(pool.name(), SchedulerProfiles.build(pool.endpointPicker(), random),
-                pool.metricsStalenessThreshold(), metrics, inFlight, clock, events);
+        return new GpuAwarePolicy(pool.name(), SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas()),
+                pool.metricsStalenessThreshold(), pool.replicas().count(), metrics, inFlight, clock, events);
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
+import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
 
 /**
@@ -35,6 +36,13 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  *
  * <p>Each gateway replica learns only from its own decisions. Learning happens through {@link #picked},
  * including decisions the fallback makes, and endpoints that leave the pool are forgotten.
+ *
+ * <p>With several active replicas ({@code replicas.placement: rendezvous}, see {@link #placedBy}), each replica
+ * sees only part of the traffic, so their indexes would send one shared prefix to different pods. The scorer
+ * then also credits the prefix's {@link PrefixPlacement home}, which every replica computes alike: once this
+ * replica's index knows the prompt's leading {@code keyBlocks} blocks (a prefix seen before, not a one-off
+ * prompt), the home pod scores as much as the best holder the index knows, so the prefix converges on one pod
+ * fleet-wide and a hot prefix spills to the same second pod on every replica.
  */
 public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed {
 
@@ -78,6 +86,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     private final int blockChars;
     private final int maxBlocks;
     private final int blockTokens;
+    private final PrefixPlacement placement;
 
     public PrefixCacheScorer(PrefixIndex index) {
         this(index, PromptBlocks.DEFAULT_BLOCK_CHARS, PromptBlocks.DEFAULT_MAX_BLOCKS);
@@ -88,10 +97,20 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
      * @param maxBlocks  blocks hashed per prompt at most
      */
     public PrefixCacheScorer(PrefixIndex index, int blockChars, int maxBlocks) {
+        this(index, blockChars, maxBlocks, null);
+    }
+
+    private PrefixCacheScorer(PrefixIndex index, int blockChars, int maxBlocks, PrefixPlacement placement) {
         this.index = index;
         this.blockChars = blockChars;
         this.maxBlocks = maxBlocks;
         this.blockTokens = Math.max(1, blockChars / InferenceRequest.CHARS_PER_TOKEN);
+        this.placement = placement;
+    }
+
+    /** The same scorer (sharing its index) that also credits each known prefix's rendezvous home. */
+    public PrefixCacheScorer placedBy(PrefixPlacement placement) {
+        return new PrefixCacheScorer(index, blockChars, maxBlocks, placement);
     }
 
     @Override
@@ -101,13 +120,28 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         if (total == 0) {
             return;
         }
-        int[] matched = cycle.intScratch(endpoints.size());
-        if (index.match(blocks.hashes(), total, new EndpointsOf(endpoints), matched) == 0) {
+        int n = endpoints.size();
+        int[] scratch = cycle.intScratch(2 * n); // [0, n): matched blocks; [n, 2n): loads
+        EndpointsOf pods = new EndpointsOf(endpoints);
+        if (index.match(blocks.hashes(), total, pods, scratch) == 0) {
             return;
         }
-        for (int i = 0; i < endpoints.size(); i++) {
-            scores[i] = (double) matched[i] / total;
-            cycle.expectCachedTokens(i, matched[i] * blockTokens);
+        int best = 0;
+        for (int i = 0; i < n; i++) {
+            scores[i] = (double) scratch[i] / total;
+            cycle.expectCachedTokens(i, scratch[i] * blockTokens);
+            best = Math.max(best, scratch[i]);
+        }
+        if (placement != null && best >= Math.min(total, placement.keyBlocks())) {
+            for (int i = 0; i < n; i++) {
+                EndpointState s = endpoints.get(i);
+                scratch[n + i] = (int) Math.min(Integer.MAX_VALUE, (long) s.waiting() + s.running());
+            }
+            int home = placement.home(placement.key(blocks.hashes(), total), pods, scratch, n);
+            if (home >= 0 && scratch[home] < best) {
+                scores[home] = (double) best / total;
+                cycle.expectCachedTokens(home, best * blockTokens);
+            }
         }
     }
 
@@ -134,6 +168,11 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     @Override
     public void endpointsChanged(List<Endpoint> current) {
         index.retain(current);
+    }
+
+    /** The rendezvous placement it credits, null when it follows its own index only. */
+    public PrefixPlacement placement() {
+        return placement;
     }
 
     public PrefixIndex index() {
