@@ -45,7 +45,13 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             String metricsStalenessThreshold,
             Boolean streamUsage,
             Failover failover,
-            OutlierDetection outlierDetection) {
+            OutlierDetection outlierDetection,
+            Replicas replicas) {
+    }
+
+    /** The other active gateway replicas in front of the same pods, and how they agree on placement. */
+    public record Replicas(Integer count, String placement, Double loadBound, Integer keyBlocks,
+            Boolean spreadScrapes) {
     }
 
     /** Retries on another pod before the first byte reached the client. */
