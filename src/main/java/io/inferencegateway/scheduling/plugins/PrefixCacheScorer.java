@@ -41,12 +41,19 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * sees only part of the traffic, so their indexes would send one shared prefix to different pods. The scorer
  * then also credits the prefix's {@link PrefixPlacement home}, which every replica computes alike: once this
  * replica's index knows the prompt's leading {@code keyBlocks} blocks (a prefix seen before, not a one-off
- * prompt), the home pod scores as much as the best holder the index knows, so the prefix converges on one pod
- * fleet-wide and a hot prefix spills to the same second pod on every replica.
+ * prompt), the home pod scores as much as the best holder the index knows and other holders a little less, so the
+ * prefix converges on one pod fleet-wide and a hot prefix spills to the same second pod on every replica.
  */
 public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed {
 
     public static final String TYPE = "prefix-cache-scorer";
+
+    /**
+     * Under rendezvous placement, how much less a prefix counts on a pod that is not its home (10 %), and the score a
+     * prompt's home gets before any replica knows the prompt. Times the default prefix weight 3 it is 0.3, below
+     * what a one-request queue difference or 15 % of KV use is worth to the other scorers: a tie-break.
+     */
+    static final double HOME_PREFERENCE = 0.1;
 
     /** The longest prompt hashed, in characters: {@code blockSize × maxBlocks}; it sizes a per-thread buffer. */
     static final int MAX_HASHED_CHARS = 1 << 20;
@@ -124,6 +131,9 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         int[] scratch = cycle.intScratch(2 * n); // [0, n): matched blocks; [n, 2n): loads
         EndpointsOf pods = new EndpointsOf(endpoints);
         if (index.match(blocks.hashes(), total, pods, scratch) == 0) {
+            if (placement != null) {
+                credit(placement, blocks, total, 0, endpoints, pods, scratch, scores, cycle);
+            }
             return;
         }
         int best = 0;
@@ -132,14 +142,39 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
             cycle.expectCachedTokens(i, scratch[i] * blockTokens);
             best = Math.max(best, scratch[i]);
         }
-        if (placement != null && best >= Math.min(total, placement.keyBlocks())) {
-            for (int i = 0; i < n; i++) {
-                EndpointState s = endpoints.get(i);
-                scratch[n + i] = (int) Math.min(Integer.MAX_VALUE, (long) s.waiting() + s.running());
+        if (placement != null) {
+            credit(placement, blocks, total, best, endpoints, pods, scratch, scores, cycle);
+        }
+    }
+
+    /**
+     * Rendezvous placement on top of the index: the prefix's home (within the load bound) scores as much as the best
+     * holder this replica knows, and every other holder a little less ({@link #HOME_PREFERENCE}), so holders that
+     * only got the prefix by chance (a first sighting, routed by load) stop attracting it and every replica converges
+     * on the same pod. A prompt the index does not know yet gets only the small preference at its home: a tie-break
+     * that makes replicas agree on first sightings too, too small to override a load difference.
+     */
+    private void credit(PrefixPlacement placement, PromptBlocks blocks, int total, int best,
+            List<EndpointState> endpoints, EndpointsOf pods, int[] scratch, double[] scores, SchedulingCycle cycle) {
+        int n = endpoints.size();
+        for (int i = 0; i < n; i++) {
+            EndpointState s = endpoints.get(i);
+            scratch[n + i] = (int) Math.min(Integer.MAX_VALUE, (long) s.waiting() + s.running());
+        }
+        int home = placement.home(placement.key(blocks.hashes(), total), pods, scratch, n);
+        if (home < 0) {
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            if (i != home) {
+                scores[i] *= 1 - HOME_PREFERENCE;
             }
-            int home = placement.home(placement.key(blocks.hashes(), total), pods, scratch, n);
-            if (home >= 0 && scratch[home] < best) {
-                scores[home] = (double) best / total;
+        }
+        boolean known = best >= Math.min(total, placement.keyBlocks());
+        double credit = known ? (double) best / total : HOME_PREFERENCE;
+        if (credit > scores[home]) {
+            scores[home] = credit;
+            if (known) {
                 cycle.expectCachedTokens(home, best * blockTokens);
             }
         }

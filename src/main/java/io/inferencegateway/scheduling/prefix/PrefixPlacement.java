@@ -17,7 +17,7 @@ import io.inferencegateway.domain.Endpoint;
  *
  * <p>Bounded load (consistent hashing with bounded loads): with {@code L} the candidates' total load and
  * {@code n} their number, a pod takes the prefix only while its load plus this request stays within
- * {@code ceil(loadBound × (L + 1) / n)}; otherwise the prefix spills to the eligible pod with the next highest
+ * {@code ceil(loadBound × (L + 1) / n) + 1}; otherwise the prefix spills to the eligible pod with the next highest
  * weight, the same second pod on every replica that sees similar loads. At least one pod (the least loaded)
  * is always eligible. Loads are the scraped queue and batch corrected for recent dispatches
  * ({@code scheduling/framework/LoadEstimator}), which every replica reads from the same pods.
@@ -60,9 +60,13 @@ public final class PrefixPlacement {
         return count == 0 ? 0 : hashes[Math.min(count, keyBlocks) - 1];
     }
 
-    /** The most load a pod may carry, this request included: {@code ceil(loadBound × (total + 1) / pods)}. */
+    /**
+     * The most load a pod may carry, this request included: {@code ceil(loadBound × (total + 1) / pods) + 1}. The
+     * extra request keeps a nearly idle pool from spilling on one request a replica has not yet seen finish (a
+     * scrape is up to one interval old, and the other replicas' completions are not in this one's counters).
+     */
     public long capacity(long totalLoad, int pods) {
-        return (long) Math.ceil(loadBound * (totalLoad + 1) / pods);
+        return (long) Math.ceil(loadBound * (totalLoad + 1) / pods) + 1;
     }
 
     /**

@@ -104,7 +104,8 @@ class PrefixPlacementTest {
                 Arguments.of("home over 1.25 x average: spills to the second pod", new int[] {12, 4, 4, 4}, 1),
                 Arguments.of("home and second both over: spills to the third", new int[] {12, 12, 2, 2}, 2),
                 Arguments.of("everyone busy alike: home keeps it", new int[] {40, 40, 40, 40}, 0),
-                Arguments.of("one request more than the rest pushes a small pool's home over", new int[] {2, 0, 0, 0}, 1));
+                Arguments.of("one request in flight on an idle pool's home: stays", new int[] {1, 0, 0, 0}, 0),
+                Arguments.of("two requests on the home of an otherwise idle pool: spills", new int[] {2, 0, 0, 0}, 1));
     }
 
     @ParameterizedTest(name = "{0}")
