@@ -121,7 +121,7 @@ public final class BenchRunner {
         List<ReplicaRun> replicaRuns = new ArrayList<>();
         for (String policy : settings.policies()) {
             for (int replicas : settings.replicas()) {
-                for (ReplicaMode mode : modesFor(policy, settings)) {
+                for (ReplicaMode mode : modesFor(policy, replicas, settings)) {
                     String label = label(policy, replicas, mode);
                     Path runDir = settings.out().resolve(scenario.name()).resolve(label);
                     RunRecording recording;
@@ -176,9 +176,18 @@ public final class BenchRunner {
         return runs;
     }
 
-    /** The gpu-aware policy runs every replica mode; the others have no replica awareness to compare. */
-    private static List<ReplicaMode> modesFor(String policy, BenchSettings settings) {
-        return "gpu-aware".equals(policy) ? settings.replicaModes() : List.of(ReplicaMode.NAIVE);
+    /**
+     * The gpu-aware policy runs every replica mode; the others have no replica awareness to compare. One gateway runs
+     * naive only when naive is asked for: it is the baseline the replica runs are held against.
+     */
+    static List<ReplicaMode> modesFor(String policy, int replicas, BenchSettings settings) {
+        if (!"gpu-aware".equals(policy)) {
+            return List.of(ReplicaMode.NAIVE);
+        }
+        if (replicas == 1 && settings.replicaModes().contains(ReplicaMode.NAIVE)) {
+            return List.of(ReplicaMode.NAIVE);
+        }
+        return settings.replicaModes();
     }
 
     /** The policy alone for one naive gateway (as before replicas existed), else policy-Nx-mode. */
