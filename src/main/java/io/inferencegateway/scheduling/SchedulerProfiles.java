@@ -8,12 +8,12 @@ import io.inferencegateway.config.ProfileConfig;
 import io.inferencegateway.config.ReplicaConfig;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.InvalidPluginException;
+import io.inferencegateway.scheduling.framework.PlacementAware;
 import io.inferencegateway.scheduling.framework.Picker;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
-import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
 import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 
 /**
@@ -49,7 +49,7 @@ public final class SchedulerProfiles {
                 continue; // left out: not built at all (a prefix index costs memory)
             }
             Object built = create(type, plugin, random);
-            if (built instanceof PrefixCacheScorer prefix && replicas.placement() == ReplicaConfig.Placement.RENDEZVOUS) {
+            if (built instanceof PlacementAware prefix && replicas.placement() == ReplicaConfig.Placement.RENDEZVOUS) {
                 built = prefix.placedBy(new PrefixPlacement(replicas.loadBound(), replicas.keyBlocks()));
             }
             if (type.role() == Filter.class) {

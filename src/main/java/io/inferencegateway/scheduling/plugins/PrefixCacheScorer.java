@@ -10,6 +10,7 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.PlacementAware;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.Scorer;
@@ -44,7 +45,8 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * prompt), the home pod scores as much as the best holder the index knows and other holders a little less, so the
  * prefix converges on one pod fleet-wide and a hot prefix spills to the same second pod on every replica.
  */
-public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed {
+public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed,
+        PlacementAware {
 
     public static final String TYPE = "prefix-cache-scorer";
 
@@ -116,6 +118,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     }
 
     /** The same scorer (sharing its index) that also credits each known prefix's rendezvous home. */
+    @Override
     public PrefixCacheScorer placedBy(PrefixPlacement placement) {
         return new PrefixCacheScorer(index, blockChars, maxBlocks, placement);
     }
