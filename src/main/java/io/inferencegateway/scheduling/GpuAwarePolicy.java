@@ -23,6 +23,7 @@ import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.PlacementAware;
 import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
@@ -117,7 +118,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         int expectedCached;
         if (fresh == 0) {
             setFallback(true);
-            chosen = leastInFlight(cycle.states());
+            chosen = fallbackPick(cycle);
             profile.observe(cycle, chosen);
             reason = PickReason.FALLBACK;
             expectedCached = 0;
@@ -160,6 +161,22 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             }
         }
         return entries;
+    }
+
+    /**
+     * Without fresh metrics: the prompt's rendezvous home by in-flight counts when the profile places prefixes across
+     * replicas (so they keep agreeing while metrics are stale), else the fewest in flight.
+     */
+    private EndpointState fallbackPick(SchedulingCycle cycle) {
+        for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
+            if (ws.scorer() instanceof PlacementAware placed) {
+                int home = placed.home(cycle, cycle.states());
+                if (home >= 0) {
+                    return cycle.states().get(home);
+                }
+            }
+        }
+        return leastInFlight(cycle.states());
     }
 
     private EndpointState leastInFlight(List<EndpointState> states) {

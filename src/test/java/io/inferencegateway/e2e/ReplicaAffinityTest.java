@@ -44,6 +44,7 @@ class ReplicaAffinityTest {
     void start(String... replicaLines) throws Exception {
         fleet = SimulatedFleet.start(FleetOptions.builder().model(MODEL).pods(4).timeScale(5).build());
         List<String> lines = new ArrayList<>(List.of("policy: gpu-aware", "metricsInterval: 50ms"));
+        // on a busy machine a scrape can come late; the fallback keeps the placement, but scoring is what is tested
         lines.addAll(List.of(replicaLines));
         for (int i = 0; i < 2; i++) {
             GatewayHarness g = GatewayHarness.start(GatewayHarness.fleetConfig(fleet, MODEL, lines.toArray(String[]::new)));
@@ -110,7 +111,7 @@ class ReplicaAffinityTest {
 
     @Test
     void twoAwareReplicasSendEverySharedPromptToOnePod() throws Exception {
-        start("replicas: {count: 2}");
+        start("replicas: {count: 2}", "metricsStalenessThreshold: 2s");
         Map<Integer, List<Integer>> pods = ask(List.of(0, 1), 0, QUESTIONS);
         assertThat(groupsOnOnePod(pods)).as("groups whose questions all went to one pod: %s", pods).isEqualTo(GROUPS);
         Set<Integer> used = new HashSet<>();
@@ -120,7 +121,7 @@ class ReplicaAffinityTest {
 
     @Test
     void whenOneReplicaGoesAwayTheOtherKeepsEveryPromptOnItsPod() throws Exception {
-        start("replicas: {count: 2}");
+        start("replicas: {count: 2}", "metricsStalenessThreshold: 2s");
         Map<Integer, List<Integer>> before = ask(List.of(0, 1), 0, QUESTIONS / 2);
         gateways.get(1).close();
         gateways.remove(1);

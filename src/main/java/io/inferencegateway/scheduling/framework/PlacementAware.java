@@ -1,5 +1,7 @@
 package io.inferencegateway.scheduling.framework;
 
+import java.util.List;
+
 import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 
 /**
@@ -11,4 +13,11 @@ public interface PlacementAware {
 
     /** The same scorer, sharing its state, that also follows {@code placement}. */
     Scorer placedBy(PrefixPlacement placement);
+
+    /**
+     * The request's home among {@code states} by its placement, with each state's in-flight requests as its load;
+     * -1 when this scorer follows no placement or the prompt has no full block. The policy's fallback uses it, so
+     * that replicas keep sending a prefix to one pod while metrics are stale.
+     */
+    int home(SchedulingCycle cycle, List<EndpointState> states);
 }

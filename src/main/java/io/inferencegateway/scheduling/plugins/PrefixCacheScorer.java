@@ -40,10 +40,9 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  *
  * <p>With several active replicas ({@code replicas.placement: rendezvous}, see {@link #placedBy}), each replica
  * sees only part of the traffic, so their indexes would send one shared prefix to different pods. The scorer
- * then also credits the prefix's {@link PrefixPlacement home}, which every replica computes alike: once this
- * replica's index knows the prompt's leading {@code keyBlocks} blocks (a prefix seen before, not a one-off
- * prompt), the home pod scores as much as the best holder the index knows and other holders a little less, so the
- * prefix converges on one pod fleet-wide and a hot prefix spills to the same second pod on every replica.
+ * then also credits the prompt's {@link PrefixPlacement home}, which every replica computes alike: the home scores
+ * as a full hit and other holders half their match, so a prefix lives on one pod fleet-wide and a hot prefix
+ * spills to the same second pod on every replica.
  */
 public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed,
         PlacementAware {
@@ -51,11 +50,11 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     public static final String TYPE = "prefix-cache-scorer";
 
     /**
-     * Under rendezvous placement, how much less a prefix counts on a pod that is not its home (10 %), and the score a
-     * prompt's home gets before any replica knows the prompt. Times the default prefix weight 3 it is 0.3, below
-     * what a one-request queue difference or 15 % of KV use is worth to the other scorers: a tie-break.
+     * Under rendezvous placement, the share of its match a pod keeps when it is not the prompt's home: a pod that holds
+     * the whole prompt by chance scores 0.5 against the home's 1.0, so with the default weights the home wins unless
+     * the load scorers see it clearly worse off.
      */
-    static final double HOME_PREFERENCE = 0.1;
+    static final double OTHER_HOLDER_FACTOR = 0.5;
 
     /** The longest prompt hashed, in characters: {@code blockSize × maxBlocks}; it sizes a per-thread buffer. */
     static final int MAX_HASHED_CHARS = 1 << 20;
@@ -151,11 +150,11 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     }
 
     /**
-     * Rendezvous placement on top of the index: the prefix's home (within the load bound) scores as much as the best
-     * holder this replica knows, and every other holder a little less ({@link #HOME_PREFERENCE}), so holders that
-     * only got the prefix by chance (a first sighting, routed by load) stop attracting it and every replica converges
-     * on the same pod. A prompt the index does not know yet gets only the small preference at its home: a tie-break
-     * that makes replicas agree on first sightings too, too small to override a load difference.
+     * Rendezvous placement on top of the index: the prompt's home (within the load bound) scores as a full hit, and
+     * every other pod keeps only {@link #OTHER_HOLDER_FACTOR} of its own match. So a replica sends even a prompt it
+     * has never seen to the home, where the other replicas send it too, and holders that got a prefix by chance
+     * (before it had a home, or while the home was over its bound) stop attracting it. This is consistent hashing
+     * with bounded loads; the load scorers still choose among the pods within the bound.
      */
     private void credit(PrefixPlacement placement, PromptBlocks blocks, int total, int best,
             List<EndpointState> endpoints, EndpointsOf pods, int[] scratch, double[] scores, SchedulingCycle cycle) {
@@ -170,17 +169,30 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         }
         for (int i = 0; i < n; i++) {
             if (i != home) {
-                scores[i] *= 1 - HOME_PREFERENCE;
+                scores[i] *= OTHER_HOLDER_FACTOR;
             }
         }
-        boolean known = best >= Math.min(total, placement.keyBlocks());
-        double credit = known ? (double) best / total : HOME_PREFERENCE;
-        if (credit > scores[home]) {
-            scores[home] = credit;
-            if (known) {
-                cycle.expectCachedTokens(home, best * blockTokens);
-            }
+        scores[home] = 1.0;
+        if (best > 0) {
+            cycle.expectCachedTokens(home, best * blockTokens);
         }
+    }
+
+    @Override
+    public int home(SchedulingCycle cycle, List<EndpointState> states) {
+        if (placement == null) {
+            return -1;
+        }
+        PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
+        if (blocks.count() == 0) {
+            return -1;
+        }
+        int n = states.size();
+        int[] loads = cycle.intScratch(n);
+        for (int i = 0; i < n; i++) {
+            loads[i] = (int) Math.min(Integer.MAX_VALUE, states.get(i).inFlight());
+        }
+        return placement.home(placement.key(blocks.hashes(), blocks.count()), new EndpointsOf(states), loads, 0);
     }
 
     /** Deciding a pick means the pod probably holds the longest part of the prompt. */

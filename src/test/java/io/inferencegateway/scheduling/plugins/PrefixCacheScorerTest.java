@@ -108,18 +108,18 @@ class PrefixCacheScorerTest {
     }
 
     @Test
-    void withRendezvousPlacementAKnownPrefixsHomeScoresAsMuchAsItsBestHolderAndOtherHoldersALittleLess() {
+    void withRendezvousPlacementTheHomeScoresAsAFullHitAndOtherHoldersHalfTheirMatch() {
         PrefixCacheScorer placed = scorer.placedBy(new PrefixPlacement(1.25, 4));
         double[] scores = new double[3];
         placed.score(cycle(base(prompt("doc", 8))), pods, scores);
-        double[] expected = {0.9, 0.25 * 0.9, 0.0};
+        double[] expected = {0.5, 0.25 * 0.5, 0.0};
         expected[homeOfDoc(pods)] = 1.0;
         assertThat(scores).containsExactly(expected, within(1e-12));
         assertThat(placed.index()).as("shares the index").isSameAs(scorer.index());
     }
 
     @Test
-    void withRendezvousPlacementAPromptNeverSeenBeforeGetsOnlyATieBreakAtItsHome() {
+    void withRendezvousPlacementAPromptNeverSeenBeforeGoesToItsHomeToo() {
         PrefixCacheScorer placed = scorer.placedBy(new PrefixPlacement(1.25, 4));
         double[] scores = new double[3];
         placed.score(cycle(base(prompt("one-off", 8))), pods, scores);
@@ -127,7 +127,7 @@ class PrefixCacheScorerTest {
         int home = PrefixPlacement.rank0(new PrefixPlacement(1.25, 4).key(hashes, 8),
                 pods.stream().map(EndpointState::endpoint).toList());
         double[] expected = {0.0, 0.0, 0.0};
-        expected[home] = PrefixCacheScorer.HOME_PREFERENCE;
+        expected[home] = 1.0;
         assertThat(scores).containsExactly(expected, within(1e-12));
     }
 
@@ -147,7 +147,7 @@ class PrefixCacheScorerTest {
                 credited++;
             }
         }
-        assertThat(scores[home]).as("the overloaded holder keeps its match, a little less").isEqualTo(0.9, within(1e-12));
+        assertThat(scores[home]).as("the overloaded holder keeps half its match").isEqualTo(0.5, within(1e-12));
         assertThat(credited).as("exactly one other pod is credited as the spill target").isEqualTo(1);
     }
 }
