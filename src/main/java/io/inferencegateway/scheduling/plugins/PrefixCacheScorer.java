@@ -154,14 +154,15 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
      * every other pod keeps only {@link #OTHER_HOLDER_FACTOR} of its own match. So a replica sends even a prompt it
      * has never seen to the home, where the other replicas send it too, and holders that got a prefix by chance
      * (before it had a home, or while the home was over its bound) stop attracting it. This is consistent hashing
-     * with bounded loads; the load scorers still choose among the pods within the bound.
+     * with bounded loads, on the pods' (corrected) queues; the load scorers still choose among the pods within the
+     * bound.
      */
     private void credit(PrefixPlacement placement, PromptBlocks blocks, int total, int best,
             List<EndpointState> endpoints, EndpointsOf pods, int[] scratch, double[] scores, SchedulingCycle cycle) {
         int n = endpoints.size();
         for (int i = 0; i < n; i++) {
-            EndpointState s = endpoints.get(i);
-            scratch[n + i] = (int) Math.min(Integer.MAX_VALUE, (long) s.waiting() + s.running());
+            // the queue, not the batch: the batch is capped by the engine, and waiting is what delays a first token
+            scratch[n + i] = endpoints.get(i).waiting();
         }
         int home = placement.home(placement.key(blocks.hashes(), total), pods, scratch, n);
         if (home < 0) {

@@ -19,7 +19,7 @@ import io.inferencegateway.domain.Endpoint;
  * {@code n} their number, a pod takes the prefix only while its load plus this request stays within
  * {@code ceil(loadBound × (L + 1) / n) + 1}; otherwise the prefix spills to the eligible pod with the next highest
  * weight, the same second pod on every replica that sees similar loads. At least one pod (the least loaded)
- * is always eligible. Loads are the scraped queue and batch corrected for recent dispatches
+ * is always eligible. The prefix scorer passes the scraped queues corrected for recent dispatches
  * ({@code scheduling/framework/LoadEstimator}), which every replica reads from the same pods.
  *
  * <p>Stateless and thread-safe; no allocation per call.
