@@ -52,6 +52,9 @@ public final class PoolRoutes implements OnCamelContextStarted {
         this.gateway = gateway;
     }
 
+    /** This replica's share of a spread scrape period, drawn once so that a reload does not restart the scrape. */
+    private final double scrapePhase = java.util.concurrent.ThreadLocalRandom.current().nextDouble();
+
     /** Milliseconds between two pod lists of a discovered pool. */
     public void setPodResyncPeriod(long millis) {
         this.podResyncMillis = millis;
@@ -98,8 +101,12 @@ public final class PoolRoutes implements OnCamelContextStarted {
     }
 
     private List<PoolRoute> routesOf(String pool, PoolConfig config) {
+        // replicas that spread their scrapes start at a random phase of the (longer) period, so that together they
+        // scrape each pod at about the pool's metricsInterval (config/ReplicaConfig)
+        long period = Math.max(1, config.scrapeInterval().toMillis());
+        long delay = config.replicas().spreadScrapes() ? (long) (scrapePhase * period) : 0;
         PoolRoute metrics = new PoolRoute("metrics-scrape", pool,
-                Map.of("period", Long.toString(config.metricsInterval().toMillis())), null);
+                Map.of("period", Long.toString(period), "delay", Long.toString(delay)), null);
         if (config.modelSelector().isEmpty()) {
             return List.of(metrics);
         }

@@ -255,18 +255,21 @@ public final class ConfigLoader {
         Duration routeTimeout = duration(s.routeTimeout(), at + ".routeTimeout", PoolConfig.DEFAULT_ROUTE_TIMEOUT);
         Duration metricsInterval = duration(s.metricsInterval(), at + ".metricsInterval",
                 PoolConfig.DEFAULT_METRICS_INTERVAL);
+        ReplicaConfig replicas = replicas(at + ".replicas", s.replicas());
+        Duration scrapeInterval = replicas.scrapeInterval(metricsInterval);
         Duration staleness = duration(s.metricsStalenessThreshold(), at + ".metricsStalenessThreshold",
-                PoolConfig.defaultStalenessThreshold(metricsInterval));
-        if (staleness.compareTo(metricsInterval) < 0) {
-            throw new InvalidConfigException(at + ".metricsStalenessThreshold must be at least metricsInterval ("
-                    + Durations.format(metricsInterval) + "), got '" + s.metricsStalenessThreshold()
+                PoolConfig.defaultStalenessThreshold(scrapeInterval));
+        if (staleness.compareTo(scrapeInterval) < 0) {
+            throw new InvalidConfigException(at + ".metricsStalenessThreshold must be at least "
+                    + (scrapeInterval.equals(metricsInterval) ? "metricsInterval (" : "metricsInterval × replicas.count (")
+                    + Durations.format(scrapeInterval) + "), got '" + s.metricsStalenessThreshold()
                     + "': metrics would go stale between two scrapes");
         }
 
         return new PoolConfig(name, modelName, adapters, endpoints, selector, s.namespace(), targetPort, engine,
                 policy, endpointPicker, routeTimeout, metricsInterval, staleness, Boolean.TRUE.equals(s.streamUsage()),
                 failover(at + ".failover", s.failover()), outlierDetection(at + ".outlierDetection", s.outlierDetection()),
-                flowControl(at + ".flowControl", s.flowControl(), modelName, adapters));
+                flowControl(at + ".flowControl", s.flowControl(), modelName, adapters), replicas);
     }
 
     private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,
@@ -301,6 +304,29 @@ public final class ConfigLoader {
                     + "+-" + Priority.LIMIT + ", got '" + text + "'");
         }
         return p;
+    }
+
+    private static ReplicaConfig replicas(String at, InferenceGatewayConfig.Replicas r) throws InvalidConfigException {
+        if (r == null) {
+            return ReplicaConfig.SINGLE;
+        }
+        int count = intIn(r.count(), 1, 1, 1024, at + ".count");
+        ReplicaConfig.Placement placement = count > 1 ? ReplicaConfig.Placement.RENDEZVOUS
+                : ReplicaConfig.Placement.INDEPENDENT;
+        if (r.placement() != null) {
+            placement = ReplicaConfig.Placement.fromConfigName(r.placement());
+            if (placement == null) {
+                throw new InvalidConfigException(at + ".placement must be one of rendezvous, independent; got '"
+                        + r.placement() + "'");
+            }
+        }
+        double loadBound = r.loadBound() == null ? ReplicaConfig.DEFAULT_LOAD_BOUND : r.loadBound();
+        if (!(loadBound >= 1 && loadBound <= 100)) {
+            throw new InvalidConfigException(at + ".loadBound must be between 1 and 100, got " + r.loadBound());
+        }
+        int keyBlocks = intIn(r.keyBlocks(), ReplicaConfig.DEFAULT_KEY_BLOCKS, 1, 256, at + ".keyBlocks");
+        boolean spread = r.spreadScrapes() == null ? count > 1 : r.spreadScrapes();
+        return new ReplicaConfig(count, placement, loadBound, keyBlocks, spread);
     }
 
     private static FailoverConfig failover(String at, InferenceGatewayConfig.Failover f) throws InvalidConfigException {

@@ -46,7 +46,13 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             Boolean streamUsage,
             Failover failover,
             OutlierDetection outlierDetection,
-            FlowControl flowControl) {
+            FlowControl flowControl,
+            Replicas replicas) {
+    }
+
+    /** The other active gateway replicas in front of the same pods, and how they agree on placement. */
+    public record Replicas(Integer count, String placement, Double loadBound, Integer keyBlocks,
+            Boolean spreadScrapes) {
     }
 
     /**

@@ -20,6 +20,7 @@ import io.inferencegateway.domain.Endpoint;
  *                                  completion stream, so that its tokens are counted, and strip the usage chunk
  *                                  again when the client did not ask for it
  * @param flowControl               how requests wait in the gateway while every pod is saturated
+ * @param replicas                  the other active gateway replicas of this pool, and how they agree on placement
  */
 public record PoolConfig(
         String name,
@@ -38,7 +39,8 @@ public record PoolConfig(
         boolean streamUsage,
         FailoverConfig failover,
         OutlierConfig outlierDetection,
-        FlowControlConfig flowControl) {
+        FlowControlConfig flowControl,
+        ReplicaConfig replicas) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final Duration DEFAULT_ROUTE_TIMEOUT = Duration.ofSeconds(300);
@@ -53,6 +55,23 @@ public record PoolConfig(
         failover = failover == null ? FailoverConfig.DEFAULT : failover;
         outlierDetection = outlierDetection == null ? OutlierConfig.DEFAULT : outlierDetection;
         flowControl = flowControl == null ? FlowControlConfig.DEFAULT : flowControl;
+        replicas = replicas == null ? ReplicaConfig.SINGLE : replicas;
+    }
+
+    /** A pool served by this gateway alone, with the default flow control. */
+    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
+            Map<String, String> modelSelector, String namespace, int targetPort, EngineType engine, Policy policy,
+            EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
+            Duration metricsStalenessThreshold, boolean streamUsage, FailoverConfig failover,
+            OutlierConfig outlierDetection) {
+        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
+                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, failover,
+                outlierDetection, null, null);
+    }
+
+    /** How often this replica scrapes the pool's pods: {@code metricsInterval}, or spread over the replicas. */
+    public Duration scrapeInterval() {
+        return replicas.scrapeInterval(metricsInterval);
     }
 
     /** A pool with the default failover, outlier detection and flow control. */
@@ -61,7 +80,7 @@ public record PoolConfig(
             EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
             Duration metricsStalenessThreshold, boolean streamUsage) {
         this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, null, null, null);
+                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, null, null, null, null);
     }
 
     /** A pool that leaves stream usage as the client asked. */

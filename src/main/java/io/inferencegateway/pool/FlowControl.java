@@ -30,9 +30,10 @@ import io.inferencegateway.domain.Priority;
  * here, not a thread: it is released by {@link #dispatch()}, which runs when a request of the pool ends and on the
  * pool's scrape tick ({@link #tick()}), which also refuses requests that waited past {@code queueTimeout}.
  *
- * <p>Refusals are 429s ({@link GatewayError#overloaded}): a sheddable request (negative priority) while saturated, a
- * newcomer when the queue is full of requests that matter as much or more, a waiting request displaced by one of
- * higher priority, or one that waited too long. A pool without endpoints stays a 503.
+ * <p>Refusals are 429s ({@link GatewayError#overloaded}): a sheddable request (negative priority, never queued) while
+ * the pool is saturated or others wait, a newcomer when the queue is full of requests that matter as much or more, a
+ * waiting request displaced by one of higher priority, or one that waited too long. A pool without endpoints stays a
+ * 503.
  */
 public final class FlowControl {
 
@@ -168,7 +169,8 @@ public final class FlowControl {
      * Places the request now when the pool has room and nobody waits (the common case: one saturation estimate, no
      * lock). Returns null when it must wait: then {@link #enqueue} it.
      *
-     * @throws GatewayError 503 when the pool has no endpoint; 429 for a sheddable request while saturated
+     * @throws GatewayError 503 when the pool has no endpoint; 429 for a sheddable request while saturated or while
+     *                      others wait
      */
     public Placement placeNow(InferenceRequest request, int priority, InFlightRequests inFlight) {
         List<Endpoint> endpoints = pool.endpoints();
@@ -182,7 +184,7 @@ public final class FlowControl {
         if (!saturated && queued == 0) {
             return Placement.choose(pool, request, inFlight);
         }
-        if (saturated && Priority.sheddable(priority)) {
+        if (Priority.sheddable(priority)) { // never queued: refused while the pool is full or others wait
             throw refusal(priority, GatewayError.Dropped.SHEDDABLE_SATURATED);
         }
         return null;

@@ -23,6 +23,7 @@ import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.PlacementAware;
 import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SaturationDetector;
@@ -59,13 +60,22 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
      */
     public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, MetricsView metrics,
             InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
+        this(pool, profile, staleAfter, 1, metrics, inFlight, clock, events);
+    }
+
+    /**
+     * @param replicas active gateway replicas sending to these pods; this gateway's dispatches since a scrape
+     *                 are counted that many times (see {@link LoadEstimator})
+     */
+    public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, int replicas,
+            MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
         this.pool = Objects.requireNonNull(pool);
         this.profile = Objects.requireNonNull(profile);
         this.metrics = Objects.requireNonNull(metrics);
         this.inFlight = Objects.requireNonNull(inFlight);
         this.clock = Objects.requireNonNull(clock);
         this.events = Objects.requireNonNull(events);
-        this.estimator = new LoadEstimator(staleAfter.toNanos());
+        this.estimator = new LoadEstimator(staleAfter.toNanos(), replicas);
         this.cycles = ThreadLocal.withInitial(SchedulingCycle::new);
         this.saturation = profile.filters().stream().filter(SaturationDetector.class::isInstance)
                 .map(SaturationDetector.class::cast).findFirst().orElse(null);
@@ -80,8 +90,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     /** The policy for a pool: its profile as the config describes it, its staleness threshold. */
     public static GpuAwarePolicy forPool(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
             NanoClock clock, SchedulerEvents events, RandomGenerator random) {
-        return new GpuAwarePolicy(pool.name(), SchedulerProfiles.build(pool.endpointPicker(), random),
-                pool.metricsStalenessThreshold(), metrics, inFlight, clock, events);
+        return new GpuAwarePolicy(pool.name(), SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas()),
+                pool.metricsStalenessThreshold(), pool.replicas().count(), metrics, inFlight, clock, events);
     }
 
     @Override
@@ -113,7 +123,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         int expectedCached;
         if (fresh == 0) {
             setFallback(true);
-            chosen = leastInFlight(cycle.states());
+            chosen = fallbackPick(cycle);
             profile.observe(cycle, chosen);
             reason = PickReason.FALLBACK;
             expectedCached = 0;
@@ -182,6 +192,22 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             }
         }
         return entries;
+    }
+
+    /**
+     * Without fresh metrics: the prompt's rendezvous home by in-flight counts when the profile places prefixes across
+     * replicas (so they keep agreeing while metrics are stale), else the fewest in flight.
+     */
+    private EndpointState fallbackPick(SchedulingCycle cycle) {
+        for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
+            if (ws.scorer() instanceof PlacementAware placed) {
+                int home = placed.home(cycle, cycle.states());
+                if (home >= 0) {
+                    return cycle.states().get(home);
+                }
+            }
+        }
+        return leastInFlight(cycle.states());
     }
 
     private EndpointState leastInFlight(List<EndpointState> states) {

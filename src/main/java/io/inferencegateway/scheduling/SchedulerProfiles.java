@@ -5,13 +5,16 @@ import java.util.random.RandomGenerator;
 import io.inferencegateway.config.EndpointPickerConfig;
 import io.inferencegateway.config.PluginConfig;
 import io.inferencegateway.config.ProfileConfig;
+import io.inferencegateway.config.ReplicaConfig;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.InvalidPluginException;
+import io.inferencegateway.scheduling.framework.PlacementAware;
 import io.inferencegateway.scheduling.framework.Picker;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
+import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 
 /**
  * Builds the {@link SchedulerProfile} a pool's config describes. The one place a pipeline is put together,
@@ -27,6 +30,14 @@ public final class SchedulerProfiles {
      * @param random what pickers break ties with
      */
     public static SchedulerProfile build(EndpointPickerConfig config, RandomGenerator random) {
+        return build(config, random, ReplicaConfig.SINGLE);
+    }
+
+    /**
+     * @param replicas with {@code placement: rendezvous}, every prefix-cache scorer also credits the prefixes'
+     *                 rendezvous homes, so that all replicas converge on the same pods
+     */
+    public static SchedulerProfile build(EndpointPickerConfig config, RandomGenerator random, ReplicaConfig replicas) {
         SchedulerProfile.Builder b = SchedulerProfile.builder();
         for (ProfileConfig.Entry entry : config.profile().plugins()) {
             PluginConfig plugin = config.plugin(entry.pluginRef());
@@ -38,6 +49,9 @@ public final class SchedulerProfiles {
                 continue; // left out: not built at all (a prefix index costs memory)
             }
             Object built = create(type, plugin, random);
+            if (built instanceof PlacementAware prefix && replicas.placement() == ReplicaConfig.Placement.RENDEZVOUS) {
+                built = prefix.placedBy(new PrefixPlacement(replicas.loadBound(), replicas.keyBlocks()));
+            }
             if (type.role() == Filter.class) {
                 b.filter((Filter) built);
             } else if (type.role() == Scorer.class) {

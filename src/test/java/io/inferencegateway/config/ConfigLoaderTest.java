@@ -154,6 +154,26 @@ class ConfigLoaderTest {
         assertThat(c.pools().get(1).metricsStalenessThreshold()).isEqualTo(Duration.ofMillis(1500));
     }
 
+    @Test
+    void replicasDefaultToOneGatewayAndSeveralDefaultToRendezvousWithSpreadScrapes() throws Exception {
+        GatewayConfig c = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - {modelName: a, endpoints: ["h:1"]}
+                    - {modelName: b, endpoints: ["h:1"], replicas: {count: 3}}
+                    - {modelName: c, endpoints: ["h:1"], replicas: {count: 3, placement: independent, loadBound: 1.5,
+                       keyBlocks: 8, spreadScrapes: false}}
+                """);
+        assertThat(c.pools().get(0).replicas()).isEqualTo(ReplicaConfig.SINGLE);
+        PoolConfig b = c.pools().get(1);
+        assertThat(b.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Placement.RENDEZVOUS, 1.25, 4, true));
+        assertThat(b.scrapeInterval()).isEqualTo(Duration.ofMillis(150));
+        assertThat(b.metricsStalenessThreshold()).as("four spread scrapes").isEqualTo(Duration.ofMillis(600));
+        PoolConfig cc = c.pools().get(2);
+        assertThat(cc.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Placement.INDEPENDENT, 1.5, 8, false));
+        assertThat(cc.scrapeInterval()).isEqualTo(Duration.ofMillis(50));
+    }
+
     /** The profile's scorers and their weights, in profile order. */
     static Map<String, Double> scorerWeights(PoolConfig p) {
         Map<String, Double> weights = new LinkedHashMap<>();
@@ -221,8 +241,30 @@ class ConfigLoaderTest {
                 Arguments.of("unknown field", HEAD + """
                         spec:
                           schedulers:
-                            - {modelName: a, endpoints: ["h:1"], replicas: 3}
-                        """, "spec.schedulers[0].replicas is not a known field"),
+                            - {modelName: a, endpoints: ["h:1"], replicaCount: 3}
+                        """, "spec.schedulers[0].replicaCount is not a known field"),
+                Arguments.of("no replicas", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], replicas: {count: 0}}
+                        """, "spec.schedulers[0].replicas.count must be 1..1024, got 0"),
+                Arguments.of("unknown placement", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], replicas: {count: 2, placement: redis}}
+                        """, "spec.schedulers[0].replicas.placement must be one of rendezvous, independent; got 'redis'"),
+                Arguments.of("load bound below 1", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], replicas: {count: 2, loadBound: 0.9}}
+                        """, "spec.schedulers[0].replicas.loadBound must be between 1 and 100, got 0.9"),
+                Arguments.of("staleness shorter than a spread scrape", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], metricsInterval: 50ms, metricsStalenessThreshold: 100ms,
+                               replicas: {count: 3}}
+                        """, "spec.schedulers[0].metricsStalenessThreshold must be at least metricsInterval × "
+                        + "replicas.count (150ms), got '100ms'"),
                 Arguments.of("unknown policy", HEAD + """
                         spec:
                           schedulers:

@@ -59,7 +59,7 @@ class FlowControlTest {
         PoolConfig config = new PoolConfig(base.name(), base.modelName(), base.loraAdapters(), base.endpoints(),
                 base.modelSelector(), base.namespace(), base.targetPort(), base.engine(), base.policy(),
                 base.endpointPicker(), base.routeTimeout(), base.metricsInterval(), base.metricsStalenessThreshold(),
-                false, FailoverConfig.DEFAULT, OutlierConfig.DEFAULT, flow);
+                false, FailoverConfig.DEFAULT, OutlierConfig.DEFAULT, flow, null);
         return new ModelPool(config, oneSlotPods, endpoints, now::get);
     }
 
@@ -176,6 +176,16 @@ class FlowControlTest {
                             .containsEntry("x-gateway-dropped-reason", "sheddable_saturated");
                 });
         assertThat(pool.flowControl().queued()).isZero();
+    }
+
+    @Test
+    void aSheddableRequestNeverWaitsBehindOthersEvenWhenAPodHasJustFreed() {
+        saturate();
+        send("waiting", Priority.STANDARD);
+        inFlight.finished(A); // room, but the queue has not been dispatched yet
+
+        assertThatThrownBy(() -> send("shed", Priority.SHEDDABLE)).isInstanceOf(GatewayError.class);
+        assertThat(pool.flowControl().queued()).isEqualTo(1);
     }
 
     @Test

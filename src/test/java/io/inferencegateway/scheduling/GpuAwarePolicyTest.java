@@ -147,6 +147,27 @@ class GpuAwarePolicyTest {
     }
 
     @Test
+    void withRendezvousPlacementTheFallbackKeepsEachPromptOnItsHome() {
+        PoolConfig single = pool(Weights.DEFAULT, Policy.GPU_AWARE);
+        PoolConfig replicated = new PoolConfig(single.name(), single.modelName(), single.loraAdapters(),
+                single.endpoints(), single.modelSelector(), single.namespace(), single.targetPort(), single.engine(),
+                single.policy(), single.endpointPicker(), single.routeTimeout(), single.metricsInterval(),
+                single.metricsStalenessThreshold(), false, null, null, null,
+                new io.inferencegateway.config.ReplicaConfig(2, io.inferencegateway.config.ReplicaConfig.Placement.RENDEZVOUS,
+                        1.25, 4, false));
+        GpuAwarePolicy a = policy(replicated);
+        GpuAwarePolicy b = policy(replicated);
+        String prompt = "a long shared system prompt that fills more than one block of sixty-four characters, twice";
+        // never scraped: both replicas are in the fallback, and both pick the same pod for the prompt, every time
+        Endpoint first = a.choose(base(prompt), pods);
+        for (int i = 0; i < 5; i++) {
+            assertThat(a.choose(base(prompt), pods)).isEqualTo(first);
+            assertThat(b.choose(base(prompt), pods)).isEqualTo(first);
+        }
+        assertThat(a.inFallback()).isTrue();
+    }
+
+    @Test
     void fallsBackToLeastInFlightWhenNoMetricsAreFreshAndSaysSoOncePerTransition() {
         GpuAwarePolicy policy = policy(Weights.DEFAULT);
         inFlight.started(p1, 1);

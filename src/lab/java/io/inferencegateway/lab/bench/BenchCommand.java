@@ -14,6 +14,7 @@ import io.inferencegateway.lab.bench.fleet.StubFleetLauncher;
 import io.inferencegateway.lab.bench.gateway.GatewayConfigWriter;
 import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
 import io.inferencegateway.lab.bench.gateway.GatewayProcess;
+import io.inferencegateway.lab.bench.gateway.ReplicaMode;
 import io.inferencegateway.lab.bench.report.Progress;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -118,6 +119,22 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Wall seconds to wait for requests in flight after the last send (default: ${DEFAULT-VALUE}).")
     double drainTimeoutSeconds;
 
+    @Option(names = "--replicas", split = ",", paramLabel = "N", defaultValue = "1",
+            description = "Gateway replicas per run, comma-separated (default: ${DEFAULT-VALUE}); requests go to them "
+                    + "round-robin, like a Kubernetes Service.")
+    List<Integer> replicas;
+
+    @Option(names = "--replica-modes", split = ",", paramLabel = "MODE", defaultValue = "naive,rendezvous",
+            description = "How gpu-aware replicas know about each other (default: ${DEFAULT-VALUE}): naive "
+                    + "(independent, as before), rendezvous (replicas section: shared placement, herding x N, "
+                    + "spread scrapes), rendezvous-every-scrape (the same, every replica scraping at the full rate).")
+    List<String> replicaModes;
+
+    @Option(names = "--kill-replica-at", paramLabel = "F",
+            description = "Kill one replica (SIGKILL, after taking it out of rotation) once this share of the "
+                    + "arrivals has passed, in runs with more than one replica.")
+    Double killReplicaAt;
+
     @Option(names = "--list", description = "List the scenarios with their fleets and workloads, then exit.")
     boolean list;
 
@@ -129,7 +146,12 @@ public final class BenchCommand implements Callable<Integer> {
         }
         BenchSettings settings = new BenchSettings(scenarios.isEmpty() ? ScenarioCatalog.names() : scenarios, policies,
                 offered.rate, offered.load, durationSeconds == null ? null : seconds(durationSeconds), maxRequests, seed,
-                timeScale, eventBudget, model, seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out);
+                timeScale, eventBudget, model, seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out,
+                replicas, replicaModes.stream().map(ReplicaMode::fromLabel).toList(), killReplicaAt);
+        if (gateway == GatewayKind.direct && replicas.stream().anyMatch(r -> r > 1)) {
+            System.err.println("bench: --replicas above 1 needs --gateway process");
+            return EXIT_USAGE;
+        }
         BenchRunner runner = new BenchRunner(fleetLauncher(), gatewayLauncher(settings), gateway.name(), System.err,
                 Progress.onTerminal());
         try {
@@ -162,7 +184,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         // the gateway gives up on an upstream no sooner than the bench gives up on the request
         return GatewayProcess.launcher(GatewayProcess.javaJarCommand(gatewayJar, gatewayJvmOptions),
-                settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(60));
+                settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(180));
     }
 
     private void listScenarios() {

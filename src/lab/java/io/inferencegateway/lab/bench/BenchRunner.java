@@ -9,14 +9,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import io.inferencegateway.lab.bench.fleet.Fleet;
 import io.inferencegateway.lab.bench.fleet.FleetLauncher;
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodSample;
 import io.inferencegateway.lab.bench.fleet.PodSampler;
 import io.inferencegateway.lab.bench.fleet.PodStats;
 import io.inferencegateway.lab.bench.gateway.LoadTarget;
 import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
+import io.inferencegateway.lab.bench.gateway.ReplicaMode;
 import io.inferencegateway.lab.bench.load.LiveCounters;
 import io.inferencegateway.lab.bench.load.LoadGenerator;
 import io.inferencegateway.lab.bench.load.LoadOptions;
@@ -36,6 +41,7 @@ import io.inferencegateway.lab.bench.workload.Workload;
  *
  * <pre>
  * out/report.md                      one table per scenario
+ * out/replicas.md                    with --replicas: hit rate, TTFT and /metrics load per replica count and mode
  * out/ttft-p99.png                   p99 TTFT per scenario and policy
  * out/SCENARIO/ttft-cdf.png          TTFT CDF per policy
  * out/SCENARIO/POLICY.json           one run: settings, summary, every request
@@ -52,6 +58,7 @@ public final class BenchRunner {
     private final String gatewayKind;
     private final PrintStream log;
     private final boolean terminal;
+    private final List<ReplicaRuns> replicaRuns = new ArrayList<>();
 
     /**
      * @param gatewayKind how requests reach the pods, for the reports: {@code process} or {@code direct}
@@ -111,35 +118,91 @@ public final class BenchRunner {
         LoadOptions options = LoadOptions.defaults(timeScale).withRequestTimeout(settings.requestTimeout())
                 .withDrainTimeout(settings.drainTimeout());
         List<RunReport> runs = new ArrayList<>();
+        List<ReplicaRun> replicaRuns = new ArrayList<>();
         for (String policy : settings.policies()) {
-            Path runDir = settings.out().resolve(scenario.name()).resolve(policy);
-            RunRecording recording;
-            List<PodStats> podStats;
-            try (Fleet pods = fleets.start(fleet, settings.seed());
-                 LoadTarget gateway = gateways.start(fleet, policy, pods.endpoints(), runDir)) {
-                LiveCounters counters = new LiveCounters();
-                PodSampler sampler = PodSampler.start(fleet, pods::sample, POD_SAMPLE_MILLIS);
-                try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + policy, counters)) {
-                    recording = generator.run(plan, gateway.targets(), options, counters);
-                } finally {
-                    podStats = sampler.finish();
+            for (int replicas : settings.replicas()) {
+                for (ReplicaMode mode : modesFor(policy, replicas, settings)) {
+                    String label = label(policy, replicas, mode);
+                    Path runDir = settings.out().resolve(scenario.name()).resolve(label);
+                    RunRecording recording;
+                    List<PodStats> podStats;
+                    List<PodSample> before;
+                    List<PodSample> after;
+                    long scrapes;
+                    Long killedAtNanos = null;
+                    try (Fleet pods = fleets.start(fleet, settings.seed());
+                         LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(), runDir)) {
+                        LiveCounters counters = new LiveCounters();
+                        before = pods.sample();
+                        long scrapesBefore = pods.metricsScrapes();
+                        PodSampler sampler = PodSampler.start(fleet, pods::sample, POD_SAMPLE_MILLIS);
+                        ScheduledExecutorService killer = null;
+                        long killSim = 0;
+                        if (settings.killReplicaAt() != null && replicas > 1) {
+                            killSim = (long) (settings.killReplicaAt() * duration.toNanos());
+                            killer = Executors.newSingleThreadScheduledExecutor();
+                            long wallDelay = LoadGenerator.START_DELAY_NANOS + Math.round(killSim / timeScale);
+                            killer.schedule(() -> gateway.kill(replicas - 1), wallDelay, TimeUnit.NANOSECONDS);
+                            killedAtNanos = killSim;
+                        }
+                        try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + label, counters)) {
+                            recording = generator.run(plan, gateway.targets(), gateway::live, options, counters);
+                        } finally {
+                            podStats = sampler.finish();
+                            if (killer != null) {
+                                killer.shutdownNow();
+                            }
+                        }
+                        after = pods.sample();
+                        scrapes = scrapesBefore < 0 ? -1 : pods.metricsScrapes() - scrapesBefore;
+                    }
+                    RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals,
+                            label, gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording,
+                            podStats);
+                    JsonReport.write(report, settings.out().resolve(scenario.name()).resolve(label + ".json"));
+                    log.printf(Locale.ROOT, "  %-28s TTFT p50 %s p99 %s, %d errors, send lag p99 %s%n", label,
+                            fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),
+                            report.summary().errors(), fmt(report.summary().sendLag().p99Ms()));
+                    ReplicaRun replicaRun = ReplicaRun.of(label, policy, replicas, mode, recording, before, after,
+                            scrapes, fleet.pods().size(), killedAtNanos);
+                    log.println("    " + replicaRun.oneLine());
+                    replicaRuns.add(replicaRun);
+                    runs.add(report);
                 }
             }
-            RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals, policy,
-                    gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording, podStats);
-            JsonReport.write(report, settings.out().resolve(scenario.name()).resolve(policy + ".json"));
-            log.printf(Locale.ROOT, "  %-14s TTFT p50 %s p99 %s, %d errors, send lag p99 %s%n", policy,
-                    fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),
-                    report.summary().errors(), fmt(report.summary().sendLag().p99Ms()));
-            runs.add(report);
         }
+        this.replicaRuns.add(new ReplicaRuns(scenario.name(), replicaRuns));
         Charts.ttftCdf(runs, settings.out().resolve(scenario.name()).resolve("ttft-cdf.png"));
         return runs;
     }
 
-    private static void writeSummary(Path out, String command, List<List<RunReport>> all) throws IOException {
+    /**
+     * The gpu-aware policy runs every replica mode; the others have no replica awareness to compare. One gateway runs
+     * naive only when naive is asked for: it is the baseline the replica runs are held against.
+     */
+    static List<ReplicaMode> modesFor(String policy, int replicas, BenchSettings settings) {
+        if (!"gpu-aware".equals(policy)) {
+            return List.of(ReplicaMode.NAIVE);
+        }
+        if (replicas == 1 && settings.replicaModes().contains(ReplicaMode.NAIVE)) {
+            return List.of(ReplicaMode.NAIVE);
+        }
+        return settings.replicaModes();
+    }
+
+    /** The policy alone for one naive gateway (as before replicas existed), else policy-Nx-mode. */
+    static String label(String policy, int replicas, ReplicaMode mode) {
+        return replicas == 1 && mode == ReplicaMode.NAIVE ? policy : policy + "-" + replicas + "x-" + mode.label();
+    }
+
+    private void writeSummary(Path out, String command, List<List<RunReport>> all) throws IOException {
         Files.writeString(out.resolve("report.md"),
                 MarkdownReport.document("Routing benchmark", command, all), StandardCharsets.UTF_8);
+        if (replicaRuns.stream().anyMatch(r -> r.runs().stream().anyMatch(run -> run.replicas() > 1
+                || run.mode() != ReplicaMode.NAIVE))) {
+            Files.writeString(out.resolve("replicas.md"), ReplicaRuns.markdown(command, replicaRuns),
+                    StandardCharsets.UTF_8);
+        }
         Charts.p99Bars(all, out.resolve("ttft-p99.png"));
     }
 

@@ -123,6 +123,7 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private void metrics(ChannelHandlerContext ctx, boolean keepAlive) {
+        pod.countMetricsScrape();
         SimulatedPod.MetricsFault fault = pod.metricsFault();
         if (fault == SimulatedPod.MetricsFault.FAIL) {
             respond(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "text/plain", "Internal Server Error", keepAlive);

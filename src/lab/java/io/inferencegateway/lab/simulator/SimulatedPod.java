@@ -41,6 +41,7 @@ public final class SimulatedPod {
     private final long unixNanosAtOrigin = System.currentTimeMillis() * 1_000_000L;
 
     private final AtomicLong received = new AtomicLong();
+    private final AtomicLong metricsScrapes = new AtomicLong();
     private final AtomicLong served = new AtomicLong();
     private final AtomicLong aborted = new AtomicLong();
     private final AtomicLong ids = new AtomicLong();
@@ -190,6 +191,15 @@ public final class SimulatedPod {
     /** Generation requests accepted (chat, completions and responses), since the fleet started. */
     public long requestsReceived() {
         return received.get();
+    }
+
+    /** GET /metrics requests answered or failed, since the fleet started: the load scrapers put on the pod. */
+    public long metricsScrapes() {
+        return metricsScrapes.get();
+    }
+
+    void countMetricsScrape() {
+        metricsScrapes.incrementAndGet();
     }
 
     /** Generation requests that ran to completion, since the fleet started. */

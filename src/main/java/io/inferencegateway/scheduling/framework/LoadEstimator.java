@@ -23,31 +23,45 @@ import io.inferencegateway.metrics.EndpointMetrics;
  * Prefix-cache hits and decode growth are ignored (small over one scrape interval).</li>
  * </ul>
  * Never-scraped endpoints count every gateway request in flight to them as waiting, with unknown KV.
- * Only this gateway's traffic is seen: other gateway replicas sending to the same pods are not.
+ *
+ * <p>Only this gateway's traffic is seen. With {@code replicas} active gateways in front of the same pods
+ * (the pool's {@code replicas.count}), each sending about as much as this one and, under rendezvous placement,
+ * to the same pods for the same prefixes, {@code sent}, {@code finished} and the in-flight count are each
+ * multiplied by {@code replicas}: the burst the pod really sees between two scrapes.
  */
 public final class LoadEstimator {
 
     private final long staleAfterNanos;
+    private final int replicas;
 
     public LoadEstimator(long staleAfterNanos) {
+        this(staleAfterNanos, 1);
+    }
+
+    public LoadEstimator(long staleAfterNanos, int replicas) {
         if (staleAfterNanos <= 0) {
             throw new IllegalArgumentException("staleAfterNanos must be positive");
         }
+        if (replicas < 1) {
+            throw new IllegalArgumentException("replicas must be at least 1");
+        }
         this.staleAfterNanos = staleAfterNanos;
+        this.replicas = replicas;
     }
 
     public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, Counters now, long nowNanos) {
         long inFlight = now.inFlight();
         if (m == null) {
-            into.set(endpoint, null, false, saturatedInt(inFlight), 0, Double.NaN, inFlight, 0, 0);
+            into.set(endpoint, null, false, saturatedInt(inFlight * replicas), 0, Double.NaN, inFlight, 0, 0);
             return;
         }
         boolean fresh = nowNanos - m.scrapeStartedNanos() <= staleAfterNanos;
         Counters then = m.dispatchedAtScrape();
         // without a snapshot at scrape time there is no baseline to compare with: no correction
-        long sent = then == null ? 0 : Math.max(0, now.started() - then.started());
-        long finished = then == null ? 0 : Math.max(0, now.finished() - then.finished());
-        long promptTokens = then == null ? 0 : Math.max(0, now.startedPromptTokens() - then.startedPromptTokens());
+        long sent = then == null ? 0 : Math.max(0, now.started() - then.started()) * replicas;
+        long finished = then == null ? 0 : Math.max(0, now.finished() - then.finished()) * replicas;
+        long promptTokens = then == null ? 0
+                : Math.max(0, now.startedPromptTokens() - then.startedPromptTokens()) * replicas;
         long net = sent - finished;
 
         int waiting = Math.max(0, m.waiting());

@@ -10,11 +10,13 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.PlacementAware;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
+import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
 
 /**
@@ -35,10 +37,24 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  *
  * <p>Each gateway replica learns only from its own decisions. Learning happens through {@link #picked},
  * including decisions the fallback makes, and endpoints that leave the pool are forgotten.
+ *
+ * <p>With several active replicas ({@code replicas.placement: rendezvous}, see {@link #placedBy}), each replica
+ * sees only part of the traffic, so their indexes would send one shared prefix to different pods. The scorer
+ * then also credits the prompt's {@link PrefixPlacement home}, which every replica computes alike: the home scores
+ * as a full hit and other holders half their match, so a prefix lives on one pod fleet-wide and a hot prefix
+ * spills to the same second pod on every replica.
  */
-public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed {
+public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed,
+        PlacementAware {
 
     public static final String TYPE = "prefix-cache-scorer";
+
+    /**
+     * Under rendezvous placement, the share of its match a pod keeps when it is not the prompt's home: a pod that holds
+     * the whole prompt by chance scores 0.5 against the home's 1.0, so with the default weights the home wins unless
+     * the load scorers see it clearly worse off.
+     */
+    static final double OTHER_HOLDER_FACTOR = 0.5;
 
     /** The longest prompt hashed, in characters: {@code blockSize × maxBlocks}; it sizes a per-thread buffer. */
     static final int MAX_HASHED_CHARS = 1 << 20;
@@ -78,6 +94,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     private final int blockChars;
     private final int maxBlocks;
     private final int blockTokens;
+    private final PrefixPlacement placement;
 
     public PrefixCacheScorer(PrefixIndex index) {
         this(index, PromptBlocks.DEFAULT_BLOCK_CHARS, PromptBlocks.DEFAULT_MAX_BLOCKS);
@@ -88,10 +105,21 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
      * @param maxBlocks  blocks hashed per prompt at most
      */
     public PrefixCacheScorer(PrefixIndex index, int blockChars, int maxBlocks) {
+        this(index, blockChars, maxBlocks, null);
+    }
+
+    private PrefixCacheScorer(PrefixIndex index, int blockChars, int maxBlocks, PrefixPlacement placement) {
         this.index = index;
         this.blockChars = blockChars;
         this.maxBlocks = maxBlocks;
         this.blockTokens = Math.max(1, blockChars / InferenceRequest.CHARS_PER_TOKEN);
+        this.placement = placement;
+    }
+
+    /** The same scorer (sharing its index) that also credits each known prefix's rendezvous home. */
+    @Override
+    public PrefixCacheScorer placedBy(PrefixPlacement placement) {
+        return new PrefixCacheScorer(index, blockChars, maxBlocks, placement);
     }
 
     @Override
@@ -101,14 +129,71 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         if (total == 0) {
             return;
         }
-        int[] matched = cycle.intScratch(endpoints.size());
-        if (index.match(blocks.hashes(), total, new EndpointsOf(endpoints), matched) == 0) {
+        int n = endpoints.size();
+        int[] scratch = cycle.intScratch(2 * n); // [0, n): matched blocks; [n, 2n): loads
+        EndpointsOf pods = new EndpointsOf(endpoints);
+        if (index.match(blocks.hashes(), total, pods, scratch) == 0) {
+            if (placement != null) {
+                credit(placement, blocks, total, 0, endpoints, pods, scratch, scores, cycle);
+            }
             return;
         }
-        for (int i = 0; i < endpoints.size(); i++) {
-            scores[i] = (double) matched[i] / total;
-            cycle.expectCachedTokens(i, matched[i] * blockTokens);
+        int best = 0;
+        for (int i = 0; i < n; i++) {
+            scores[i] = (double) scratch[i] / total;
+            cycle.expectCachedTokens(i, scratch[i] * blockTokens);
+            best = Math.max(best, scratch[i]);
         }
+        if (placement != null) {
+            credit(placement, blocks, total, best, endpoints, pods, scratch, scores, cycle);
+        }
+    }
+
+    /**
+     * Rendezvous placement on top of the index: the prompt's home (within the load bound) scores as a full hit, and
+     * every other pod keeps only {@link #OTHER_HOLDER_FACTOR} of its own match. So a replica sends even a prompt it
+     * has never seen to the home, where the other replicas send it too, and holders that got a prefix by chance
+     * (before it had a home, or while the home was over its bound) stop attracting it. This is consistent hashing
+     * with bounded loads, on the pods' (corrected) queues; the load scorers still choose among the pods within the
+     * bound.
+     */
+    private void credit(PrefixPlacement placement, PromptBlocks blocks, int total, int best,
+            List<EndpointState> endpoints, EndpointsOf pods, int[] scratch, double[] scores, SchedulingCycle cycle) {
+        int n = endpoints.size();
+        for (int i = 0; i < n; i++) {
+            // the queue, not the batch: the batch is capped by the engine, and waiting is what delays a first token
+            scratch[n + i] = endpoints.get(i).waiting();
+        }
+        int home = placement.home(placement.key(blocks.hashes(), total), pods, scratch, n);
+        if (home < 0) {
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            if (i != home) {
+                scores[i] *= OTHER_HOLDER_FACTOR;
+            }
+        }
+        scores[home] = 1.0;
+        if (best > 0) {
+            cycle.expectCachedTokens(home, best * blockTokens);
+        }
+    }
+
+    @Override
+    public int home(SchedulingCycle cycle, List<EndpointState> states) {
+        if (placement == null) {
+            return -1;
+        }
+        PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
+        if (blocks.count() == 0) {
+            return -1;
+        }
+        int n = states.size();
+        int[] loads = cycle.intScratch(n);
+        for (int i = 0; i < n; i++) {
+            loads[i] = (int) Math.min(Integer.MAX_VALUE, states.get(i).inFlight());
+        }
+        return placement.home(placement.key(blocks.hashes(), blocks.count()), new EndpointsOf(states), loads, 0);
     }
 
     /** Deciding a pick means the pod probably holds the longest part of the prompt. */
@@ -134,6 +219,11 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     @Override
     public void endpointsChanged(List<Endpoint> current) {
         index.retain(current);
+    }
+
+    /** The rendezvous placement it credits, null when it follows its own index only. */
+    public PrefixPlacement placement() {
+        return placement;
     }
 
     public PrefixIndex index() {

@@ -76,6 +76,34 @@ class LoadEstimatorTest {
         assertThat(s.inFlight()).isEqualTo(now.inFlight());
     }
 
+    static Stream<Arguments> replicaCases() {
+        return Stream.of(
+                Arguments.of("one replica: its own 3 sent queue", 1, new Counters(13, 4, 6_600), 5, 10, 0.40),
+                Arguments.of("three replicas: 3 sent here stand for 9 at the pod; KV +4,800/16,000", 3,
+                        new Counters(13, 4, 6_600), 11, 10, 0.60),
+                Arguments.of("three replicas: 1 sent, 2 finished here is net -3 at the pod: drains the 2 queued, "
+                        + "then the batch loses 1", 3, new Counters(11, 6, 5_400), 0, 9, 0.30));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("replicaCases")
+    void withSeveralReplicasTheirDispatchesCountAsManyTimesAsThereAreReplicas(String scenario, int replicas,
+            Counters now, int waiting, int running, double kv) {
+        EndpointState s = new EndpointState();
+        new LoadEstimator(200_000_000L, replicas).estimate(s, pod(1), scraped(2, 10, 0.30), now, NOW);
+        assertThat(s.waiting()).as("waiting").isEqualTo(waiting);
+        assertThat(s.running()).as("running").isEqualTo(running);
+        assertThat(s.kvUsage()).as("kv").isCloseTo(kv, within(1e-12));
+    }
+
+    @Test
+    void aNeverScrapedPodCountsEveryReplicasShareOfInFlightAsQueued() {
+        EndpointState s = new EndpointState();
+        new LoadEstimator(200_000_000L, 3).estimate(s, pod(1), null, new Counters(10, 6, 0), NOW);
+        assertThat(s.waiting()).isEqualTo(12);
+        assertThat(s.inFlight()).as("this replica's own").isEqualTo(4);
+    }
+
     static Stream<Arguments> ages() {
         return Stream.of(
                 Arguments.of("scraped 0 ms ago: fresh", 0L, true),

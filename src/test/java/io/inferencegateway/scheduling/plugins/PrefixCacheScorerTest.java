@@ -21,7 +21,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.scheduling.Scenarios;
 import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
+import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 
 class PrefixCacheScorerTest {
 
@@ -96,5 +98,56 @@ class PrefixCacheScorerTest {
         scorer.score(cycle(base(prompt("doc", 8))), pods, scores);
         assertThat(scores).containsExactly(0.0, 0.25, 0.0);
         assertThat(scorer.index().trackedEndpoints()).isEqualTo(1);
+    }
+
+    /** Where every replica sends the "doc" prefix: its rendezvous home among the given pods. */
+    private static int homeOfDoc(List<EndpointState> states) {
+        long[] hashes = cycle(base(prompt("doc", 8))).promptBlocks(64, 256).hashes();
+        List<io.inferencegateway.domain.Endpoint> endpoints = states.stream().map(EndpointState::endpoint).toList();
+        return PrefixPlacement.rank0(new PrefixPlacement(1.25, 4).key(hashes, 8), endpoints);
+    }
+
+    @Test
+    void withRendezvousPlacementTheHomeScoresAsAFullHitAndOtherHoldersHalfTheirMatch() {
+        PrefixCacheScorer placed = scorer.placedBy(new PrefixPlacement(1.25, 4));
+        double[] scores = new double[3];
+        placed.score(cycle(base(prompt("doc", 8))), pods, scores);
+        double[] expected = {0.5, 0.25 * 0.5, 0.0};
+        expected[homeOfDoc(pods)] = 1.0;
+        assertThat(scores).containsExactly(expected, within(1e-12));
+        assertThat(placed.index()).as("shares the index").isSameAs(scorer.index());
+    }
+
+    @Test
+    void withRendezvousPlacementAPromptNeverSeenBeforeGoesToItsHomeToo() {
+        PrefixCacheScorer placed = scorer.placedBy(new PrefixPlacement(1.25, 4));
+        double[] scores = new double[3];
+        placed.score(cycle(base(prompt("one-off", 8))), pods, scores);
+        long[] hashes = cycle(base(prompt("one-off", 8))).promptBlocks(64, 256).hashes();
+        int home = PrefixPlacement.rank0(new PrefixPlacement(1.25, 4).key(hashes, 8),
+                pods.stream().map(EndpointState::endpoint).toList());
+        double[] expected = {0.0, 0.0, 0.0};
+        expected[home] = 1.0;
+        assertThat(scores).containsExactly(expected, within(1e-12));
+    }
+
+    @Test
+    void withRendezvousPlacementAnOverloadedHomeSpillsToTheNextPod() {
+        int home = homeOfDoc(pods);
+        EndpointMetrics[] scrapes = {scrape(1, 1, 0), scrape(1, 1, 0), scrape(1, 1, 0)};
+        scrapes[home] = scrape(20, 10, 0); // far above 1.25 × the average
+        List<EndpointState> loaded = states(scrapes);
+        PrefixCacheScorer placed = new PrefixCacheScorer(new PrefixIndex()).placedBy(new PrefixPlacement(1.25, 4));
+        placed.picked(cycle(base(prompt("doc", 8))), loaded.get(home));
+        double[] scores = new double[3];
+        placed.score(cycle(base(prompt("doc", 8))), loaded, scores);
+        int credited = 0;
+        for (int i = 0; i < 3; i++) {
+            if (i != home && scores[i] == 1.0) {
+                credited++;
+            }
+        }
+        assertThat(scores[home]).as("the overloaded holder keeps half its match").isEqualTo(0.5, within(1e-12));
+        assertThat(credited).as("exactly one other pod is credited as the spill target").isEqualTo(1);
     }
 }

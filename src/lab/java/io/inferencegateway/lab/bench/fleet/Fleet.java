@@ -13,6 +13,11 @@ public interface Fleet extends AutoCloseable {
         return List.of();
     }
 
+    /** GET /metrics requests the pods have answered since they started, summed; -1 when the fleet cannot tell. */
+    default long metricsScrapes() {
+        return -1;
+    }
+
     /** Stops every pod; the bench starts a fresh fleet for each policy so no cache state carries over. */
     @Override
     void close();

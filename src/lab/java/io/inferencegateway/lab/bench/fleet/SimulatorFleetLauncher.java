@@ -44,6 +44,11 @@ public final class SimulatorFleetLauncher implements FleetLauncher {
             }
 
             @Override
+            public long metricsScrapes() {
+                return fleet.pods().stream().mapToLong(SimulatedPod::metricsScrapes).sum();
+            }
+
+            @Override
             public void close() {
                 fleet.close();
             }

@@ -44,6 +44,12 @@ public final class GatewayConfigWriter {
      */
     public static String render(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Duration routeTimeout,
                                 Duration metricsInterval) {
+        return render(fleet, policy, pods, routeTimeout, metricsInterval, null);
+    }
+
+    /** @param replicas the scheduler's {@code replicas} section, null for none (see {@link ReplicaMode}) */
+    public static String render(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Duration routeTimeout,
+                                Duration metricsInterval, Map<String, Object> replicas) {
         Map<String, Object> scheduler = new LinkedHashMap<>();
         scheduler.put("name", schedulerName(fleet.modelName()));
         scheduler.put("modelName", fleet.modelName());
@@ -54,6 +60,9 @@ public final class GatewayConfigWriter {
         scheduler.put("policy", policy);
         scheduler.put("routeTimeout", millis(atLeast(toWall(routeTimeout, fleet.timeScale()), Duration.ofSeconds(1))));
         scheduler.put("metricsInterval", millis(atLeast(toWall(metricsInterval, fleet.timeScale()), MIN_METRICS_INTERVAL)));
+        if (replicas != null) {
+            scheduler.put("replicas", replicas);
+        }
 
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("apiVersion", "inferencegateway.io/v1alpha1");

@@ -18,6 +18,18 @@ public interface GatewayLauncher {
     LoadTarget start(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Path workDir) throws Exception;
 
     /**
+     * {@code replicas} routers with the same policy in front of the same pods, configured as {@code mode} says.
+     * Only a launcher of real gateway processes can; others serve one naive replica.
+     */
+    default LoadTarget start(FleetSpec fleet, String policy, int replicas, ReplicaMode mode,
+                             List<InetSocketAddress> pods, Path workDir) throws Exception {
+        if (replicas != 1 || mode != ReplicaMode.NAIVE) {
+            throw new IllegalArgumentException("gateway replicas need --gateway process");
+        }
+        return start(fleet, policy, pods, workDir);
+    }
+
+    /**
      * No gateway: the load generator spreads requests over the pods itself, round-robin. For checking
      * the instrument and measuring what the gateway hop costs; every policy name gives the same result.
      */

@@ -58,21 +58,46 @@ public final class GatewayProcess implements LoadTarget {
      */
     public static GatewayLauncher launcher(List<String> command, Duration routeTimeout, Duration metricsInterval,
                                            Duration readyTimeout) {
-        return (FleetSpec fleet, String policy, List<InetSocketAddress> pods, Path workDir) -> {
-            Files.createDirectories(workDir);
-            Path config = workDir.resolve("gateway.yaml");
-            Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval));
-            return start(command, config, freePort(), workDir.resolve("gateway.log"), readyTimeout);
+        return new GatewayLauncher() {
+            @Override
+            public LoadTarget start(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Path workDir)
+                    throws Exception {
+                Files.createDirectories(workDir);
+                Path config = workDir.resolve("gateway.yaml");
+                Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval));
+                return GatewayProcess.start(command, config, freePort(), workDir.resolve("gateway.log"), readyTimeout);
+            }
+
+            @Override
+            public LoadTarget start(FleetSpec fleet, String policy, int replicas, ReplicaMode mode,
+                                    List<InetSocketAddress> pods, Path workDir) throws Exception {
+                if (replicas == 1 && mode == ReplicaMode.NAIVE) {
+                    return start(fleet, policy, pods, workDir);
+                }
+                Files.createDirectories(workDir);
+                Path config = workDir.resolve("gateway.yaml");
+                Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval,
+                        mode.section(replicas)));
+                List<GatewayProcess> started = new ArrayList<>();
+                try {
+                    for (int i = 0; i < replicas; i++) { // spawn all first: the JVMs start side by side
+                        started.add(spawn(command, config, freePort(), workDir.resolve("gateway-" + i + ".log")));
+                    }
+                    for (GatewayProcess g : started) {
+                        g.awaitReady(readyTimeout);
+                    }
+                } catch (IOException | InterruptedException | RuntimeException e) {
+                    started.forEach(GatewayProcess::close);
+                    throw e;
+                }
+                return new GatewayReplicas(started);
+            }
         };
     }
 
     public static GatewayProcess start(List<String> command, Path config, int port, Path log, Duration readyTimeout)
             throws IOException, InterruptedException {
-        List<String> full = new ArrayList<>(command);
-        full.addAll(List.of("serve", "--config", config.toString(), "--port", Integer.toString(port)));
-        Process process = new ProcessBuilder(full).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
-        GatewayProcess gateway = new GatewayProcess(process, new InetSocketAddress("127.0.0.1", port), log);
+        GatewayProcess gateway = spawn(command, config, port, log);
         try {
             gateway.awaitReady(readyTimeout);
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -80,6 +105,20 @@ public final class GatewayProcess implements LoadTarget {
             throw e;
         }
         return gateway;
+    }
+
+    /** Starts the process without waiting for it to be ready. */
+    static GatewayProcess spawn(List<String> command, Path config, int port, Path log) throws IOException {
+        List<String> full = new ArrayList<>(command);
+        full.addAll(List.of("serve", "--config", config.toString(), "--port", Integer.toString(port)));
+        Process process = new ProcessBuilder(full).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(log.toFile())).start();
+        return new GatewayProcess(process, new InetSocketAddress("127.0.0.1", port), log);
+    }
+
+    /** SIGKILL: the gateway dies at once, as on a node failure, with its connections reset. */
+    public void kill() {
+        process.destroyForcibly();
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -28,7 +29,8 @@ import io.netty.handler.codec.http.HttpClientCodec;
 public final class LoadGenerator implements AutoCloseable {
 
     /** Head start between building the run and its first intended send. */
-    private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** Wall time from {@code run} to the first intended send. */
+    public static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final Ticker ticker;
     private final NioEventLoopGroup group = new NioEventLoopGroup(1);
@@ -49,6 +51,16 @@ public final class LoadGenerator implements AutoCloseable {
      */
     public RunRecording run(RequestPlan plan, List<InetSocketAddress> targets, LoadOptions options,
                             LiveCounters counters) throws InterruptedException {
+        return run(plan, targets, t -> true, options, counters);
+    }
+
+    /**
+     * As {@link #run(RequestPlan, List, LoadOptions, LiveCounters)}, but spreads requests round-robin over the
+     * targets that {@code live} accepts at send time, like a Kubernetes Service over its ready endpoints: a
+     * target taken out mid-run gets no new requests (those in flight to it end as they end).
+     */
+    public RunRecording run(RequestPlan plan, List<InetSocketAddress> targets, IntPredicate live, LoadOptions options,
+                            LiveCounters counters) throws InterruptedException {
         if (targets.isEmpty()) {
             throw new IllegalArgumentException("no target to send to");
         }
@@ -62,12 +74,19 @@ public final class LoadGenerator implements AutoCloseable {
         Map<InetSocketAddress, ConnectionPool> pools = pools(targets, options);
         List<ConnectionPool> poolByTarget = targets.stream().map(pools::get).toList();
 
+        int[] targetOf = new int[plan.size()];
+        int next = 0;
         long start = ticker.nanoTime() + START_DELAY_NANOS;
         for (PlannedRequest request : plan.requests()) {
             byte[] body = RequestEncoder.encode(request.spec()); // before the wait, off the timed path
             long intended = start + options.toWall(request.offsetNanos());
             sleepUntil(intended);
-            int t = request.index() % targets.size();
+            int t = next;
+            for (int k = 0; k < targets.size() && !live.test(t); k++) {
+                t = (t + 1) % targets.size();
+            }
+            next = (t + 1) % targets.size();
+            targetOf[request.index()] = t;
             ClientExchange exchange = new ClientExchange(run, request, intended, body, targets.get(t), poolByTarget.get(t));
             loop.execute(exchange::dispatch);
         }
@@ -86,7 +105,7 @@ public final class LoadGenerator implements AutoCloseable {
             return sum;
         }).syncUninterruptibly().getNow();
         return new RunRecording(Arrays.asList(run.results), options.timeScale(), end - start, counters.maxInFlight(),
-                opened);
+                opened, targetOf);
     }
 
     private Map<InetSocketAddress, ConnectionPool> pools(List<InetSocketAddress> targets, LoadOptions options) {

@@ -58,4 +58,22 @@ class GatewayConfigContractTest {
         assertThat(pool.policy().configName()).isEqualTo(policy);
         assertThat(pool.routeTimeout().toMillis()).isBetween(Math.round(300_000 / scale), Math.round(300_000 / scale) + 999);
     }
+
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.EnumSource(ReplicaMode.class)
+    void theGatewayReadsTheReplicaModesAsMeant(ReplicaMode mode) throws Exception {
+        Scenario scenario = ScenarioCatalog.byName("shared-prefix", ScenarioCatalog.DEFAULT_MODEL).orElseThrow();
+        List<InetSocketAddress> pods = List.of(new InetSocketAddress("127.0.0.1", 9001));
+        String yaml = GatewayConfigWriter.render(scenario.fleet(), "gpu-aware", pods, Duration.ofSeconds(300),
+                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, mode.section(3));
+
+        PoolConfig pool = ConfigLoader.parse(yaml).pools().get(0);
+
+        assertThat(pool.replicas().count()).isEqualTo(mode == ReplicaMode.NAIVE ? 1 : 3);
+        assertThat(pool.replicas().placement()).isEqualTo(mode == ReplicaMode.NAIVE
+                ? io.inferencegateway.config.ReplicaConfig.Placement.INDEPENDENT
+                : io.inferencegateway.config.ReplicaConfig.Placement.RENDEZVOUS);
+        assertThat(pool.scrapeInterval()).isEqualTo(mode == ReplicaMode.RENDEZVOUS
+                ? pool.metricsInterval().multipliedBy(3) : pool.metricsInterval());
+    }
 }
