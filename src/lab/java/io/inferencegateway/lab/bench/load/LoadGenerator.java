@@ -28,7 +28,7 @@ import io.netty.handler.codec.http.HttpClientCodec;
 public final class LoadGenerator implements AutoCloseable {
 
     /** Head start between building the run and its first intended send. */
-    private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    public static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final Ticker ticker;
     private final NioEventLoopGroup group = new NioEventLoopGroup(1);
