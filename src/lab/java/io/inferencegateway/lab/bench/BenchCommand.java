@@ -47,7 +47,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--scenario", split = ",", paramLabel = "NAME",
             description = "Scenarios to run, comma-separated (default: all): shared-prefix, lora, mixed, bursty, "
-                    + "heterogeneous, uniform.")
+                    + "heterogeneous, uniform, priorities, faults.")
     List<String> scenarios = new ArrayList<>();
 
     @Option(names = "--policies", split = ",", paramLabel = "POLICY",

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import io.inferencegateway.lab.bench.fleet.FaultRecord;
 import io.inferencegateway.lab.bench.fleet.Fleet;
 import io.inferencegateway.lab.bench.fleet.FleetLauncher;
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
@@ -115,22 +116,27 @@ public final class BenchRunner {
             Path runDir = settings.out().resolve(scenario.name()).resolve(policy);
             RunRecording recording;
             List<PodStats> podStats;
+            List<FaultRecord> faults;
             try (Fleet pods = fleets.start(fleet, settings.seed());
                  LoadTarget gateway = gateways.start(fleet, policy, pods.endpoints(), runDir)) {
                 LiveCounters counters = new LiveCounters();
                 PodSampler sampler = PodSampler.start(fleet, pods::sample, POD_SAMPLE_MILLIS);
+                // the generator's first intended send is its start delay after run() is called
+                FaultInjector injector = FaultInjector.start(pods, scenario.faults(), timeScale,
+                        System.nanoTime() + LoadGenerator.START_DELAY_NANOS, log);
                 try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + policy, counters)) {
                     recording = generator.run(plan, gateway.targets(), options, counters);
                 } finally {
                     podStats = sampler.finish();
+                    faults = injector.finish();
                 }
             }
             RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals, policy,
-                    gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording, podStats);
+                    gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording, podStats, faults);
             JsonReport.write(report, settings.out().resolve(scenario.name()).resolve(policy + ".json"));
-            log.printf(Locale.ROOT, "  %-14s TTFT p50 %s p99 %s, %d errors, send lag p99 %s%n", policy,
+            log.printf(Locale.ROOT, "  %-14s TTFT p50 %s p99 %s, %d errors, %d refused, send lag p99 %s%n", policy,
                     fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),
-                    report.summary().errors(), fmt(report.summary().sendLag().p99Ms()));
+                    report.summary().errors(), report.summary().refused(), fmt(report.summary().sendLag().p99Ms()));
             runs.add(report);
         }
         Charts.ttftCdf(runs, settings.out().resolve(scenario.name()).resolve("ttft-cdf.png"));
