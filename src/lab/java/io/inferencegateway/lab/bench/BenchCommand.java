@@ -46,8 +46,8 @@ public final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--scenario", split = ",", paramLabel = "NAME",
-            description = "Scenarios to run, comma-separated (default: all): shared-prefix, lora, mixed, bursty, "
-                    + "heterogeneous, uniform, priorities, faults.")
+            description = "Scenarios to run, comma-separated (default: the routing ones): shared-prefix, lora, mixed, "
+                    + "bursty, heterogeneous, uniform; named only: priorities, faults.")
     List<String> scenarios = new ArrayList<>();
 
     @Option(names = "--policies", split = ",", paramLabel = "POLICY",
@@ -127,7 +127,8 @@ public final class BenchCommand implements Callable<Integer> {
             listScenarios();
             return 0;
         }
-        BenchSettings settings = new BenchSettings(scenarios.isEmpty() ? ScenarioCatalog.names() : scenarios, policies,
+        BenchSettings settings = new BenchSettings(scenarios.isEmpty() ? ScenarioCatalog.defaultNames() : scenarios,
+                policies,
                 offered.rate, offered.load, durationSeconds == null ? null : seconds(durationSeconds), maxRequests, seed,
                 timeScale, eventBudget, model, seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out);
         BenchRunner runner = new BenchRunner(fleetLauncher(), gatewayLauncher(settings), gateway.name(), System.err,

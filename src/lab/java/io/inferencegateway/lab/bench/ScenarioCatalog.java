@@ -48,6 +48,15 @@ public final class ScenarioCatalog {
         return all(DEFAULT_MODEL).stream().map(Scenario::name).toList();
     }
 
+    /**
+     * What {@code bench} runs when no scenario is named: the routing comparisons. {@code priorities} and
+     * {@code faults} test flow control and failover, have loads of their own that {@code --load} would
+     * override, and run only when named.
+     */
+    public static List<String> defaultNames() {
+        return names().stream().filter(n -> !n.equals("priorities") && !n.equals("faults")).toList();
+    }
+
     public static Optional<Scenario> byName(String name, String model) {
         return all(model).stream().filter(s -> s.name().equals(name)).findFirst();
     }

@@ -33,6 +33,8 @@ class ScenarioCatalogTest {
     void theNamedScenarios() {
         assertThat(ScenarioCatalog.names()).containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous",
                 "uniform", "priorities", "faults");
+        assertThat(ScenarioCatalog.defaultNames()).as("run without --scenario: the routing comparisons")
+                .containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform");
         assertThat(ScenarioCatalog.byName("nope", MODEL)).isEmpty();
     }
 

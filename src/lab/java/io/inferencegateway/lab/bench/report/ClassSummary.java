@@ -25,14 +25,24 @@ public record ClassSummary(String priority, int requests, int ok, int refused, i
         refusedByReason = Collections.unmodifiableMap(new TreeMap<>(refusedByReason));
     }
 
-    /** Per class in the order first seen; empty when no request carried a priority. */
+    /** The gateway's named classes, most important first (README.md, "Priorities and flow control"). */
+    static final List<String> NAMED = List.of("critical", "standard", "sheddable");
+
+    /**
+     * Per class, the named ones first from critical down, then any others in the order first seen; empty when
+     * no request carried a priority.
+     */
     public static List<ClassSummary> of(List<RequestResult> results) {
         Map<String, List<RequestResult>> byClass = new LinkedHashMap<>();
+        for (String name : NAMED) {
+            byClass.put(name, new ArrayList<>());
+        }
         for (RequestResult r : results) {
             if (!r.priority().isEmpty()) {
                 byClass.computeIfAbsent(r.priority(), k -> new ArrayList<>()).add(r);
             }
         }
+        byClass.values().removeIf(List::isEmpty);
         List<ClassSummary> out = new ArrayList<>();
         for (Map.Entry<String, List<RequestResult>> e : byClass.entrySet()) {
             int ok = 0;

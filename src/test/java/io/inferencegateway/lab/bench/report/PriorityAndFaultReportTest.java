@@ -56,6 +56,8 @@ class PriorityAndFaultReportTest {
 
         assertThat(measured.summary().refused()).isEqualTo(5);
         assertThat(measured.summary().errors()).as("the 503 only").isEqualTo(1);
+        assertThat(measured.summary().classes()).extracting(ClassSummary::priority)
+                .containsExactly("critical", "sheddable");
         ClassSummary sheddable = measured.summary().classes().get(1);
         assertThat(sheddable.priority()).isEqualTo("sheddable");
         assertThat(sheddable.refused()).isEqualTo(5);
