@@ -110,6 +110,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--gateway-jvm-opt", paramLabel = "OPT", description = "Extra JVM option for the gateway process.")
     List<String> gatewayJvmOptions = new ArrayList<>();
 
+    @Option(names = "--access-log",
+            description = "Have the gateway log one JSON line per request (pod, attempts, status) into each run's "
+                    + "gateway.log.")
+    boolean accessLog;
+
     @Option(names = "--request-timeout", defaultValue = "300", paramLabel = "S",
             description = "Per-request timeout, simulated seconds (default: ${DEFAULT-VALUE}).")
     double requestTimeoutSeconds;
@@ -163,7 +168,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         // the gateway gives up on an upstream no sooner than the bench gives up on the request
         return GatewayProcess.launcher(GatewayProcess.javaJarCommand(gatewayJar, gatewayJvmOptions),
-                settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(60));
+                settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(60),
+                accessLog);
     }
 
     private void listScenarios() {

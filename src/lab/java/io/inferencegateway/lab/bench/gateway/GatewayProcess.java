@@ -58,10 +58,17 @@ public final class GatewayProcess implements LoadTarget {
      */
     public static GatewayLauncher launcher(List<String> command, Duration routeTimeout, Duration metricsInterval,
                                            Duration readyTimeout) {
+        return launcher(command, routeTimeout, metricsInterval, readyTimeout, false);
+    }
+
+    /** As above; {@code accessLog} has the gateway log one JSON line per request into the run's gateway.log. */
+    public static GatewayLauncher launcher(List<String> command, Duration routeTimeout, Duration metricsInterval,
+                                           Duration readyTimeout, boolean accessLog) {
         return (FleetSpec fleet, String policy, List<InetSocketAddress> pods, Path workDir) -> {
             Files.createDirectories(workDir);
             Path config = workDir.resolve("gateway.yaml");
-            Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval));
+            Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval,
+                    accessLog));
             return start(command, config, freePort(), workDir.resolve("gateway.log"), readyTimeout);
         };
     }

@@ -58,4 +58,20 @@ class GatewayConfigContractTest {
         assertThat(pool.policy().configName()).isEqualTo(policy);
         assertThat(pool.routeTimeout().toMillis()).isBetween(Math.round(300_000 / scale), Math.round(300_000 / scale) + 999);
     }
+
+    @org.junit.jupiter.api.Test
+    void theAccessLogOptionTurnsOnTheGatewaysAccessLog() throws Exception {
+        Scenario faults = io.inferencegateway.lab.bench.ScenarioCatalog.byName("faults",
+                io.inferencegateway.lab.bench.ScenarioCatalog.DEFAULT_MODEL).orElseThrow();
+        List<InetSocketAddress> pods = new ArrayList<>();
+        for (int i = 0; i < faults.fleet().pods().size(); i++) {
+            pods.add(new InetSocketAddress("127.0.0.1", 9001 + i));
+        }
+        String on = GatewayConfigWriter.render(faults.fleet(), "gpu-aware", pods, Duration.ofSeconds(300),
+                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, true);
+        String off = GatewayConfigWriter.render(faults.fleet(), "gpu-aware", pods, Duration.ofSeconds(300),
+                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL);
+        assertThat(ConfigLoader.parse(on).observability().accessLog()).isTrue();
+        assertThat(ConfigLoader.parse(off).observability().accessLog()).isFalse();
+    }
 }
