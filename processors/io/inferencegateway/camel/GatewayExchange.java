@@ -14,6 +14,9 @@ public final class GatewayExchange {
     /** The {@link io.inferencegateway.pool.Placement} of the request on an endpoint. */
     public static final String PLACEMENT = "gatewayPlacement";
 
+    /** Extra HTTP headers ({@code Map<String, String>}) of a response the gateway writes itself, e.g. Retry-After. */
+    public static final String RESPONSE_HEADERS = "gatewayResponseHeaders";
+
     /** The request's {@link io.inferencegateway.domain.RequestRecord}, while anyone listens. */
     public static final String RECORD = "gatewayRecord";
     /** The {@link io.inferencegateway.runtime.RequestListeners} the record is reported to. */

@@ -36,6 +36,9 @@ public class OpenAiErrorResponse implements Processor {
         if (record != null) {
             record.failed(error.reason(), status);
         }
+        if (!error.headers().isEmpty()) {
+            exchange.setProperty(GatewayExchange.RESPONSE_HEADERS, error.headers());
+        }
         exchange.getMessage().setBody(OpenAiErrors.body(error));
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");

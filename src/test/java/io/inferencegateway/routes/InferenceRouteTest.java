@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.camel.AdmitRequest;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.OpenAiErrorResponse;
 import io.inferencegateway.camel.ParseInferenceRequest;
@@ -39,6 +40,8 @@ class InferenceRouteTest {
     final ParseInferenceRequest parseInferenceRequest = new ParseInferenceRequest(gateway);
     @BindToRegistry("resolveModelPool")
     final ResolveModelPool resolveModelPool = new ResolveModelPool(gateway);
+    @BindToRegistry("admitRequest")
+    final AdmitRequest admitRequest = new AdmitRequest(gateway);
     @BindToRegistry("endpointPicker")
     final EndpointPicker endpointPicker = new EndpointPicker(gateway);
     @BindToRegistry("openAiErrorResponse")
