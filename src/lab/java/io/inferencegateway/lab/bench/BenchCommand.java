@@ -47,8 +47,8 @@ public final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--scenario", split = ",", paramLabel = "NAME",
-            description = "Scenarios to run, comma-separated (default: all): shared-prefix, lora, mixed, bursty, "
-                    + "heterogeneous, uniform.")
+            description = "Scenarios to run, comma-separated (default: the routing ones): shared-prefix, lora, mixed, "
+                    + "bursty, heterogeneous, uniform; named only: priorities, faults.")
     List<String> scenarios = new ArrayList<>();
 
     @Option(names = "--policies", split = ",", paramLabel = "POLICY",
@@ -111,6 +111,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--gateway-jvm-opt", paramLabel = "OPT", description = "Extra JVM option for the gateway process.")
     List<String> gatewayJvmOptions = new ArrayList<>();
 
+    @Option(names = "--access-log",
+            description = "Have the gateway log one JSON line per request (pod, attempts, status) into each run's "
+                    + "gateway.log.")
+    boolean accessLog;
+
     @Option(names = "--request-timeout", defaultValue = "300", paramLabel = "S",
             description = "Per-request timeout, simulated seconds (default: ${DEFAULT-VALUE}).")
     double requestTimeoutSeconds;
@@ -144,7 +149,8 @@ public final class BenchCommand implements Callable<Integer> {
             listScenarios();
             return 0;
         }
-        BenchSettings settings = new BenchSettings(scenarios.isEmpty() ? ScenarioCatalog.names() : scenarios, policies,
+        BenchSettings settings = new BenchSettings(scenarios.isEmpty() ? ScenarioCatalog.defaultNames() : scenarios,
+                policies,
                 offered.rate, offered.load, durationSeconds == null ? null : seconds(durationSeconds), maxRequests, seed,
                 timeScale, eventBudget, model, seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out,
                 replicas, replicaModes.stream().map(ReplicaMode::fromLabel).toList(), killReplicaAt);
@@ -184,7 +190,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         // the gateway gives up on an upstream no sooner than the bench gives up on the request
         return GatewayProcess.launcher(GatewayProcess.javaJarCommand(gatewayJar, gatewayJvmOptions),
-                settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(180));
+                settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(180),
+                accessLog);
     }
 
     private void listScenarios() {

@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.inferencegateway.lab.bench.fleet.FaultRecord;
 import io.inferencegateway.lab.bench.fleet.Fleet;
 import io.inferencegateway.lab.bench.fleet.FleetLauncher;
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
@@ -129,6 +130,7 @@ public final class BenchRunner {
                     List<PodSample> before;
                     List<PodSample> after;
                     long scrapes;
+                    List<FaultRecord> faults;
                     Long killedAtNanos = null;
                     try (Fleet pods = fleets.start(fleet, settings.seed());
                          LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(), runDir)) {
@@ -136,6 +138,9 @@ public final class BenchRunner {
                         before = pods.sample();
                         long scrapesBefore = pods.metricsScrapes();
                         PodSampler sampler = PodSampler.start(fleet, pods::sample, POD_SAMPLE_MILLIS);
+                        // the generator's first intended send is its start delay after run() is called
+                        FaultInjector injector = FaultInjector.start(pods, scenario.faults(), timeScale,
+                                System.nanoTime() + LoadGenerator.START_DELAY_NANOS, log);
                         ScheduledExecutorService killer = null;
                         long killSim = 0;
                         if (settings.killReplicaAt() != null && replicas > 1) {
@@ -149,6 +154,7 @@ public final class BenchRunner {
                             recording = generator.run(plan, gateway.targets(), gateway::live, options, counters);
                         } finally {
                             podStats = sampler.finish();
+                            faults = injector.finish();
                             if (killer != null) {
                                 killer.shutdownNow();
                             }
@@ -158,11 +164,11 @@ public final class BenchRunner {
                     }
                     RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals,
                             label, gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording,
-                            podStats);
+                            podStats, faults);
                     JsonReport.write(report, settings.out().resolve(scenario.name()).resolve(label + ".json"));
-                    log.printf(Locale.ROOT, "  %-28s TTFT p50 %s p99 %s, %d errors, send lag p99 %s%n", label,
-                            fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),
-                            report.summary().errors(), fmt(report.summary().sendLag().p99Ms()));
+                    log.printf(Locale.ROOT, "  %-28s TTFT p50 %s p99 %s, %d errors, %d refused, send lag p99 %s%n",
+                            label, fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),
+                            report.summary().errors(), report.summary().refused(), fmt(report.summary().sendLag().p99Ms()));
                     ReplicaRun replicaRun = ReplicaRun.of(label, policy, replicas, mode, recording, before, after,
                             scrapes, fleet.pods().size(), killedAtNanos);
                     log.println("    " + replicaRun.oneLine());

@@ -1,10 +1,12 @@
 package io.inferencegateway.lab.bench;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.LongFunction;
 
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodFault;
 import io.inferencegateway.lab.bench.workload.ArrivalProcess;
 import io.inferencegateway.lab.bench.workload.RequestPlan;
 import io.inferencegateway.lab.bench.workload.Seeds;
@@ -20,9 +22,26 @@ import io.inferencegateway.lab.bench.workload.Workload;
  *                     is given
  * @param duration     simulated time over which arrivals are drawn
  * @param maxRequests  hard cap on requests per run
+ * @param faults       faults injected into pods during the run, at simulated times; empty for most scenarios
  */
 public record Scenario(String name, String summary, FleetSpec fleet, LongFunction<Workload> workloads,
-                       ArrivalProcess arrivals, double defaultLoad, Duration duration, int maxRequests) {
+                       ArrivalProcess arrivals, double defaultLoad, Duration duration, int maxRequests,
+                       List<PodFault> faults) {
+
+    public Scenario {
+        faults = List.copyOf(faults);
+        for (PodFault f : faults) {
+            if (f.pod() >= fleet.pods().size()) {
+                throw new IllegalArgumentException("fault on pod " + f.pod() + " but the fleet has "
+                        + fleet.pods().size());
+            }
+        }
+    }
+
+    public Scenario(String name, String summary, FleetSpec fleet, LongFunction<Workload> workloads,
+                    ArrivalProcess arrivals, double defaultLoad, Duration duration, int maxRequests) {
+        this(name, summary, fleet, workloads, arrivals, defaultLoad, duration, maxRequests, List.of());
+    }
 
     public Workload workload(long seed) {
         return workloads.apply(seed);
@@ -50,7 +69,7 @@ public record Scenario(String name, String summary, FleetSpec fleet, LongFunctio
     }
 
     public Scenario withFleet(FleetSpec newFleet) {
-        return new Scenario(name, summary, newFleet, workloads, arrivals, defaultLoad, duration, maxRequests);
+        return new Scenario(name, summary, newFleet, workloads, arrivals, defaultLoad, duration, maxRequests, faults);
     }
 
     /** Seed-derived stream for a workload's fixed texts. */

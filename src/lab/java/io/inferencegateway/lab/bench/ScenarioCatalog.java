@@ -7,11 +7,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodFault;
 import io.inferencegateway.lab.bench.workload.IntRange;
 import io.inferencegateway.lab.bench.workload.LoraWorkload;
 import io.inferencegateway.lab.bench.workload.MixedWorkload;
 import io.inferencegateway.lab.bench.workload.OnOffArrivals;
 import io.inferencegateway.lab.bench.workload.PoissonArrivals;
+import io.inferencegateway.lab.bench.workload.PrioritizedWorkload;
 import io.inferencegateway.lab.bench.workload.SharedPrefixWorkload;
 import io.inferencegateway.lab.bench.workload.UniquePromptWorkload;
 
@@ -39,11 +41,20 @@ public final class ScenarioCatalog {
 
     public static List<Scenario> all(String model) {
         return List.of(sharedPrefix(model), lora(model), mixed(model), bursty(model), heterogeneous(model),
-                uniform(model));
+                uniform(model), priorities(model), faults(model));
     }
 
     public static List<String> names() {
         return all(DEFAULT_MODEL).stream().map(Scenario::name).toList();
+    }
+
+    /**
+     * What {@code bench} runs when no scenario is named: the routing comparisons. {@code priorities} and
+     * {@code faults} test flow control and failover, have loads of their own that {@code --load} would
+     * override, and run only when named.
+     */
+    public static List<String> defaultNames() {
+        return names().stream().filter(n -> !n.equals("priorities") && !n.equals("faults")).toList();
     }
 
     public static Optional<Scenario> byName(String name, String model) {
@@ -111,6 +122,49 @@ public final class ScenarioCatalog {
                 fleet,
                 seed -> new UniquePromptWorkload(model, new IntRange(64, 2048), new IntRange(16, 160)),
                 new OnOffArrivals(1, 3, 2, 6), 0.6, Duration.ofSeconds(24), MAX_REQUESTS);
+    }
+
+    /** The priority classes of the {@code priorities} scenario and their shares of requests. */
+    static final List<PrioritizedWorkload.Share> PRIORITY_MIX = List.of(
+            new PrioritizedWorkload.Share("critical", 0.2), new PrioritizedWorkload.Share("standard", 0.5),
+            new PrioritizedWorkload.Share("sheddable", 0.3));
+
+    /**
+     * The bursty traffic with a priority class on every request (header {@code x-gateway-priority}): during
+     * a burst the whole fleet is saturated, so no placement can keep every TTFT low; flow control can keep
+     * the critical ones low by letting them pass the queue and refusing the sheddable ones (429).
+     */
+    static Scenario priorities(String model) {
+        FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(PODS), List.of(), 0, KV_BLOCKS, MAX_NUM_SEQS,
+                FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario("priorities",
+                "the bursty traffic with a priority class per request: 20% critical, 50% standard, 30% sheddable",
+                fleet,
+                seed -> new PrioritizedWorkload(new UniquePromptWorkload(model, new IntRange(64, 2048),
+                        new IntRange(16, 160)), PRIORITY_MIX, seed),
+                new OnOffArrivals(1, 3, 2, 6), 0.6, Duration.ofSeconds(24), MAX_REQUESTS);
+    }
+
+    /**
+     * Five pods, four of which go wrong one after another while traffic runs: pod-0 is killed (listener
+     * and open streams gone), pod-1 slows to a quarter of its speed, pod-2 answers 503 to every inference
+     * request, pod-3 serves /metrics no parser accepts; pod-4 stays healthy. The load fits what is left.
+     * The only requests that may fail are the streams running on pod-0 when it died: the rest must be
+     * failed over before their first byte, or routed around the broken pods.
+     */
+    static Scenario faults(String model) {
+        FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(5), List.of(), 0, KV_BLOCKS, MAX_NUM_SEQS,
+                FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario("faults",
+                "5 pods; during the run pod-0 is killed, pod-1 slowed to x0.25, pod-2 answers 503, pod-3 serves "
+                        + "broken /metrics",
+                fleet,
+                seed -> new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
+                new PoissonArrivals(1), 0.3, Duration.ofSeconds(24), MAX_REQUESTS,
+                List.of(new PodFault(6, 0, PodFault.Kind.KILL, 0),
+                        new PodFault(8, 1, PodFault.Kind.SLOW, 0.25),
+                        new PodFault(10, 2, PodFault.Kind.UNAVAILABLE, 0),
+                        new PodFault(12, 3, PodFault.Kind.BROKEN_METRICS, 0)));
     }
 
     /**

@@ -11,6 +11,11 @@ record ApiError(int status, String type, String message) {
         return new ApiError(400, "BadRequestError", message);
     }
 
+    /** What an overloaded or restarting server answers; the fault the admin API injects with {@code inference?fault=unavailable}. */
+    static ApiError unavailable(String message) {
+        return new ApiError(503, "ServiceUnavailableError", message);
+    }
+
     static ApiError unknownModel(String model) {
         return notFound("The model `" + model + "` does not exist.");
     }

@@ -34,7 +34,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * <ul>
  *   <li>{@code GET /pods} — every pod: index, port, alive, speed, metrics fault, counters</li>
  *   <li>{@code POST /pods/{i}/kill}, {@code POST /pods/{i}/revive}</li>
- *   <li>{@code POST /pods/{i}/metrics?fault=fail|slow|none[&delayMs=N]}</li>
+ *   <li>{@code POST /pods/{i}/metrics?fault=fail|slow|garbled|none[&delayMs=N]}</li>
+ *   <li>{@code POST /pods/{i}/inference?fault=unavailable|none} — generation requests answer 503 or work again</li>
  *   <li>{@code POST /pods/{i}/speed?factor=F}</li>
  * </ul>
  */
@@ -127,8 +128,17 @@ final class FleetAdminServer implements AutoCloseable {
                         switch (fault) {
                             case "fail" -> pod.failMetrics();
                             case "slow" -> pod.slowMetrics(Long.parseLong(param(q.parameters(), "delayMs")));
+                            case "garbled" -> pod.garbleMetrics();
                             case "none" -> pod.healMetrics();
-                            default -> throw new IllegalArgumentException("fault must be fail, slow or none");
+                            default -> throw new IllegalArgumentException("fault must be fail, slow, garbled or none");
+                        }
+                    }
+                    case "inference" -> {
+                        String fault = param(q.parameters(), "fault").toLowerCase(Locale.ROOT);
+                        switch (fault) {
+                            case "unavailable" -> pod.inferenceUnavailable(true);
+                            case "none" -> pod.inferenceUnavailable(false);
+                            default -> throw new IllegalArgumentException("fault must be unavailable or none");
                         }
                     }
                     default -> {
@@ -155,7 +165,8 @@ final class FleetAdminServer implements AutoCloseable {
             SimulatedPod.Timeline t = p.timeline();
             return "{\"index\":" + p.index() + ",\"port\":" + p.port() + ",\"alive\":" + !p.isKilled() + ",\"speed\":"
                     + p.speed() + ",\"metricsFault\":\"" + p.metricsFault().name().toLowerCase(Locale.ROOT)
-                    + "\",\"requestsReceived\":" + p.requestsReceived() + ",\"requestsServed\":" + p.requestsServed()
+                    + "\",\"inferenceUnavailable\":" + p.isInferenceUnavailable()
+                    + ",\"requestsReceived\":" + p.requestsReceived() + ",\"requestsServed\":" + p.requestsServed()
                     + ",\"abortedRequests\":" + p.abortedRequests() + ",\"steps\":" + t.steps() + ",\"lateSteps\":"
                     + t.lateSteps() + ",\"lostMillis\":" + Math.round(t.lostMillis()) + "}";
         }

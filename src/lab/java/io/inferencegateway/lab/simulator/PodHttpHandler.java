@@ -129,6 +129,11 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             respond(ctx, HttpResponseStatus.INTERNAL_SERVER_ERROR, "text/plain", "Internal Server Error", keepAlive);
             return;
         }
+        if (fault == SimulatedPod.MetricsFault.GARBLED) {
+            respond(ctx, HttpResponseStatus.OK, "text/plain; version=0.0.4; charset=utf-8",
+                    "vllm:num_requests_waiting{model_name=\"x\" not a number\n\u0000\u0001 garbage\n", keepAlive);
+            return;
+        }
         Runnable send = () -> {
             if (!ctx.channel().isActive()) {
                 return;
@@ -153,6 +158,11 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private enum Kind { CHAT, COMPLETION, RESPONSES }
 
     private void generate(ChannelHandlerContext ctx, FullHttpRequest req, Kind kind, boolean keepAlive) {
+        if (pod.isInferenceUnavailable()) {
+            error(ctx, ApiError.unavailable("The server is unavailable (fault injected by the simulator's admin API)."),
+                    keepAlive);
+            return;
+        }
         JsonNode body = parse(ctx, req, keepAlive);
         if (body == null) {
             return;
@@ -231,6 +241,7 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 ? new ResponsesFormat(requestId, pod.unixSeconds(), model, instructions, maxTokens) : null;
         Generation g = new Generation(ctx, kind, stream, includeUsage, keepAlive,
                 OpenAiFormat.chunkHead(chat, id, pod.unixSeconds(), model), id, model, responses);
+        g.clientRequestId = req.headers().get("x-request-id");
         active = g;
         ctx.channel().config().setAutoRead(false);
         if (stream) {
@@ -405,6 +416,9 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             g.done = true;
             pod.driver().abort(g.request);
             pod.countAborted();
+        } else if (g != null && g.request != null && !g.done && pod.isKilled()) {
+            g.done = true;
+            pod.recordCutByKill(g.clientRequestId);
         }
         active = null;
         while (!pipelined.isEmpty()) {
@@ -450,6 +464,8 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         final ResponsesFormat responses;
         final StringBuilder text;
         SimRequest request;
+        /** The client's X-Request-Id, to name the streams a kill cuts. */
+        String clientRequestId;
         boolean done;
         byte[] tokenPrefix;
         byte[] tokenSuffix;

@@ -26,8 +26,11 @@ import io.netty.handler.codec.http.HttpServerCodec;
  */
 public final class SimulatedPod {
 
-    /** What /metrics does. */
-    public enum MetricsFault { NONE, FAIL, SLOW }
+    /** What /metrics does: answer normally, 500, late, or 200 with text no Prometheus parser accepts. */
+    public enum MetricsFault { NONE, FAIL, SLOW, GARBLED }
+
+    /** Most request ids a kill remembers having cut (the bench's faults scenario compares them with its failures). */
+    private static final int CUT_IDS_KEPT = 10_000;
 
     private final int index;
     private final EngineConfig config;
@@ -52,6 +55,8 @@ public final class SimulatedPod {
     private volatile double speed;
     private volatile MetricsFault metricsFault = MetricsFault.NONE;
     private volatile long metricsDelayMillis;
+    private volatile boolean inferenceUnavailable;
+    private final java.util.Queue<String> cutByKill = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile PodDriver driver;
     private Channel serverChannel;
     private ChannelGroup connections;
@@ -137,6 +142,11 @@ public final class SimulatedPod {
         metricsFault = MetricsFault.SLOW;
     }
 
+    /** /metrics answers 200 with a body that is not Prometheus text. */
+    public void garbleMetrics() {
+        metricsFault = MetricsFault.GARBLED;
+    }
+
     /** /metrics answers normally again. */
     public void healMetrics() {
         metricsFault = MetricsFault.NONE;
@@ -144,6 +154,33 @@ public final class SimulatedPod {
 
     public MetricsFault metricsFault() {
         return metricsFault;
+    }
+
+    /**
+     * Generation requests (chat, completions, responses) answer 503 at once while {@code unavailable}, as a
+     * server that is overloaded or shutting down does; /health and /metrics keep answering.
+     */
+    public void inferenceUnavailable(boolean unavailable) {
+        inferenceUnavailable = unavailable;
+    }
+
+    public boolean isInferenceUnavailable() {
+        return inferenceUnavailable;
+    }
+
+    /**
+     * The {@code X-Request-Id} of every generation a kill cut off mid-way (oldest first, the last
+     * {@value #CUT_IDS_KEPT}); requests without the header are listed as an empty string.
+     */
+    public java.util.List<String> requestsCutByKill() {
+        return java.util.List.copyOf(cutByKill);
+    }
+
+    void recordCutByKill(String requestId) {
+        cutByKill.add(requestId == null ? "" : requestId);
+        while (cutByKill.size() > CUT_IDS_KEPT) {
+            cutByKill.poll();
+        }
     }
 
     long metricsDelayMillis() {

@@ -30,14 +30,16 @@ class ScenarioCatalogTest {
     }
 
     @Test
-    void theSixNamedScenarios() {
+    void theNamedScenarios() {
         assertThat(ScenarioCatalog.names()).containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous",
-                "uniform");
+                "uniform", "priorities", "faults");
+        assertThat(ScenarioCatalog.defaultNames()).as("run without --scenario: the routing comparisons")
+                .containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform");
         assertThat(ScenarioCatalog.byName("nope", MODEL)).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform"})
+    @CsvSource({"shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform", "priorities", "faults"})
     void everyRequestTargetsAModelTheFleetServes(String name) {
         Scenario s = named(name);
         Set<String> served = new HashSet<>(s.fleet().loraAdapters());
@@ -83,6 +85,48 @@ class ScenarioCatalogTest {
         assertThat(named("heterogeneous").fleet().pods()).extracting(PodSpec::speedFactor)
                 .containsExactly(1.0, 1.0, 0.5, 0.5);
         assertThat(named("uniform").fleet().pods()).extracting(PodSpec::speedFactor).containsOnly(1.0);
+    }
+
+    @Test
+    void prioritiesIsTheBurstyTrafficWithASeededMixOfClasses() {
+        Scenario priorities = named("priorities");
+        Scenario bursty = named("bursty");
+        assertThat(priorities.arrivals()).isEqualTo(bursty.arrivals());
+        RequestPlan plan = priorities.plan(42, 20, Duration.ofSeconds(60), 3000);
+        RequestPlan same = bursty.plan(42, 20, Duration.ofSeconds(60), 3000);
+        assertThat(plan.size()).isEqualTo(same.size()).isGreaterThan(1000);
+        for (int i = 0; i < plan.size(); i++) {
+            assertThat(plan.requests().get(i).spec().messages()).isEqualTo(same.requests().get(i).spec().messages());
+            assertThat(plan.requests().get(i).offsetNanos()).isEqualTo(same.requests().get(i).offsetNanos());
+        }
+        java.util.Map<String, Long> classes = plan.requests().stream().collect(java.util.stream.Collectors.groupingBy(
+                r -> r.spec().priority(), java.util.stream.Collectors.counting()));
+        assertThat(classes.keySet()).containsExactlyInAnyOrder("critical", "standard", "sheddable");
+        assertThat(classes.get("critical") / (double) plan.size()).isCloseTo(0.2, within(0.04));
+        assertThat(classes.get("standard") / (double) plan.size()).isCloseTo(0.5, within(0.04));
+        assertThat(classes.get("sheddable") / (double) plan.size()).isCloseTo(0.3, within(0.04));
+        assertThat(priorities.plan(42, 20, Duration.ofSeconds(60), 3000).requests())
+                .extracting(r -> r.spec().priority())
+                .as("the same seed gives the same classes").isEqualTo(plan.requests().stream()
+                        .map(r -> r.spec().priority()).toList());
+        assertThat(bursty.plan(42, 20, Duration.ofSeconds(10), 3000).requests())
+                .allSatisfy(r -> assertThat(r.spec().priority()).isEmpty());
+    }
+
+    @Test
+    void faultsBreaksFourOfFivePodsOneWayEachDuringTheRun() {
+        Scenario faults = named("faults");
+        assertThat(faults.fleet().pods()).hasSize(5);
+        assertThat(faults.faults()).extracting(f -> f.kind()).containsExactly(
+                io.inferencegateway.lab.bench.fleet.PodFault.Kind.KILL,
+                io.inferencegateway.lab.bench.fleet.PodFault.Kind.SLOW,
+                io.inferencegateway.lab.bench.fleet.PodFault.Kind.UNAVAILABLE,
+                io.inferencegateway.lab.bench.fleet.PodFault.Kind.BROKEN_METRICS);
+        assertThat(faults.faults()).extracting(f -> f.pod()).containsExactly(0, 1, 2, 3);
+        assertThat(faults.faults()).allSatisfy(f -> assertThat(f.atSeconds())
+                .as("mid-run, with traffic before and after").isGreaterThan(0)
+                .isLessThan(faults.duration().toSeconds() * 0.75));
+        assertThat(named("uniform").faults()).isEmpty();
     }
 
     @Test

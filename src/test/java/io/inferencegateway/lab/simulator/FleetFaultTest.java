@@ -132,4 +132,47 @@ class FleetFaultTest {
         assertThat(send(admin("/pods/9/kill"), "POST").statusCode()).isEqualTo(404);
         assertThat(send(admin("/pods/2/metrics?fault=maybe"), "POST").statusCode()).isEqualTo(400);
     }
+
+    @Test
+    void adminApiMakesInferenceAnswer503AndGarblesMetricsWhileHealthStaysUp() throws Exception {
+        SimulatedPod pod = fleet.pod(0);
+        HttpRequest chat = HttpRequest.newBuilder(URI.create(pod.baseUrl() + "/v1/chat/completions"))
+                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":2}"))
+                .build();
+        assertThat(send(admin("/pods/0/inference?fault=unavailable"), "POST").body())
+                .contains("\"inferenceUnavailable\":true");
+        HttpResponse<String> refused = HTTP.send(chat, HttpResponse.BodyHandlers.ofString());
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.body()).contains("\"type\":\"ServiceUnavailableError\"");
+        assertThat(send(pod.baseUrl() + "/health", "GET").statusCode()).isEqualTo(200);
+        assertThat(send(admin("/pods/0/inference?fault=none"), "POST").statusCode()).isEqualTo(200);
+        assertThat(HTTP.send(chat, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+
+        assertThat(send(admin("/pods/0/metrics?fault=garbled"), "POST").statusCode()).isEqualTo(200);
+        HttpResponse<String> garbled = send(pod.baseUrl() + "/metrics", "GET");
+        assertThat(garbled.statusCode()).isEqualTo(200);
+        assertThat(garbled.body()).doesNotContain("vllm:num_requests_running");
+        assertThat(send(admin("/pods/0/inference?fault=maybe"), "POST").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void aKillRemembersTheRequestIdsOfTheStreamsItCut() throws Exception {
+        SimulatedPod pod = fleet.pod(1);
+        String body = "{\"prompt\":\"" + "z".repeat(400) + "\",\"max_tokens\":100000,\"stream\":true}";
+        try (Socket s = new Socket("127.0.0.1", pod.port())) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: x\r\nX-Request-Id: cut-me\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.UTF_8));
+            BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8));
+            String line;
+            while ((line = in.readLine()) != null && !line.startsWith("data: ")) {
+                // headers, then the first event
+            }
+            assertThat(line).startsWith("data: ");
+            pod.kill();
+        }
+        assertThat(pod.requestsCutByKill()).containsExactly("cut-me");
+    }
 }

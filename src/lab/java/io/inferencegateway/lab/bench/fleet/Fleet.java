@@ -18,6 +18,19 @@ public interface Fleet extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * Applies a fault to one pod now and returns the requests it held at that moment (running plus waiting;
+     * -1 when the fleet cannot tell).
+     */
+    default int inject(PodFault fault) {
+        throw new UnsupportedOperationException("this fleet cannot inject faults");
+    }
+
+    /** The X-Request-Ids of the streams that killing {@code pod} cut off, when the fleet knows them. */
+    default List<String> cutByKill(int pod) {
+        return List.of();
+    }
+
     /** Stops every pod; the bench starts a fresh fleet for each policy so no cache state carries over. */
     @Override
     void close();

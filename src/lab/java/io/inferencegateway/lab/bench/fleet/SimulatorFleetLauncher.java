@@ -49,6 +49,25 @@ public final class SimulatorFleetLauncher implements FleetLauncher {
             }
 
             @Override
+            public int inject(PodFault fault) {
+                SimulatedPod pod = fleet.pod(fault.pod());
+                int held = pod.isKilled() ? 0 : pod.running() + pod.waiting();
+                switch (fault.kind()) {
+                    case KILL -> pod.kill();
+                    case SLOW -> pod.speed(fault.value());
+                    case UNAVAILABLE -> pod.inferenceUnavailable(true);
+                    case BROKEN_METRICS -> pod.garbleMetrics();
+                    default -> throw new IllegalArgumentException("unknown fault " + fault.kind());
+                }
+                return held;
+            }
+
+            @Override
+            public List<String> cutByKill(int pod) {
+                return fleet.pod(pod).requestsCutByKill();
+            }
+
+            @Override
             public void close() {
                 fleet.close();
             }

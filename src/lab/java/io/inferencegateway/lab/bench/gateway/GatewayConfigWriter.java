@@ -44,12 +44,16 @@ public final class GatewayConfigWriter {
      */
     public static String render(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Duration routeTimeout,
                                 Duration metricsInterval) {
-        return render(fleet, policy, pods, routeTimeout, metricsInterval, null);
+        return render(fleet, policy, pods, routeTimeout, metricsInterval, null, false);
     }
 
-    /** @param replicas the scheduler's {@code replicas} section, null for none (see {@link ReplicaMode}) */
+    /**
+     * @param replicas  the scheduler's {@code replicas} section, null for none (see {@link ReplicaMode})
+     * @param accessLog turns on the gateway's one JSON line per request ({@code spec.observability.accessLog}),
+     *                  which names the pod and the attempts of each request in the run's gateway.log
+     */
     public static String render(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Duration routeTimeout,
-                                Duration metricsInterval, Map<String, Object> replicas) {
+                                Duration metricsInterval, Map<String, Object> replicas, boolean accessLog) {
         Map<String, Object> scheduler = new LinkedHashMap<>();
         scheduler.put("name", schedulerName(fleet.modelName()));
         scheduler.put("modelName", fleet.modelName());
@@ -68,7 +72,12 @@ public final class GatewayConfigWriter {
         doc.put("apiVersion", "inferencegateway.io/v1alpha1");
         doc.put("kind", "InferenceGatewayConfig");
         doc.put("metadata", Map.of("name", "bench"));
-        doc.put("spec", Map.of("schedulers", List.of(scheduler)));
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("schedulers", List.of(scheduler));
+        if (accessLog) {
+            spec.put("observability", Map.of("accessLog", true));
+        }
+        doc.put("spec", spec);
         try {
             return YAML.writeValueAsString(doc);
         } catch (JsonProcessingException e) {

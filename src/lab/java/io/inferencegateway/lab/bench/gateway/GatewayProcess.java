@@ -58,13 +58,20 @@ public final class GatewayProcess implements LoadTarget {
      */
     public static GatewayLauncher launcher(List<String> command, Duration routeTimeout, Duration metricsInterval,
                                            Duration readyTimeout) {
+        return launcher(command, routeTimeout, metricsInterval, readyTimeout, false);
+    }
+
+    /** As above; {@code accessLog} has the gateway log one JSON line per request into the run's gateway.log. */
+    public static GatewayLauncher launcher(List<String> command, Duration routeTimeout, Duration metricsInterval,
+                                           Duration readyTimeout, boolean accessLog) {
         return new GatewayLauncher() {
             @Override
             public LoadTarget start(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Path workDir)
                     throws Exception {
                 Files.createDirectories(workDir);
                 Path config = workDir.resolve("gateway.yaml");
-                Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval));
+                Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval,
+                        null, accessLog));
                 return GatewayProcess.start(command, config, freePort(), workDir.resolve("gateway.log"), readyTimeout);
             }
 
@@ -77,7 +84,7 @@ public final class GatewayProcess implements LoadTarget {
                 Files.createDirectories(workDir);
                 Path config = workDir.resolve("gateway.yaml");
                 Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval,
-                        mode.section(replicas)));
+                        mode.section(replicas), accessLog));
                 List<GatewayProcess> started = new ArrayList<>();
                 try {
                     for (int i = 0; i < replicas; i++) { // spawn all first: the JVMs start side by side

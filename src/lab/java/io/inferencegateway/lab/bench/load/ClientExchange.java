@@ -28,6 +28,10 @@ import io.netty.handler.codec.http.HttpVersion;
 final class ClientExchange implements ConnectionPool.Waiter {
 
     private static final int ERROR_BODY_LIMIT = 300;
+    /** The request header carrying the priority class (README.md, "Priorities and flow control"). */
+    static final String PRIORITY = "x-gateway-priority";
+    /** Why the gateway refused a request with 429. */
+    static final String DROPPED_REASON = "x-gateway-dropped-reason";
 
     private final RunState run;
     private final PlannedRequest request;
@@ -41,6 +45,8 @@ final class ClientExchange implements ConnectionPool.Waiter {
     private boolean finished;
     private long writtenWall = -1;
     private int status;
+    private String droppedReason = "";
+    private String retryAfter = "";
     private boolean keepAlive = true;
     private final SseDecoder sse = new SseDecoder();
     private final StringBuilder errorBody = new StringBuilder();
@@ -96,6 +102,10 @@ final class ClientExchange implements ConnectionPool.Waiter {
     void onHead(HttpResponse head) {
         status = head.status().code();
         keepAlive = HttpUtil.isKeepAlive(head);
+        if (status != 200) {
+            droppedReason = head.headers().get(DROPPED_REASON, "");
+            retryAfter = head.headers().get(HttpHeaderNames.RETRY_AFTER, "");
+        }
     }
 
     void onContent(ByteBuf content, long nowWall) {
@@ -137,7 +147,10 @@ final class ClientExchange implements ConnectionPool.Waiter {
 
     /** The response ended; returns whether the connection may carry another request. */
     boolean onEnd(long nowWall) {
-        if (status != 200) {
+        if (status == 429) {
+            finish(Outcome.REFUSED, "HTTP 429" + (droppedReason.isEmpty() ? "" : " (" + droppedReason + ")")
+                    + (errorBody.isEmpty() ? "" : ": " + ChunkReader.abbreviate(errorBody.toString())), nowWall);
+        } else if (status != 200) {
             finish(Outcome.HTTP_ERROR, "HTTP " + status + (errorBody.isEmpty() ? "" : ": "
                     + ChunkReader.abbreviate(errorBody.toString())), nowWall);
         } else if (streamError != null) {
@@ -200,7 +213,8 @@ final class ClientExchange implements ConnectionPool.Waiter {
                 firstContentWall < 0 ? -1 : o.toSimulated(firstContentWall - intendedWall),
                 gaps,
                 endWall < 0 ? -1 : o.toSimulated(endWall - intendedWall),
-                usageTokens >= 0 ? usageTokens : contentEvents, contentEvents, usageTokens >= 0);
+                usageTokens >= 0 ? usageTokens : contentEvents, contentEvents, usageTokens >= 0, spec.priority(),
+                droppedReason, retryAfter);
         run.finished(this, result);
     }
 
@@ -212,7 +226,10 @@ final class ClientExchange implements ConnectionPool.Waiter {
                 .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                 .set(HttpHeaderNames.ACCEPT, "text/event-stream")
                 .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
-                .set("X-Request-Id", "bench-" + request.index());
+                .set("X-Request-Id", RequestResult.requestId(request.index()));
+        if (!request.spec().priority().isEmpty()) {
+            http.headers().set(PRIORITY, request.spec().priority());
+        }
         return http;
     }
 }

@@ -29,7 +29,6 @@ import io.netty.handler.codec.http.HttpClientCodec;
 public final class LoadGenerator implements AutoCloseable {
 
     /** Head start between building the run and its first intended send. */
-    /** Wall time from {@code run} to the first intended send. */
     public static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final Ticker ticker;

@@ -13,11 +13,38 @@ package io.inferencegateway.lab.bench.load;
  * @param outputTokens   from the usage chunk when the server sent one, else the content events counted
  * @param status         HTTP status; 0 when no response head arrived
  * @param error          short description when the outcome is not OK, else empty
+ * @param priority       the priority class the request was sent with; empty when none
+ * @param droppedReason  the {@code x-gateway-dropped-reason} header of a refusal; empty when absent
+ * @param retryAfter     the {@code Retry-After} header of a refusal; empty when absent
  */
 public record RequestResult(int index, String model, String kind, String key, int promptTokens, int maxTokens,
                             long intendedNanos, long sendLagNanos, Outcome outcome, int status, String error,
                             long ttftNanos, long[] itlNanos, long e2eNanos, int outputTokens, int contentEvents,
-                            boolean usageReported) {
+                            boolean usageReported, String priority, String droppedReason, String retryAfter) {
+
+    public RequestResult {
+        priority = priority == null ? "" : priority;
+        droppedReason = droppedReason == null ? "" : droppedReason;
+        retryAfter = retryAfter == null ? "" : retryAfter;
+    }
+
+    /** A request sent without a priority and not refused. */
+    public RequestResult(int index, String model, String kind, String key, int promptTokens, int maxTokens,
+                         long intendedNanos, long sendLagNanos, Outcome outcome, int status, String error,
+                         long ttftNanos, long[] itlNanos, long e2eNanos, int outputTokens, int contentEvents,
+                         boolean usageReported) {
+        this(index, model, kind, key, promptTokens, maxTokens, intendedNanos, sendLagNanos, outcome, status, error,
+                ttftNanos, itlNanos, e2eNanos, outputTokens, contentEvents, usageReported, "", "", "");
+    }
+
+    /** The X-Request-Id the bench sends for the request at {@code index} (the simulator names cut streams by it). */
+    public static String requestId(int index) {
+        return "bench-" + index;
+    }
+
+    public boolean refused() {
+        return outcome == Outcome.REFUSED;
+    }
 
     public boolean ok() {
         return outcome == Outcome.OK;

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.inferencegateway.lab.bench.fleet.FaultRecord;
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
 import io.inferencegateway.lab.bench.fleet.PodSpec;
 import io.inferencegateway.lab.bench.fleet.PodStats;
@@ -54,6 +55,7 @@ public final class JsonReport {
         summary.put("requests", s.requests());
         summary.put("ok", s.ok());
         summary.put("errors", s.errors());
+        summary.put("refused", s.refused());
         ObjectNode outcomes = summary.putObject("outcomes");
         for (Map.Entry<Outcome, Integer> e : s.outcomes().entrySet()) {
             outcomes.put(e.getKey().name(), e.getValue());
@@ -63,6 +65,21 @@ public final class JsonReport {
         summary.set("e2eMs", latency(s.e2e()));
         number(summary, "outputTokensPerSecond", s.outputTokensPerSecond());
         number(summary, "spanSeconds", s.spanSeconds());
+        if (!s.classes().isEmpty()) {
+            ArrayNode classes = summary.putArray("priorityClasses");
+            for (ClassSummary c : s.classes()) {
+                ObjectNode node = classes.addObject();
+                node.put("priority", c.priority());
+                node.put("requests", c.requests());
+                node.put("ok", c.ok());
+                node.put("errors", c.errors());
+                node.put("refused", c.refused());
+                ObjectNode reasons = node.putObject("refusedByReason");
+                c.refusedByReason().forEach(reasons::put);
+                node.put("refusedWithRetryAfter", c.refusedWithRetryAfter());
+                node.set("ttftMs", latency(c.ttft()));
+            }
+        }
 
         ObjectNode generator = root.putObject("generator");
         generator.set("sendLagMs", latency(s.sendLag()));
@@ -82,6 +99,29 @@ public final class JsonReport {
             pod.put("preemptions", p.preemptions());
         }
 
+        if (!run.faults().isEmpty()) {
+            ArrayNode faults = root.putArray("faults");
+            for (FaultRecord f : run.faults()) {
+                ObjectNode node = faults.addObject();
+                node.put("pod", f.fault().pod());
+                node.put("kind", f.fault().kind().name());
+                node.put("description", f.fault().describe());
+                number(node, "plannedAtSeconds", f.fault().atSeconds());
+                number(node, "appliedAtSeconds", f.appliedAtSeconds());
+                node.put("heldRequests", f.heldRequests());
+                ArrayNode cut = node.putArray("cutRequestIds");
+                f.cutRequestIds().forEach(cut::add);
+            }
+            FaultOutcome o = FaultOutcome.of(recording.results(), run.faults());
+            ObjectNode failures = root.putObject("failures");
+            failures.put("failed", o.failed());
+            failures.put("cutByKill", o.cutByKill());
+            ArrayNode unexplained = failures.putArray("unexplainedIndexes");
+            o.unexplained().forEach(r -> unexplained.add(r.index()));
+            ObjectNode causes = failures.putObject("causes");
+            o.causes().forEach(causes::put);
+        }
+
         ArrayNode requests = root.putArray("requests");
         for (RequestResult r : recording.results()) {
             ObjectNode line = requests.addObject();
@@ -95,6 +135,15 @@ public final class JsonReport {
             millis(line, "sendLagMs", r.sendLagNanos());
             line.put("outcome", r.outcome().name());
             line.put("status", r.status());
+            if (!r.priority().isEmpty()) {
+                line.put("priority", r.priority());
+            }
+            if (!r.droppedReason().isEmpty()) {
+                line.put("droppedReason", r.droppedReason());
+            }
+            if (!r.retryAfter().isEmpty()) {
+                line.put("retryAfter", r.retryAfter());
+            }
             if (!r.error().isEmpty()) {
                 line.put("error", r.error());
             }

@@ -6,9 +6,12 @@ import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
+import io.inferencegateway.lab.bench.fleet.FaultRecord;
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodFault;
 import io.inferencegateway.lab.bench.fleet.PodSpec;
 import io.inferencegateway.lab.bench.fleet.PodStats;
+import io.inferencegateway.lab.bench.load.RequestResult;
 
 /**
  * The Markdown summary: per scenario, one table row per policy and each policy's TTFT relative to
@@ -57,12 +60,12 @@ public final class MarkdownReport {
 
         Optional<RunReport> baseline = runs.stream().filter(r -> r.policy().equals(BASELINE)).findFirst();
         md.append("| policy | requests | TTFT mean | TTFT p50 | TTFT p90 | TTFT p99 | ITL p50 | ITL p99 | E2E p99 "
-                + "| output tok/s | errors |");
+                + "| output tok/s | errors | refused (429) |");
         if (baseline.isPresent()) {
             md.append(" TTFT mean vs RR | TTFT p50 vs RR | TTFT p90 vs RR | TTFT p99 vs RR |");
         }
         md.append(" send lag p99 |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         if (baseline.isPresent()) {
             md.append("---:|---:|---:|---:|");
         }
@@ -79,7 +82,8 @@ public final class MarkdownReport {
                     .append(" | ").append(time(s.itl().p99Ms()))
                     .append(" | ").append(time(s.e2e().p99Ms()))
                     .append(" | ").append(String.format(Locale.ROOT, "%.0f", s.outputTokensPerSecond()))
-                    .append(" | ").append(s.errors());
+                    .append(" | ").append(s.errors())
+                    .append(" | ").append(s.refused());
             if (baseline.isPresent()) {
                 RunSummary b = baseline.get().summary();
                 md.append(" | ").append(ratio(s, b, x -> x.ttft().meanMs()))
@@ -92,6 +96,8 @@ public final class MarkdownReport {
         if (baseline.isEmpty()) {
             md.append("\nNo ").append(BASELINE).append(" run, so no ratios.\n");
         }
+        md.append(classSection(runs));
+        md.append(faultSection(runs));
         md.append(podSection(runs));
         for (RunReport run : runs) {
             LatencySummary lag = run.summary().sendLag();
@@ -101,6 +107,75 @@ public final class MarkdownReport {
                         + "%s late, over %.0f%% of that run's p99 TTFT (%s): the machine was too busy to keep the "
                         + "schedule, so treat its tail latencies as unreliable.%n", run.policy(), time(lag.p99Ms()),
                         LAG_WARNING_SHARE * 100, time(ttft.p99Ms())));
+            }
+        }
+        return md.toString();
+    }
+
+    /**
+     * Per priority class and policy: requests, TTFT of the served ones, errors and refusals with their
+     * reasons. Critical's p99 is compared with the baseline's critical p99. Empty when no request had a class.
+     */
+    static String classSection(List<RunReport> runs) {
+        if (runs.stream().allMatch(r -> r.summary().classes().isEmpty())) {
+            return "";
+        }
+        Optional<RunReport> baseline = runs.stream().filter(r -> r.policy().equals(BASELINE)).findFirst();
+        StringBuilder md = new StringBuilder("\nPer priority class (`x-gateway-priority`); refusals are 429 answers "
+                + "by their `x-gateway-dropped-reason`:\n\n| policy | class | requests | served | TTFT mean | TTFT p50 "
+                + "| TTFT p99 | TTFT p99 vs RR's same class | errors | refused | refusal reasons | with Retry-After |\n"
+                + "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
+        for (RunReport run : runs) {
+            for (ClassSummary c : run.summary().classes()) {
+                String vsBaseline = baseline.flatMap(b -> b.summary().classes().stream()
+                                .filter(x -> x.priority().equals(c.priority())).findFirst())
+                        .map(b -> ratio(c.ttft().p99Ms(), b.ttft().p99Ms())).orElse("–");
+                String reasons = c.refusedByReason().isEmpty() ? "–" : c.refusedByReason().entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+                md.append("| ").append(run.policy()).append(" | ").append(c.priority())
+                        .append(" | ").append(c.requests()).append(" | ").append(c.ok())
+                        .append(" | ").append(time(c.ttft().meanMs())).append(" | ").append(time(c.ttft().p50Ms()))
+                        .append(" | ").append(time(c.ttft().p99Ms())).append(" | ").append(vsBaseline)
+                        .append(" | ").append(c.errors()).append(" | ").append(c.refused())
+                        .append(" | ").append(reasons).append(" | ").append(c.refusedWithRetryAfter()).append(" |\n");
+            }
+        }
+        return md.toString();
+    }
+
+    /**
+     * The faults each run injected and what failed: failures that are streams a kill cut (the target) and
+     * any others, with their causes. Empty when no run injected a fault.
+     */
+    static String faultSection(List<RunReport> runs) {
+        if (runs.stream().allMatch(r -> r.faults().isEmpty())) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder();
+        for (RunReport run : runs) {
+            if (run.faults().isEmpty()) {
+                continue;
+            }
+            md.append("\nFaults in the ").append(run.policy()).append(" run:\n\n");
+            for (FaultRecord f : run.faults()) {
+                md.append(String.format(Locale.ROOT, "- at %.1f s pod-%d %s; it held %d requests%s%n",
+                        f.appliedAtSeconds(), f.fault().pod(), f.fault().describe(), f.heldRequests(),
+                        f.fault().kind() == PodFault.Kind.KILL ? ", the kill cut " + f.cutRequestIds().size()
+                                + " streams" : ""));
+            }
+            FaultOutcome o = FaultOutcome.of(run.recording().results(), run.faults());
+            md.append(String.format(Locale.ROOT, "%n%d of %d requests failed: %d were streams the kill cut, %d others%s%n",
+                    o.failed(), run.summary().requests(), o.cutByKill(), o.unexplained().size(),
+                    o.unexplained().isEmpty() ? " (the target holds)." : " (the target is missed)."));
+            if (!o.causes().isEmpty()) {
+                md.append("\n| cause | requests |\n|---|---:|\n");
+                o.causes().forEach((cause, n) -> md.append("| ").append(cause.replace("|", "\\|")).append(" | ")
+                        .append(n).append(" |\n"));
+            }
+            List<RequestResult> first = o.unexplained().subList(0, Math.min(10, o.unexplained().size()));
+            for (RequestResult r : first) {
+                md.append(String.format(Locale.ROOT, "- not explained by the kill: request %d sent at %.2f s: %s, %s%n",
+                        r.index(), r.intendedNanos() / 1e9, r.outcome(), r.error().replace('\n', ' ')));
             }
         }
         return md.toString();
@@ -152,8 +227,10 @@ public final class MarkdownReport {
 
     /** "0.18× (−82%)"; "–" when either side is missing. */
     static String ratio(RunSummary run, RunSummary baseline, ToDoubleFunction<RunSummary> metric) {
-        double a = metric.applyAsDouble(run);
-        double b = metric.applyAsDouble(baseline);
+        return ratio(metric.applyAsDouble(run), metric.applyAsDouble(baseline));
+    }
+
+    static String ratio(double a, double b) {
         if (!Double.isFinite(a) || !Double.isFinite(b) || b <= 0) {
             return "–";
         }

@@ -2,6 +2,7 @@ package io.inferencegateway.lab.bench.report;
 
 import java.util.List;
 
+import io.inferencegateway.lab.bench.fleet.FaultRecord;
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
 import io.inferencegateway.lab.bench.fleet.PodStats;
 import io.inferencegateway.lab.bench.load.RunRecording;
@@ -16,10 +17,11 @@ import io.inferencegateway.lab.bench.load.RunRecording;
  */
 public record RunReport(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
                         String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
-                        RunRecording recording, RunSummary summary, List<PodStats> pods) {
+                        RunRecording recording, RunSummary summary, List<PodStats> pods, List<FaultRecord> faults) {
 
     public RunReport {
         pods = List.copyOf(pods);
+        faults = List.copyOf(faults);
     }
 
     public static RunReport of(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
@@ -32,7 +34,14 @@ public record RunReport(String scenario, String scenarioSummary, String workload
     public static RunReport of(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
                                String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
                                RunRecording recording, List<PodStats> pods) {
+        return of(scenario, scenarioSummary, workload, arrivals, policy, gateway, seed, rate, durationSeconds, fleet,
+                recording, pods, List.of());
+    }
+
+    public static RunReport of(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
+                               String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
+                               RunRecording recording, List<PodStats> pods, List<FaultRecord> faults) {
         return new RunReport(scenario, scenarioSummary, workload, arrivals, policy, gateway, seed, rate, durationSeconds,
-                fleet, recording, RunSummary.of(recording.results()), pods);
+                fleet, recording, RunSummary.of(recording.results()), pods, faults);
     }
 }

@@ -18,10 +18,16 @@ import io.inferencegateway.lab.bench.load.RequestResult;
  * @param outputTokensPerSecond output tokens of successful requests over the span from the first
  *                              intended send to the last response end (simulated seconds)
  * @param sendLag               how late the generator wrote requests; near zero when it kept up
+ * @param refused               requests the gateway refused with 429 (flow control); not counted in {@code errors}
+ * @param classes               per priority class, in the order first seen; empty when no request had a priority
  */
 public record RunSummary(int requests, int ok, int errors, Map<Outcome, Integer> outcomes, LatencySummary ttft,
                          LatencySummary itl, LatencySummary e2e, double outputTokensPerSecond, double spanSeconds,
-                         LatencySummary sendLag) {
+                         LatencySummary sendLag, int refused, List<ClassSummary> classes) {
+
+    public RunSummary {
+        classes = List.copyOf(classes);
+    }
 
     public static RunSummary of(List<RequestResult> results) {
         Map<Outcome, Integer> outcomes = new EnumMap<>(Outcome.class);
@@ -33,8 +39,12 @@ public record RunSummary(int requests, int ok, int errors, Map<Outcome, Integer>
         long firstSend = Long.MAX_VALUE;
         long lastEnd = Long.MIN_VALUE;
         int ok = 0;
+        int refused = 0;
         for (RequestResult r : results) {
             outcomes.merge(r.outcome(), 1, Integer::sum);
+            if (r.refused()) {
+                refused++;
+            }
             if (r.sendLagNanos() >= 0) {
                 lag.add(r.sendLagNanos());
             }
@@ -50,10 +60,10 @@ public record RunSummary(int requests, int ok, int errors, Map<Outcome, Integer>
             lastEnd = Math.max(lastEnd, r.intendedNanos() + r.e2eNanos());
         }
         double span = ok == 0 ? 0 : (lastEnd - firstSend) / 1e9;
-        return new RunSummary(results.size(), ok, results.size() - ok, outcomes,
+        return new RunSummary(results.size(), ok, results.size() - ok - refused, outcomes,
                 LatencySummary.of(Distribution.of(ttft.toArray())), LatencySummary.of(Distribution.of(itl.toArray())),
                 LatencySummary.of(Distribution.of(e2e.toArray())), span > 0 ? tokens / span : 0, span,
-                LatencySummary.of(Distribution.of(lag.toArray())));
+                LatencySummary.of(Distribution.of(lag.toArray())), refused, ClassSummary.of(results));
     }
 
     /** TTFT samples of successful requests, for CDF charts. */

@@ -113,8 +113,14 @@ public final class StubModelServer implements AutoCloseable {
             String model = body.path("model").asText("");
             if (model.startsWith("stub-status-")) {
                 int status = Integer.parseInt(model.substring("stub-status-".length()));
-                respond(ctx, HttpResponseStatus.valueOf(status), "{\"error\":{\"message\":\"stub says " + status + "\"}}",
-                        keepAlive);
+                FullHttpResponse refusal = response(HttpResponseStatus.valueOf(status),
+                        "{\"error\":{\"message\":\"stub says " + status + "\"}}", keepAlive);
+                if (status == 429) {
+                    // what the gateway's flow control sends; the reason echoes the priority header it got
+                    refusal.headers().set(HttpHeaderNames.RETRY_AFTER, "1").set("x-gateway-dropped-reason",
+                            "stub-" + request.headers().get("x-gateway-priority", "none"));
+                }
+                ctx.writeAndFlush(refusal);
                 return;
             }
             int promptChars = 0;
@@ -132,12 +138,16 @@ public final class StubModelServer implements AutoCloseable {
         }
 
         private void respond(ChannelHandlerContext ctx, HttpResponseStatus status, String text, boolean keepAlive) {
+            ctx.writeAndFlush(response(status, text, keepAlive));
+        }
+
+        private FullHttpResponse response(HttpResponseStatus status, String text, boolean keepAlive) {
             FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                     Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
             response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
                     .setInt(HttpHeaderNames.CONTENT_LENGTH, response.content().readableBytes());
             HttpUtil.setKeepAlive(response, keepAlive);
-            ctx.writeAndFlush(response);
+            return response;
         }
     }
 

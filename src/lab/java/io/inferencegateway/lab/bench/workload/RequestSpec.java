@@ -9,14 +9,26 @@ import java.util.List;
  * @param maxTokens output length asked for; the simulator generates exactly this many tokens
  * @param kind      which part of the workload made it: {@code prefix}, {@code lora} or {@code unique}
  * @param key       the shared-prefix group or the adapter; empty for unique prompts
+ * @param priority  the priority class sent as {@code x-gateway-priority} (critical, standard, sheddable); empty
+ *                  sends no header
  */
-public record RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key) {
+public record RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key,
+                          String priority) {
+
+    public RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key) {
+        this(model, messages, maxTokens, kind, key, "");
+    }
 
     public RequestSpec {
         messages = List.copyOf(messages);
+        priority = priority == null ? "" : priority;
         if (maxTokens < 1) {
             throw new IllegalArgumentException("maxTokens must be positive, got " + maxTokens);
         }
+    }
+
+    public RequestSpec withPriority(String newPriority) {
+        return new RequestSpec(model, messages, maxTokens, kind, key, newPriority);
     }
 
     public int promptTokens() {

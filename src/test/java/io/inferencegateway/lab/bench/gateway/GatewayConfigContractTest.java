@@ -65,7 +65,7 @@ class GatewayConfigContractTest {
         Scenario scenario = ScenarioCatalog.byName("shared-prefix", ScenarioCatalog.DEFAULT_MODEL).orElseThrow();
         List<InetSocketAddress> pods = List.of(new InetSocketAddress("127.0.0.1", 9001));
         String yaml = GatewayConfigWriter.render(scenario.fleet(), "gpu-aware", pods, Duration.ofSeconds(300),
-                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, mode.section(3));
+                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, mode.section(3), false);
 
         PoolConfig pool = ConfigLoader.parse(yaml).pools().get(0);
 
@@ -75,5 +75,21 @@ class GatewayConfigContractTest {
                 : io.inferencegateway.config.ReplicaConfig.Placement.RENDEZVOUS);
         assertThat(pool.scrapeInterval()).isEqualTo(mode == ReplicaMode.RENDEZVOUS
                 ? pool.metricsInterval().multipliedBy(3) : pool.metricsInterval());
+    }
+
+    @org.junit.jupiter.api.Test
+    void theAccessLogOptionTurnsOnTheGatewaysAccessLog() throws Exception {
+        Scenario faults = io.inferencegateway.lab.bench.ScenarioCatalog.byName("faults",
+                io.inferencegateway.lab.bench.ScenarioCatalog.DEFAULT_MODEL).orElseThrow();
+        List<InetSocketAddress> pods = new ArrayList<>();
+        for (int i = 0; i < faults.fleet().pods().size(); i++) {
+            pods.add(new InetSocketAddress("127.0.0.1", 9001 + i));
+        }
+        String on = GatewayConfigWriter.render(faults.fleet(), "gpu-aware", pods, Duration.ofSeconds(300),
+                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, null, true);
+        String off = GatewayConfigWriter.render(faults.fleet(), "gpu-aware", pods, Duration.ofSeconds(300),
+                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL);
+        assertThat(ConfigLoader.parse(on).observability().accessLog()).isTrue();
+        assertThat(ConfigLoader.parse(off).observability().accessLog()).isFalse();
     }
 }

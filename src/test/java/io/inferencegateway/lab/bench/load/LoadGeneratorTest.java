@@ -141,9 +141,12 @@ class LoadGeneratorTest {
             RunRecording run = generator.run(plan, List.of(stub.address()), LoadOptions.defaults(1.0), new LiveCounters());
 
             RequestResult shed = run.results().get(0);
-            assertThat(shed.outcome()).isEqualTo(Outcome.HTTP_ERROR);
+            assertThat(shed.outcome()).as("a 429 is a refusal, not an error").isEqualTo(Outcome.REFUSED);
+            assertThat(shed.outcome().isError()).isFalse();
             assertThat(shed.status()).isEqualTo(429);
             assertThat(shed.error()).contains("HTTP 429").contains("stub says 429");
+            assertThat(shed.droppedReason()).isEqualTo("stub-none");
+            assertThat(shed.retryAfter()).isEqualTo("1");
             assertThat(shed.ttftNanos()).isEqualTo(-1);
 
             RequestResult dropped = run.results().get(1);
@@ -152,6 +155,25 @@ class LoadGeneratorTest {
             assertThat(dropped.e2eNanos()).isEqualTo(-1);
 
             assertThat(run.results().get(2).outcome()).isEqualTo(Outcome.OK);
+        }
+    }
+
+    @Test
+    void thePriorityClassIsSentAsAHeaderAndARefusalKeepsItsReason() throws Exception {
+        StubBehaviour behaviour = StubBehaviour.fixed(Duration.ofMillis(5), Duration.ofMillis(2));
+        try (StubModelServer stub = new StubModelServer(serverGroup, 0, behaviour, false)) {
+            PlannedRequest sheddable = new PlannedRequest(0, 0, new RequestSpec("stub-status-429",
+                    List.of(ChatMessage.user("hello")), 2, "unique", "", "sheddable"));
+            PlannedRequest critical = new PlannedRequest(1, MS, new RequestSpec("m",
+                    List.of(ChatMessage.user("hello")), 2, "unique", "", "critical"));
+            RunRecording run = generator.run(RequestPlan.of(List.of(sheddable, critical), 10 * MS),
+                    List.of(stub.address()), LoadOptions.defaults(1.0), new LiveCounters());
+
+            assertThat(run.results().get(0).droppedReason()).as("the stub echoes the header it got")
+                    .isEqualTo("stub-sheddable");
+            assertThat(run.results().get(0).priority()).isEqualTo("sheddable");
+            assertThat(run.results().get(1).outcome()).isEqualTo(Outcome.OK);
+            assertThat(run.results().get(1).priority()).isEqualTo("critical");
         }
     }
 
