@@ -177,7 +177,7 @@ public final class InferenceRequestParser {
     /**
      * The current string value. Jackson's own {@code getText()} joins a long value's buffer segments through a
      * StringBuilder, which copies char by char; a String made from the joined char array compresses it in one
-     * vectorised pass instead (a third of the parse time of a 200 KB prompt, issue 15).
+     * vectorised pass instead (a third of the parse time of a 200 KB prompt).
      */
     private static String text(JsonParser p) throws IOException {
         int length = p.getTextLength();
