@@ -14,6 +14,14 @@ public final class GatewayExchange {
     /** The {@link io.inferencegateway.pool.Placement} of the request on an endpoint. */
     public static final String PLACEMENT = "gatewayPlacement";
 
+    /**
+     * The caller's {@link io.inferencegateway.config.TenantConfig} (its name, models, limits and priority class), set
+     * by {@link Authenticate} while {@code spec.auth} is on; absent otherwise.
+     */
+    public static final String TENANT = "gatewayTenant";
+    /** A {@code Map<String, String>} of headers every response to the request carries (rate limits, auth). */
+    public static final String RESPONSE_HEADERS = "gatewayResponseHeaders";
+
     /** The request's {@link io.inferencegateway.domain.RequestRecord}, while anyone listens. */
     public static final String RECORD = "gatewayRecord";
     /** The {@link io.inferencegateway.runtime.RequestListeners} the record is reported to. */
