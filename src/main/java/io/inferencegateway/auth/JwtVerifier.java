@@ -85,7 +85,11 @@ public final class JwtVerifier {
             refetch();
         }
         if (known || http == null) {
-            return CompletableFuture.completedFuture(check(jwt, current));
+            try {
+                return CompletableFuture.completedFuture(check(jwt, current));
+            } catch (AuthFailure e) {
+                return CompletableFuture.failedFuture(e);
+            }
         }
         CompletableFuture<Keys> next = refetch();
         return next.handle((fetched, error) -> check(jwt, fetched != null ? fetched : keys));
