@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.camel.AuthorizeModel;
 import io.inferencegateway.camel.EndpointPicker;
+import io.inferencegateway.camel.EnforceRateLimit;
 import io.inferencegateway.camel.OpenAiErrorResponse;
 import io.inferencegateway.camel.ParseInferenceRequest;
 import io.inferencegateway.camel.ResolveModelPool;
@@ -39,6 +41,10 @@ class InferenceRouteTest {
     final ParseInferenceRequest parseInferenceRequest = new ParseInferenceRequest(gateway);
     @BindToRegistry("resolveModelPool")
     final ResolveModelPool resolveModelPool = new ResolveModelPool(gateway);
+    @BindToRegistry("authorizeModel")
+    final AuthorizeModel authorizeModel = new AuthorizeModel();
+    @BindToRegistry("enforceRateLimit")
+    final EnforceRateLimit enforceRateLimit = new EnforceRateLimit(gateway);
     @BindToRegistry("endpointPicker")
     final EndpointPicker endpointPicker = new EndpointPicker(gateway);
     @BindToRegistry("openAiErrorResponse")
