@@ -74,7 +74,7 @@ public class Authenticate extends AsyncProcessorSupport {
         TenantConfig tenant;
         if (gateway.config().tenants().isEmpty()) {
             // no tenants configured: whoever authenticates may use everything, unlimited
-            tenant = new TenantConfig(who.tenant(), null, null, TenantConfig.Priority.STANDARD,
+            tenant = new TenantConfig(who.tenant(), null, null, io.inferencegateway.domain.Priority.STANDARD,
                     TenantConfig.Limits.NONE, java.util.List.of());
         } else {
             tenant = gateway.config().tenant(who.tenant());

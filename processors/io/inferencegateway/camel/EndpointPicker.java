@@ -11,8 +11,9 @@ import org.apache.camel.Expression;
 import org.apache.camel.support.SynchronizationAdapter;
 
 /**
- * The dynamic recipient: asks the pool's scheduling policy for the endpoint that should serve the
- * request and returns it as an {@code upstream:host:port} URI for the route's {@code recipientList}.
+ * The dynamic recipient: the endpoint that should serve the request as an {@code upstream:host:port} URI for the
+ * route's {@code recipientList}; flow control ({@link AdmitRequest}) has usually placed the request already, at the
+ * moment a pod had room, otherwise this asks the pool's scheduling policy now.
  * The {@link Placement} it leaves on the exchange lets the upstream producer fail over and count the
  * request in flight until its response ends, or until the exchange ends without a relayed response.
  */
@@ -30,13 +31,25 @@ public class EndpointPicker implements Expression {
     }
 
     String pick(Exchange exchange) {
-        ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
-        InferenceRequest request = exchange.getProperty(GatewayExchange.REQUEST, InferenceRequest.class);
+        Placement placement = exchange.getProperty(GatewayExchange.PLACEMENT, Placement.class);
+        if (placement == null) { // no flow control step before this one in the route
+            ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
+            InferenceRequest request = exchange.getProperty(GatewayExchange.REQUEST, InferenceRequest.class);
+            long start = gateway.clock().nanoTime();
+            placement = Placement.choose(pool, request, gateway.inFlight());
+            bind(exchange, placement, gateway, gateway.clock().nanoTime() - start);
+        }
+        return "upstream:" + placement.endpoint();
+    }
+
+    /**
+     * Puts a placement chosen in {@code pickNanos} on the exchange, records the pick, and releases the placement when
+     * the exchange ends without a relayed response (a relayed one releases it when its body ends).
+     */
+    static void bind(Exchange exchange, Placement placement, Gateway gateway, long pickNanos) {
         RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
-        long start = record == null ? 0 : gateway.requestListeners().now();
-        Placement placement = Placement.choose(pool, request, gateway.inFlight());
         if (record != null) {
-            record.picked(placement.decision(), gateway.requestListeners().now() - start);
+            record.picked(placement.decision(), pickNanos);
             gateway.requestListeners().picked(record);
         }
         exchange.setProperty(GatewayExchange.PLACEMENT, placement);
@@ -51,6 +64,5 @@ public class EndpointPicker implements Expression {
                 }
             }
         });
-        return "upstream:" + placement.endpoint();
     }
 }

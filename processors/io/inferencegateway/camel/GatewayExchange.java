@@ -19,7 +19,10 @@ public final class GatewayExchange {
      * by {@link Authenticate} while {@code spec.auth} is on; absent otherwise.
      */
     public static final String TENANT = "gatewayTenant";
-    /** A {@code Map<String, String>} of headers every response to the request carries (rate limits, auth). */
+    /**
+     * Extra HTTP headers ({@code Map<String, String>}) of the request's response: those of an error the gateway
+     * writes itself (e.g. Retry-After), and the rate-limit and auth headers every response carries, relayed ones too.
+     */
     public static final String RESPONSE_HEADERS = "gatewayResponseHeaders";
 
     /** The request's {@link io.inferencegateway.domain.RequestRecord}, while anyone listens. */

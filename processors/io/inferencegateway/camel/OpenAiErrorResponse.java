@@ -36,6 +36,10 @@ public class OpenAiErrorResponse implements Processor {
         if (record != null) {
             record.failed(error.reason(), status);
         }
+        for (java.util.Map.Entry<String, String> h : error.headers().entrySet()) {
+            // beside the headers earlier steps set (the x-ratelimit-* of EnforceRateLimit, WWW-Authenticate)
+            EventLoopResume.responseHeader(exchange, h.getKey(), h.getValue());
+        }
         exchange.getMessage().setBody(OpenAiErrors.body(error));
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");

@@ -122,6 +122,10 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         if (allow != null && status.code() == 405) {
             response.headers().set(HttpHeaderNames.ALLOW, allow);
         }
+        Map<?, ?> extra = message.getExchange().getProperty(GatewayExchange.RESPONSE_HEADERS, Map.class);
+        if (extra != null) {
+            extra.forEach((name, value) -> response.headers().set(name.toString(), value));
+        }
         if (close) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             message.setHeader(NettyConstants.NETTY_CLOSE_CHANNEL_WHEN_COMPLETE, true);

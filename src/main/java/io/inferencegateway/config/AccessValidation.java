@@ -8,9 +8,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+
+import io.inferencegateway.domain.Priority;
 
 /** Validates {@code spec.auth}, {@code spec.tenants} and {@code spec.rateLimits} for {@link ConfigLoader}. */
 final class AccessValidation {
@@ -76,14 +77,14 @@ final class AccessValidation {
             }
             Set<String> models = served(t.models(), at + ".models", servedNames);
             Set<String> adapters = served(t.adapters(), at + ".adapters", servedNames);
-            TenantConfig.Priority priority = TenantConfig.Priority.STANDARD;
+            int priority = Priority.STANDARD;
             if (t.priority() != null) {
-                try {
-                    priority = TenantConfig.Priority.valueOf(t.priority().strip().toUpperCase(Locale.ROOT));
-                } catch (IllegalArgumentException e) {
-                    throw new InvalidConfigException(at + ".priority must be one of critical, standard, sheddable; "
-                            + "got '" + t.priority() + "'");
+                Integer parsed = Priority.parse(t.priority());
+                if (parsed == null) {
+                    throw new InvalidConfigException(at + ".priority must be critical, standard, sheddable or an "
+                            + "integer within +-" + Priority.LIMIT + "; got '" + t.priority() + "'");
                 }
+                priority = parsed;
             }
             TenantConfig.Limits limits = t.limits() == null ? TenantConfig.Limits.NONE
                     : limits(t.limits().requestsPerMinute(), t.limits().tokensPerMinute(), at + ".limits");

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -24,6 +25,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.inferencegateway.config.InferenceGatewayConfig.Scheduler;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.Priority;
 
 /**
  * Reads and validates an {@code InferenceGatewayConfig} YAML document. Every problem is reported as
@@ -265,7 +267,42 @@ public final class ConfigLoader {
 
         return new PoolConfig(name, modelName, adapters, endpoints, selector, s.namespace(), targetPort, engine,
                 policy, endpointPicker, routeTimeout, metricsInterval, staleness, Boolean.TRUE.equals(s.streamUsage()),
-                failover(at + ".failover", s.failover()), outlierDetection(at + ".outlierDetection", s.outlierDetection()));
+                failover(at + ".failover", s.failover()), outlierDetection(at + ".outlierDetection", s.outlierDetection()),
+                flowControl(at + ".flowControl", s.flowControl(), modelName, adapters));
+    }
+
+    private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,
+            List<String> adapters) throws InvalidConfigException {
+        FlowControlConfig d = FlowControlConfig.DEFAULT;
+        if (f == null) {
+            return d;
+        }
+        int maxQueued = intIn(f.maxQueued(), d.maxQueued(), 0, 1_000_000, at + ".maxQueued");
+        Duration queueTimeout = duration(f.queueTimeout(), at + ".queueTimeout", d.queueTimeout());
+        Duration retryAfter = duration(f.retryAfter(), at + ".retryAfter", d.retryAfter());
+        int defaultPriority = f.defaultPriority() == null ? d.defaultPriority()
+                : priority(at + ".defaultPriority", f.defaultPriority());
+        Map<String, Integer> priorities = new LinkedHashMap<>();
+        if (f.priorities() != null) {
+            for (Map.Entry<String, String> e : f.priorities().entrySet()) {
+                if (!e.getKey().equals(modelName) && !adapters.contains(e.getKey())) {
+                    throw new InvalidConfigException(at + ".priorities names '" + e.getKey() + "', which is neither "
+                            + "the pool's modelName nor one of its loraAdapters");
+                }
+                priorities.put(e.getKey(), priority(at + ".priorities." + e.getKey(), e.getValue()));
+            }
+        }
+        return new FlowControlConfig(!Boolean.FALSE.equals(f.enabled()), maxQueued, queueTimeout, retryAfter,
+                defaultPriority, priorities, !Boolean.FALSE.equals(f.priorityHeader()));
+    }
+
+    private static int priority(String path, String text) throws InvalidConfigException {
+        Integer p = Priority.parse(text);
+        if (p == null) {
+            throw new InvalidConfigException(path + " must be critical, standard, sheddable or an integer within "
+                    + "+-" + Priority.LIMIT + ", got '" + text + "'");
+        }
+        return p;
     }
 
     private static FailoverConfig failover(String at, InferenceGatewayConfig.Failover f) throws InvalidConfigException {

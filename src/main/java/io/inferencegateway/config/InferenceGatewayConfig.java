@@ -75,7 +75,16 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             String metricsStalenessThreshold,
             Boolean streamUsage,
             Failover failover,
-            OutlierDetection outlierDetection) {
+            OutlierDetection outlierDetection,
+            FlowControl flowControl) {
+    }
+
+    /**
+     * Requests waiting in the gateway while every pod of the pool is saturated: the queue's size and wait, and the
+     * priority of the pool's models ({@code critical}, {@code standard}, {@code sheddable} or an integer).
+     */
+    public record FlowControl(Boolean enabled, Integer maxQueued, String queueTimeout, String retryAfter,
+            String defaultPriority, Map<String, String> priorities, Boolean priorityHeader) {
     }
 
     /** Retries on another pod before the first byte reached the client. */

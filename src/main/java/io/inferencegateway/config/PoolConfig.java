@@ -19,6 +19,7 @@ import io.inferencegateway.domain.Endpoint;
  * @param streamUsage               ask the model server for {@code stream_options.include_usage} on every chat or
  *                                  completion stream, so that its tokens are counted, and strip the usage chunk
  *                                  again when the client did not ask for it
+ * @param flowControl               how requests wait in the gateway while every pod is saturated
  */
 public record PoolConfig(
         String name,
@@ -36,7 +37,8 @@ public record PoolConfig(
         Duration metricsStalenessThreshold,
         boolean streamUsage,
         FailoverConfig failover,
-        OutlierConfig outlierDetection) {
+        OutlierConfig outlierDetection,
+        FlowControlConfig flowControl) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final Duration DEFAULT_ROUTE_TIMEOUT = Duration.ofSeconds(300);
@@ -50,15 +52,16 @@ public record PoolConfig(
         modelSelector = Map.copyOf(modelSelector);
         failover = failover == null ? FailoverConfig.DEFAULT : failover;
         outlierDetection = outlierDetection == null ? OutlierConfig.DEFAULT : outlierDetection;
+        flowControl = flowControl == null ? FlowControlConfig.DEFAULT : flowControl;
     }
 
-    /** A pool with the default failover and outlier detection. */
+    /** A pool with the default failover, outlier detection and flow control. */
     public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
             Map<String, String> modelSelector, String namespace, int targetPort, EngineType engine, Policy policy,
             EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
             Duration metricsStalenessThreshold, boolean streamUsage) {
         this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, null, null);
+                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, null, null, null);
     }
 
     /** A pool that leaves stream usage as the client asked. */

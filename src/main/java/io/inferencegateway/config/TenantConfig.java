@@ -9,21 +9,13 @@ import java.util.Set;
  * @param name        the tenant, as an API key's line or a JWT's tenant claim names it; also a metric label
  * @param models      the base models it may use; null: all
  * @param adapters    the LoRA adapters it may use (of models it may use); null: all
- * @param priority    its default priority class (flow control)
+ * @param priority    its default priority (io.inferencegateway.domain.Priority: critical 1, standard 0, sheddable -1,
+ *                    or another integer) for flow control
  * @param limits      its limits over all models
  * @param modelLimits its limits for one model each (a served model or adapter name)
  */
-public record TenantConfig(String name, Set<String> models, Set<String> adapters, Priority priority, Limits limits,
+public record TenantConfig(String name, Set<String> models, Set<String> adapters, int priority, Limits limits,
         List<ModelLimits> modelLimits) {
-
-    /** The priority classes of flow control, most important first. */
-    public enum Priority {
-        CRITICAL, STANDARD, SHEDDABLE;
-
-        public String configName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-    }
 
     /** Per-window budgets; 0 means unlimited. */
     public record Limits(long requestsPerMinute, long tokensPerMinute) {

@@ -1,5 +1,8 @@
 package io.inferencegateway.domain;
 
+import java.util.Locale;
+import java.util.Map;
+
 /**
  * A request the gateway refuses or cannot serve: what went wrong, the request field at fault if one is, and a message
  * for the client (so it never holds internals). Protocol-neutral: the edge decides which status and body a client
@@ -37,16 +40,30 @@ public class GatewayError extends RuntimeException {
         TOKENS_RATE_LIMITED,
         /** The shared rate-limit store cannot be reached and the limits fail closed. */
         RATE_LIMITER_UNAVAILABLE,
+        /** Every pod of the pool is saturated and the request may not wait for one (see {@link #overloaded}). */
+        OVERLOADED,
         INTERNAL
     }
 
     private final Reason reason;
     private final String param;
+    private final Map<String, String> headers;
 
     public GatewayError(Reason reason, String param, String message) {
+        this(reason, param, message, Map.of());
+    }
+
+    /** @param headers HTTP headers the client's error response carries, e.g. {@code Retry-After} */
+    public GatewayError(Reason reason, String param, String message, Map<String, String> headers) {
         super(message, null, false, false);
         this.reason = reason;
         this.param = param;
+        this.headers = Map.copyOf(headers);
+    }
+
+    /** HTTP headers the error response carries besides the usual ones. */
+    public Map<String, String> headers() {
+        return headers;
     }
 
     public Reason reason() {
@@ -83,6 +100,37 @@ public class GatewayError extends RuntimeException {
     public static GatewayError shuttingDown() {
         return new GatewayError(Reason.SHUTTING_DOWN, null,
                 "The gateway is shutting down and takes no new requests; retry on another instance");
+    }
+
+    /** Why flow control refused a request; the {@code x-gateway-dropped-reason} header's values. */
+    public enum Dropped {
+        /** A sheddable request (negative priority) arrived while every pod was saturated. */
+        SHEDDABLE_SATURATED,
+        /** The pool's queue was full of requests of the same or higher priority. */
+        QUEUE_FULL,
+        /** The request waited longer than the pool's {@code queueTimeout}. */
+        QUEUE_TIMEOUT,
+        /** The queue was full and a request of higher priority took this one's place. */
+        DISPLACED;
+
+        public String header() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** A 429 from flow control, telling the client when to retry and why it was refused. */
+    public static GatewayError overloaded(String pool, Dropped why, long retryAfterSeconds) {
+        String message = switch (why) {
+            case SHEDDABLE_SATURATED -> "Every model server of pool '" + pool + "' is saturated and the request is "
+                    + "sheddable";
+            case QUEUE_FULL -> "Every model server of pool '" + pool + "' is saturated and its queue is full";
+            case QUEUE_TIMEOUT -> "Every model server of pool '" + pool + "' stayed saturated for longer than the "
+                    + "request may wait";
+            case DISPLACED -> "Every model server of pool '" + pool + "' is saturated and requests of higher "
+                    + "priority took the queue";
+        };
+        return new GatewayError(Reason.OVERLOADED, null, message + "; retry after " + retryAfterSeconds + " s",
+                Map.of("Retry-After", Long.toString(retryAfterSeconds), "x-gateway-dropped-reason", why.header()));
     }
 
     public static GatewayError noEndpoint(String pool) {

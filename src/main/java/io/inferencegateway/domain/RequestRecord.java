@@ -31,6 +31,8 @@ public final class RequestRecord {
     private long parsedNanos;
     private String pool;
     private String poolModel;
+    private int priority;
+    private long queueNanos;
     private PickDecision decision;
     private long pickNanos;
     private int attempts;
@@ -72,6 +74,12 @@ public final class RequestRecord {
     public void routedTo(String poolName, String poolModel) {
         this.pool = poolName;
         this.poolModel = poolModel;
+    }
+
+    /** Flow control let the request go, after {@code queueNanos} in the pool's queue (0 when it did not wait). */
+    public void admitted(int requestPriority, long waitedNanos) {
+        this.priority = requestPriority;
+        this.queueNanos = waitedNanos;
     }
 
     /** The scheduler chose an endpoint, in {@code nanos}; called again on every failover. */
@@ -178,6 +186,16 @@ public final class RequestRecord {
     /** The base model of the pool, or null. */
     public String poolModel() {
         return poolModel;
+    }
+
+    /** The request's priority (see {@link Priority}); 0 when it was never admitted. */
+    public int priority() {
+        return priority;
+    }
+
+    /** Time spent waiting in the pool's queue while every pod was saturated. */
+    public long queueNanos() {
+        return queueNanos;
     }
 
     /** The last scheduling decision (after a failover, the one that took over), or null. */

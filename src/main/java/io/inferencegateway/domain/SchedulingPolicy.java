@@ -21,6 +21,15 @@ public interface SchedulingPolicy {
     }
 
     /**
+     * Whether no candidate has room for another request right now, so that the request should wait in the gateway
+     * rather than be pushed into a full pod's queue (pool/FlowControl.java). Policies without a load signal never
+     * say so. Called on the request path before {@link #decide}: cheap, no blocking, no side effect.
+     */
+    default boolean saturated(List<Endpoint> candidates) {
+        return false;
+    }
+
+    /**
      * Told the pool's complete endpoint list whenever it changes, so that per-endpoint state of pods that
      * left (the GPU-aware policy's prefix index) is dropped. Stateless policies ignore it.
      */

@@ -36,6 +36,7 @@ public final class OpenAiErrors {
             case CLIENT_CLOSED -> new Shape(499, INVALID, "client_closed");
             case NO_ENDPOINT -> new Shape(503, SERVER, "no_endpoint");
             case SHUTTING_DOWN -> new Shape(503, SERVER, "shutting_down");
+            case OVERLOADED -> new Shape(429, SERVER, "overloaded");
             case UPSTREAM_UNAVAILABLE -> new Shape(502, SERVER, "upstream_unavailable");
             case UPSTREAM_BROKEN -> new Shape(502, SERVER, "upstream_broken");
             case UPSTREAM_TIMEOUT -> new Shape(504, SERVER, "upstream_timeout");

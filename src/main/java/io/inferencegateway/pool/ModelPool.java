@@ -23,6 +23,7 @@ public final class ModelPool {
     private final List<Consumer<ModelPool>> endpointListeners = new CopyOnWriteArrayList<>();
     private final OutlierDetector outliers;
     private final RetryBudget retryBudget;
+    private final FlowControl flowControl;
     private volatile PoolHealthListener healthListener = PoolHealthListener.NONE;
 
     public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints) {
@@ -36,6 +37,12 @@ public final class ModelPool {
         this.outliers = new OutlierDetector(config.name(), config.outlierDetection(), () -> this.endpoints.size(),
                 clock);
         this.retryBudget = new RetryBudget(config.failover(), clock);
+        this.flowControl = new FlowControl(this, config.flowControl(), clock);
+    }
+
+    /** Where the pool's requests wait while every pod is saturated, and how they are bound to a pod. */
+    public FlowControl flowControl() {
+        return flowControl;
     }
 
     /** The pool's failing pods, taken out of its candidates for a while. */

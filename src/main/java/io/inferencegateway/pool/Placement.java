@@ -84,9 +84,18 @@ public final class Placement {
         return tried.size();
     }
 
-    /** The response ended (or failed); safe to call more than once. */
-    public synchronized void finish() {
-        release();
+    /**
+     * The response ended (or failed); safe to call more than once. The pod has room for one more, so the pool's
+     * queue may let a waiting request go.
+     */
+    public void finish() {
+        boolean released;
+        synchronized (this) {
+            released = release();
+        }
+        if (released) {
+            pool.flowControl().dispatch();
+        }
     }
 
     private void start(PickDecision d) {
@@ -96,10 +105,12 @@ public final class Placement {
         inFlight.started(d.endpoint(), request.promptTokensEstimate());
     }
 
-    private void release() {
-        if (!finished) {
-            finished = true;
-            inFlight.finished(decision.endpoint());
+    private boolean release() {
+        if (finished) {
+            return false;
         }
+        finished = true;
+        inFlight.finished(decision.endpoint());
+        return true;
     }
 }

@@ -3,8 +3,9 @@ package io.inferencegateway.pool;
 import java.time.Duration;
 
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.GatewayError;
 
-/** Hears a pool's failovers and ejections (the gateway's meters and log, see runtime/GatewayMeters.java). */
+/** Hears a pool's failovers, ejections and flow control (the gateway's meters and log, see runtime/GatewayMeters.java). */
 public interface PoolHealthListener {
 
     PoolHealthListener NONE = new PoolHealthListener() {
@@ -22,5 +23,13 @@ public interface PoolHealthListener {
     }
 
     default void readmitted(String pool, Endpoint pod) {
+    }
+
+    /** A request's wait in the pool's queue ended after {@code nanos}. */
+    default void waited(String pool, int priority, FlowControl.Outcome outcome, long nanos) {
+    }
+
+    /** Flow control refused a request with a 429. */
+    default void dropped(String pool, int priority, GatewayError.Dropped why) {
     }
 }

@@ -42,6 +42,8 @@ final class AccessLog implements RequestListener {
         string(sb, "pod", d == null ? null : d.endpoint().toString());
         string(sb, "pick_reason", d == null ? null : d.reason().label());
         number(sb, "attempts", r.attempts());
+        number(sb, "priority", r.priority());
+        sb.append(",\"queue_ms\":").append(Math.round(r.queueNanos() / 1_000.0) / 1000.0);
         number(sb, "status", r.status());
         string(sb, "ending", r.ending().name().toLowerCase(java.util.Locale.ROOT));
         string(sb, "error", RequestMeters.errorCode(r));

@@ -143,6 +143,12 @@ public final class Gateway implements AutoCloseable {
         rateLimiter.reconfigure(next.rateLimits());
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
+        for (ModelPool old : before.pools()) {
+            ModelPool successor = after.pool(old.name());
+            if (successor != old) { // its waiting requests move to the pool that replaces it
+                old.flowControl().handOver(successor == null ? null : successor.flowControl());
+            }
+        }
         config = next;
         meters.poolsChanged(this, after);
         for (Runnable listener : reloadListeners) {

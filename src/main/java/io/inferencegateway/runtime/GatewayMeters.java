@@ -12,6 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.ToDoubleFunction;
 
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.Priority;
+import io.inferencegateway.pool.FlowControl;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.pool.ModelPool;
@@ -49,6 +52,14 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
     private static final Duration[] SCRAPE_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),
         Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
         Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500)};
+
+    /** Bucket bounds of the queue-wait histogram: the queue timeout is 30 s by default. */
+    private static final Duration[] QUEUE_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(5),
+        Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500),
+        Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30)};
+    private static final List<String> PRIORITY_BANDS = List.of(Priority.band(Priority.CRITICAL),
+            Priority.band(Priority.STANDARD), Priority.band(Priority.SHEDDABLE));
 
     private final MeterRegistry registry;
     private final Map<String, AtomicInteger> fallback = new ConcurrentHashMap<>();
@@ -97,6 +108,58 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
     @Override
     public void readmitted(String pool, Endpoint pod) {
         OUTLIERS.info("pool {}: pod {} readmitted after its ejection, on probation", pool, pod);
+    }
+
+    // ---------------------------------------------------------------- flow control (request path)
+
+    @Override
+    public void dropped(String pool, int priority, GatewayError.Dropped why) {
+        PoolSeries series = pools.get(pool);
+        Counter[] byReason = series == null ? null : series.dropped.get(Priority.band(priority));
+        if (byReason != null) {
+            byReason[why.ordinal()].increment();
+        }
+    }
+
+    @Override
+    public void waited(String pool, int priority, FlowControl.Outcome outcome, long nanos) {
+        PoolSeries series = pools.get(pool);
+        if (series != null) {
+            queueWait(series, Priority.band(priority), outcome).record(nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** At most 3 bands x 3 outcomes a pool; the dispatched ones exist from the start (registerFlowControl). */
+    private Timer queueWait(PoolSeries series, String band, FlowControl.Outcome outcome) {
+        String key = band + '/' + outcome.label();
+        Timer timer = series.queueWaits.get(key);
+        return timer != null ? timer : series.queueWaits.computeIfAbsent(key, k -> Timer
+                .builder("inference_extension_flow_control_request_queue_duration")
+                .description("Time a request waited in the pool's queue while every pod was saturated, by how the "
+                        + "wait ended: dispatched to a pod, refused (timeout, displaced) or cancelled")
+                .serviceLevelObjectives(QUEUE_BUCKETS)
+                .tag("pool", series.pool).tag("priority", band).tag("outcome", outcome.label()).register(registry));
+    }
+
+    private void registerFlowControl(Gateway gateway, String name, PoolSeries series) {
+        for (String band : PRIORITY_BANDS) {
+            queueWait(series, band, FlowControl.Outcome.DISPATCHED);
+            Gauge.builder("inference_extension_flow_control_queue_size", gateway,
+                    g -> poolValue(g, name, p -> p.flowControl().queued(band)))
+                    .description("Requests waiting in the pool's queue now, by priority band")
+                    .tag("pool", name).tag("priority", band).register(registry);
+            series.dropped.computeIfAbsent(band, b -> {
+                GatewayError.Dropped[] reasons = GatewayError.Dropped.values();
+                Counter[] counters = new Counter[reasons.length];
+                for (GatewayError.Dropped why : reasons) {
+                    counters[why.ordinal()] = Counter.builder("inference_gateway_flow_control_dropped")
+                            .description("Requests flow control refused with a 429, by priority band and reason "
+                                    + "(the x-gateway-dropped-reason header)")
+                            .tag("pool", name).tag("priority", b).tag("reason", why.header()).register(registry);
+                }
+                return counters;
+            });
+        }
     }
 
     // ---------------------------------------------------------------- scheduler events (request path)
@@ -199,6 +262,7 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
             }
             return s;
         });
+        registerFlowControl(gateway, name, series);
         pool.healthListener(this);
         syncPods(gateway, series, pool.endpoints());
         pool.onEndpointsChanged(p -> syncPods(gateway, p));
@@ -345,6 +409,9 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
         final Timer scrapeDuration;
         final Counter budgetExhausted;
         final Map<String, Counter> retries = new ConcurrentHashMap<>();
+        // priority band -> flow control refusals by GatewayError.Dropped ordinal; band + outcome -> queue wait
+        final Map<String, Counter[]> dropped = new ConcurrentHashMap<>();
+        final Map<String, Timer> queueWaits = new ConcurrentHashMap<>();
         final Map<Endpoint, PodSeries> pods = new ConcurrentHashMap<>();
         List<Endpoint> seen; // guarded by this
 

@@ -25,6 +25,7 @@ import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
 import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
+import io.inferencegateway.scheduling.framework.SaturationDetector;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.domain.SchedulingPolicy;
 
@@ -46,6 +47,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     private final SchedulerEvents events;
     private final LoadEstimator estimator;
     private final ThreadLocal<SchedulingCycle> cycles;
+    private final ThreadLocal<EndpointState> probes = ThreadLocal.withInitial(EndpointState::new);
+    private final SaturationDetector saturation; // the profile's first, or null
     private final List<MembershipListener> membershipListeners = new ArrayList<>();
     private final AtomicBoolean fallback = new AtomicBoolean();
     private final AtomicInteger fallbackOffset = new AtomicInteger();
@@ -64,6 +67,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         this.events = Objects.requireNonNull(events);
         this.estimator = new LoadEstimator(staleAfter.toNanos());
         this.cycles = ThreadLocal.withInitial(SchedulingCycle::new);
+        this.saturation = profile.filters().stream().filter(SaturationDetector.class::isInstance)
+                .map(SaturationDetector.class::cast).findFirst().orElse(null);
         for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
             addListener(ws.scorer());
         }
@@ -124,6 +129,32 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         Endpoint endpoint = chosen.endpoint();
         cycle.end();
         return new PickDecision(endpoint, reason, expectedCached, candidates.size());
+    }
+
+    /**
+     * True when the profile has a {@link SaturationDetector} filter that finds every candidate with fresh metrics full,
+     * and at least one candidate has them (with none fresh the policy falls back to in-flight counts and never holds
+     * a request back). Stops at the first candidate with room, so a pool with room costs one estimate.
+     */
+    @Override
+    public boolean saturated(List<Endpoint> candidates) {
+        if (saturation == null) {
+            return false;
+        }
+        long now = clock.nanoTime();
+        EndpointState s = probes.get();
+        boolean anyFresh = false;
+        for (int i = 0; i < candidates.size(); i++) {
+            Endpoint e = candidates.get(i);
+            estimator.estimate(s, e, metrics.latest(e), inFlight.snapshot(e), now);
+            if (s.fresh()) {
+                if (!saturation.saturated(s)) {
+                    return false;
+                }
+                anyFresh = true;
+            }
+        }
+        return anyFresh;
     }
 
     @Override

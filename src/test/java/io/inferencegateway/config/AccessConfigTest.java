@@ -52,13 +52,13 @@ class AccessConfigTest {
         assertThat(c.auth().protectMetrics()).isTrue();
         assertThat(c.auth().protectUi()).isFalse();
         TenantConfig a = c.tenant("team-a");
-        assertThat(a.priority()).isEqualTo(TenantConfig.Priority.SHEDDABLE);
+        assertThat(a.priority()).isEqualTo(io.inferencegateway.domain.Priority.SHEDDABLE);
         assertThat(a.allows("llama", null)).isTrue();
         assertThat(a.allows("llama", "sql")).isFalse();
         assertThat(a.limitsFor("sql").requestsPerMinute()).isEqualTo(5);
         assertThat(a.unlimited()).isFalse();
         TenantConfig b = c.tenant("team-b");
-        assertThat(b.priority()).isEqualTo(TenantConfig.Priority.STANDARD);
+        assertThat(b.priority()).isEqualTo(io.inferencegateway.domain.Priority.STANDARD);
         assertThat(b.allows("llama", "sql")).isTrue();
         assertThat(b.unlimited()).isTrue();
         assertThat(c.rateLimits().shared()).isTrue();
@@ -79,7 +79,7 @@ class AccessConfigTest {
                 new String[] {"two tenants of one name", "  tenants: [{name: a}, {name: a}]\n",
                     "spec.tenants[1].name 'a' duplicates spec.tenants[0].name"},
                 new String[] {"an unknown priority", "  tenants: [{name: a, priority: urgent}]\n",
-                    "spec.tenants[0].priority must be one of critical, standard, sheddable; got 'urgent'"},
+                    "spec.tenants[0].priority must be critical, standard, sheddable or an integer within +-1000; got 'urgent'"},
                 new String[] {"a model nobody serves", "  tenants: [{name: a, models: [gpt]}]\n",
                     "spec.tenants[0].models[0] 'gpt' is not a served model or adapter"},
                 new String[] {"a negative limit", "  tenants: [{name: a, limits: {tokensPerMinute: -1}}]\n",

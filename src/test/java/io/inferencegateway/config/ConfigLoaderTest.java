@@ -91,6 +91,29 @@ class ConfigLoaderTest {
         assertThat(p.metricsStalenessThreshold()).isEqualTo(Duration.ofMillis(200));
         assertThat(p.failover()).isEqualTo(FailoverConfig.DEFAULT);
         assertThat(p.outlierDetection()).isEqualTo(OutlierConfig.DEFAULT);
+        assertThat(p.flowControl()).isEqualTo(FlowControlConfig.DEFAULT);
+    }
+
+    @Test
+    void flowControlReadsPrioritiesByNameOrNumberForTheModelAndItsAdapters() throws Exception {
+        PoolConfig p = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - modelName: m
+                      loraAdapters: [sql-lora, chat-lora]
+                      endpoints: ["127.0.0.1:9000"]
+                      flowControl:
+                        maxQueued: 10
+                        queueTimeout: 5s
+                        defaultPriority: sheddable
+                        priorities: {sql-lora: critical, m: 7}
+                        priorityHeader: false
+                """).pools().get(0);
+        FlowControlConfig f = p.flowControl();
+        assertThat(f).isEqualTo(new FlowControlConfig(true, 10, Duration.ofSeconds(5), Duration.ofSeconds(1), -1,
+                Map.of("sql-lora", 1, "m", 7), false));
+        assertThat(java.util.List.of(f.priorityOf("sql-lora"), f.priorityOf("m"), f.priorityOf("chat-lora")))
+                .containsExactly(1, 7, -1);
     }
 
     @Test
@@ -272,6 +295,21 @@ class ConfigLoaderTest {
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"], outlierDetection: {ejectAfter: 3}}
                         """, "spec.schedulers[0].outlierDetection.ejectAfter"),
+                Arguments.of("a priority that is no priority", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], flowControl: {defaultPriority: urgent}}
+                        """, "spec.schedulers[0].flowControl.defaultPriority must be critical, standard, sheddable or an integer"),
+                Arguments.of("a priority for a model the pool does not serve", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], flowControl: {priorities: {b: critical}}}
+                        """, "spec.schedulers[0].flowControl.priorities names 'b', which is neither"),
+                Arguments.of("a negative queue", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], flowControl: {maxQueued: -1}}
+                        """, "spec.schedulers[0].flowControl.maxQueued must be 0..1000000, got -1"),
                 Arguments.of("not YAML", "kind: InferenceGatewayConfig\nspec: {schedulers: [}\n", "config is not valid YAML"));
     }
 

@@ -218,7 +218,7 @@ class InferenceGatewayConfigCrdTest {
                         + "limits: {requestsPerMinute: 1, tokensPerMinute: 2}, modelLimits: [{model: a, tokensPerMinute: 3}]}]\n"
                         + "  rateLimits: {defaultMaxTokens: 64, window: 1m, "
                         + "redis: {url: 'redis://r:6379', failMode: closed, timeout: 100ms}}\n"),
-                sample("unknown priority class", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1']}")
+                sample("unknown priority class", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1']}")
                         + "  tenants: [{name: t, priority: urgent}]\n"),
                 sample("tenant for a model nobody serves", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1']}")
                         + "  tenants: [{name: t, models: [gpt]}]\n"),

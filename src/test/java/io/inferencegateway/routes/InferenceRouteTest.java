@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.camel.AdmitRequest;
 import io.inferencegateway.camel.AuthorizeModel;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.EnforceRateLimit;
@@ -41,6 +42,8 @@ class InferenceRouteTest {
     final ParseInferenceRequest parseInferenceRequest = new ParseInferenceRequest(gateway);
     @BindToRegistry("resolveModelPool")
     final ResolveModelPool resolveModelPool = new ResolveModelPool(gateway);
+    @BindToRegistry("admitRequest")
+    final AdmitRequest admitRequest = new AdmitRequest(gateway);
     @BindToRegistry("authorizeModel")
     final AuthorizeModel authorizeModel = new AuthorizeModel();
     @BindToRegistry("enforceRateLimit")

@@ -6,6 +6,7 @@ import java.util.List;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.SaturationDetector;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
 /**
@@ -17,9 +18,10 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * without the metric) never saturates.
  *
  * <p>When every pod is saturated the framework keeps them all (fail open): the scorers then pick the
- * least bad one. Shedding with 429 is the gateway's decision, not this filter's.
+ * least bad one. Before that, the pool's flow control asks this filter (as the profile's {@link SaturationDetector})
+ * whether every pod is saturated, and holds or sheds the request in the gateway while they are.
  */
-public final class SaturationFilter implements Filter {
+public final class SaturationFilter implements Filter, SaturationDetector {
 
     public static final String TYPE = "saturation-filter";
     public static final int DEFAULT_WAITING_LIMIT = 5;
@@ -50,6 +52,7 @@ public final class SaturationFilter implements Filter {
         this.kvLimit = kvLimit;
     }
 
+    @Override
     public boolean saturated(EndpointState e) {
         return !e.fresh() || e.waiting() >= waitingLimit || e.kvUsage() >= kvLimit; // NaN >= x is false
     }

@@ -1,0 +1,164 @@
+package io.inferencegateway.camel;
+
+import java.util.concurrent.Executor;
+
+import io.inferencegateway.config.FlowControlConfig;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.Priority;
+import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.pool.FlowControl;
+import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.pool.Placement;
+import io.inferencegateway.runtime.Gateway;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.HttpHeaders;
+import org.apache.camel.AsyncCallback;
+import org.apache.camel.Exchange;
+import org.apache.camel.component.netty.NettyConstants;
+import org.apache.camel.support.AsyncProcessorSupport;
+
+/**
+ * Flow control on the request path (pool/FlowControl.java): gives the request its priority and fairness key, then
+ * places it on a pod at once, or, while every pod of its pool is saturated, lets it wait in the pool's queue without
+ * holding a thread and continues the exchange on its own I/O thread once a pod has room (the {@link Placement} is then
+ * on the exchange for the {@link EndpointPicker}), or answers the 429 that refused it. A client that closes its
+ * connection while waiting leaves the queue.
+ *
+ * <p>Priority: the {@code x-gateway-priority} header ({@code critical}, {@code standard}, {@code sheddable} or an
+ * integer) unless the pool's {@code flowControl.priorityHeader} is off, else the pool's priority for the model or
+ * adapter, else its {@code defaultPriority}. Fairness key: the {@code x-gateway-fairness-id} header.
+ */
+public class AdmitRequest extends AsyncProcessorSupport {
+
+    public static final String PRIORITY_HEADER = "x-gateway-priority";
+    public static final String FAIRNESS_HEADER = "x-gateway-fairness-id";
+    /** Longest fairness key taken; a longer one is a 400, so that a key cannot pin much memory. */
+    public static final int MAX_FAIRNESS_KEY = 128;
+
+    private final Gateway gateway;
+
+    public AdmitRequest(Gateway gateway) {
+        this.gateway = gateway;
+    }
+
+    @Override
+    public boolean process(Exchange exchange, AsyncCallback callback) {
+        try {
+            ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
+            InferenceRequest request = exchange.getProperty(GatewayExchange.REQUEST, InferenceRequest.class);
+            HttpHeaders headers = exchange.getProperty(GatewayExchange.REQUEST_HEADERS, HttpHeaders.class);
+            int priority = priority(pool.config().flowControl(), request, headers);
+            RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
+            long start = gateway.clock().nanoTime();
+            Placement now = pool.flowControl().placeNow(request, priority, gateway.inFlight());
+            if (now != null) {
+                EndpointPicker.bind(exchange, now, gateway, gateway.clock().nanoTime() - start);
+                if (record != null) {
+                    record.admitted(priority, 0);
+                }
+                callback.done(true);
+                return true;
+            }
+            ChannelHandlerContext ctx = exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
+                    ChannelHandlerContext.class);
+            Waiting waiting = new Waiting(exchange, callback, ctx, priority);
+            waiting.ticket = pool.flowControl().enqueue(request, priority, fairnessKey(headers), gateway.inFlight(),
+                    waiting);
+            waiting.watchClient();
+            return false;
+        } catch (GatewayError e) {
+            exchange.setException(e);
+            callback.done(true);
+            return true;
+        }
+    }
+
+    static int priority(FlowControlConfig config, InferenceRequest request, HttpHeaders headers) {
+        String asked = config.priorityHeader() && headers != null ? headers.get(PRIORITY_HEADER) : null;
+        if (asked != null) {
+            Integer p = Priority.parse(asked);
+            if (p == null) {
+                throw GatewayError.invalidRequest(null, "Header " + PRIORITY_HEADER + " must be critical, standard, "
+                        + "sheddable or an integer within +-" + Priority.LIMIT + ", got '" + asked + "'");
+            }
+            return p;
+        }
+        return config.priorityOf(request.model());
+    }
+
+    static String fairnessKey(HttpHeaders headers) {
+        String key = headers == null ? null : headers.get(FAIRNESS_HEADER);
+        if (key != null && key.length() > MAX_FAIRNESS_KEY) {
+            throw GatewayError.invalidRequest(null, "Header " + FAIRNESS_HEADER + " is longer than "
+                    + MAX_FAIRNESS_KEY + " characters");
+        }
+        return key;
+    }
+
+    /** One waiting exchange: resumed on its client connection's event loop, whoever released it. */
+    private final class Waiting implements FlowControl.Waiter {
+        private final Exchange exchange;
+        private final AsyncCallback callback;
+        private final ChannelHandlerContext ctx;
+        private final Executor loop;
+        private final int priority;
+        private final ChannelFutureListener onClientClosed = f -> clientClosed();
+        private FlowControl.Ticket ticket;
+
+        Waiting(Exchange exchange, AsyncCallback callback, ChannelHandlerContext ctx, int priority) {
+            this.exchange = exchange;
+            this.callback = callback;
+            this.ctx = ctx;
+            this.loop = ctx == null ? Runnable::run : ctx.executor();
+            this.priority = priority;
+        }
+
+        /** Runs on the client's event loop, so the listener is in place before any release can run there. */
+        void watchClient() {
+            if (ctx != null) {
+                ctx.channel().closeFuture().addListener(onClientClosed);
+            }
+        }
+
+        @Override
+        public void bound(Placement placement, long pickNanos) {
+            loop.execute(() -> {
+                unwatchClient();
+                EndpointPicker.bind(exchange, placement, gateway, pickNanos);
+                admitted();
+                callback.done(false);
+            });
+        }
+
+        @Override
+        public void refused(GatewayError error) {
+            loop.execute(() -> {
+                unwatchClient();
+                admitted();
+                exchange.setException(error);
+                callback.done(false);
+            });
+        }
+
+        private void clientClosed() {
+            if (ticket != null && ticket.cancel()) {
+                refused(GatewayError.clientClosed());
+            }
+        }
+
+        private void admitted() {
+            RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
+            if (record != null) {
+                record.admitted(priority, gateway.clock().nanoTime() - ticket.enqueuedNanos());
+            }
+        }
+
+        private void unwatchClient() {
+            if (ctx != null) {
+                ctx.channel().closeFuture().removeListener(onClientClosed);
+            }
+        }
+    }
+}

@@ -1,0 +1,400 @@
+package io.inferencegateway.pool;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.inferencegateway.config.FlowControlConfig;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.Priority;
+
+/**
+ * A pool's admission: while every pod of the pool is saturated (its policy says so, {@code SchedulingPolicy.saturated}),
+ * a request waits here instead of being pushed into a full pod's queue, and is bound to a pod (its {@link Placement}
+ * made) only when one has room again: late binding, so it goes to the pod that is best when it can start, not to the
+ * one that looked best when it arrived.
+ *
+ * <p>The queue is bounded ({@code maxQueued}) and ordered: highest priority first; within one priority, fairness keys
+ * take turns (one request each, round robin), and each key's requests keep their order. A waiting request is an entry
+ * here, not a thread: it is released by {@link #dispatch()}, which runs when a request of the pool ends and on the
+ * pool's scrape tick ({@link #tick()}), which also refuses requests that waited past {@code queueTimeout}.
+ *
+ * <p>Refusals are 429s ({@link GatewayError#overloaded}): a sheddable request (negative priority) while saturated, a
+ * newcomer when the queue is full of requests that matter as much or more, a waiting request displaced by one of
+ * higher priority, or one that waited too long. A pool without endpoints stays a 503.
+ */
+public final class FlowControl {
+
+    /**
+     * Hears, once, how a queued request's wait ended. Called on the thread that decided it (a request of the pool
+     * ending, the scrape tick), never under the queue's lock: hand the work to the request's own thread.
+     */
+    public interface Waiter {
+        /** A pod has room: the request is placed (counted in flight there), chosen in {@code pickNanos}. */
+        void bound(Placement placement, long pickNanos);
+
+        /** The request will not be served: a 429 (timeout, displaced) or the pool's 503 when it has no pods. */
+        void refused(GatewayError error);
+    }
+
+    /** How a wait in the queue ended, for the meters. */
+    public enum Outcome {
+        DISPATCHED, REFUSED, CANCELLED;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** A waiting request. {@link #cancel()} when its client leaves. */
+    public static final class Ticket {
+        private final InferenceRequest request;
+        private final InFlightRequests inFlight;
+        private final int priority;
+        private final String fairnessKey;
+        private final long enqueuedNanos;
+        private final Waiter waiter;
+        private volatile FlowControl owner; // the queue it waits in; another after a reload's hand-over
+        private boolean done; // guarded by the owner's lock
+
+        private Ticket(InferenceRequest request, InFlightRequests inFlight, int priority, String fairnessKey,
+                long enqueuedNanos, Waiter waiter) {
+            this.request = request;
+            this.inFlight = inFlight;
+            this.priority = priority;
+            this.fairnessKey = fairnessKey;
+            this.enqueuedNanos = enqueuedNanos;
+            this.waiter = waiter;
+        }
+
+        /** Takes the request out of the queue; false when it was bound or refused already. */
+        public boolean cancel() {
+            FlowControl queue = owner;
+            synchronized (queue) {
+                if (done || queue != owner) {
+                    return false;
+                }
+                queue.remove(this);
+            }
+            queue.pool.healthListener().waited(queue.pool.name(), priority, Outcome.CANCELLED,
+                    queue.clock.nanoTime() - enqueuedNanos);
+            return true;
+        }
+
+        public int priority() {
+            return priority;
+        }
+
+        public long enqueuedNanos() {
+            return enqueuedNanos;
+        }
+    }
+
+    /** The requests of one priority: a FIFO per fairness key, and the keys' turn order. */
+    private static final class Level {
+        final Map<String, ArrayDeque<Ticket>> byKey = new HashMap<>();
+        final ArrayDeque<String> turns = new ArrayDeque<>();
+
+        void add(Ticket t) {
+            byKey.computeIfAbsent(t.fairnessKey, k -> {
+                turns.addLast(k);
+                return new ArrayDeque<>();
+            }).addLast(t);
+        }
+
+        Ticket poll() {
+            String key = turns.pollFirst();
+            ArrayDeque<Ticket> q = byKey.get(key);
+            Ticket t = q.pollFirst();
+            if (q.isEmpty()) {
+                byKey.remove(key);
+            } else {
+                turns.addLast(key);
+            }
+            return t;
+        }
+
+        void remove(Ticket t) {
+            ArrayDeque<Ticket> q = byKey.get(t.fairnessKey);
+            q.remove(t);
+            if (q.isEmpty()) {
+                byKey.remove(t.fairnessKey);
+                turns.remove(t.fairnessKey);
+            }
+        }
+
+        /** The newest request of the key with the most waiting: who gives way when a higher priority needs room. */
+        Ticket newestOfLongest() {
+            ArrayDeque<Ticket> longest = null;
+            for (ArrayDeque<Ticket> q : byKey.values()) {
+                if (longest == null || q.size() > longest.size()) {
+                    longest = q;
+                }
+            }
+            return longest.peekLast();
+        }
+
+        boolean isEmpty() {
+            return byKey.isEmpty();
+        }
+    }
+
+    private final ModelPool pool;
+    private final FlowControlConfig config;
+    private final NanoClock clock;
+    private final TreeMap<Integer, Level> levels = new TreeMap<>(Comparator.reverseOrder()); // highest first
+    private final LinkedHashSet<Ticket> byArrival = new LinkedHashSet<>(); // oldest first: the timeout order
+    private final int[] queuedByBand = new int[3]; // critical, standard, sheddable
+    private volatile int queued;
+
+    FlowControl(ModelPool pool, FlowControlConfig config, NanoClock clock) {
+        this.pool = pool;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /**
+     * Places the request now when the pool has room and nobody waits (the common case: one saturation estimate, no
+     * lock). Returns null when it must wait: then {@link #enqueue} it.
+     *
+     * @throws GatewayError 503 when the pool has no endpoint; 429 for a sheddable request while saturated
+     */
+    public Placement placeNow(InferenceRequest request, int priority, InFlightRequests inFlight) {
+        List<Endpoint> endpoints = pool.endpoints();
+        if (endpoints.isEmpty()) {
+            throw GatewayError.noEndpoint(pool.name());
+        }
+        if (!config.enabled()) {
+            return Placement.choose(pool, request, inFlight);
+        }
+        boolean saturated = pool.policy().saturated(pool.outliers().admitted(endpoints));
+        if (!saturated && queued == 0) {
+            return Placement.choose(pool, request, inFlight);
+        }
+        if (saturated && Priority.sheddable(priority)) {
+            throw refusal(priority, GatewayError.Dropped.SHEDDABLE_SATURATED);
+        }
+        return null;
+    }
+
+    /**
+     * Queues a request that {@link #placeNow} could not place, then dispatches, so the waiter may hear at once.
+     *
+     * @param fairnessKey who the request counts against within its priority (a tenant, a user); null for everyone
+     * @throws GatewayError 429 {@code queue_full} when the queue is full of requests that matter as much or more
+     */
+    public Ticket enqueue(InferenceRequest request, int priority, String fairnessKey, InFlightRequests inFlight,
+            Waiter waiter) {
+        Ticket ticket = new Ticket(request, inFlight, priority, fairnessKey == null ? "" : fairnessKey,
+                clock.nanoTime(), waiter);
+        ticket.owner = this;
+        Ticket displaced = null;
+        synchronized (this) {
+            if (queued >= config.maxQueued()) {
+                Level lowest = levels.isEmpty() ? null : levels.lastEntry().getValue();
+                Ticket victim = lowest == null ? null : lowest.newestOfLongest();
+                if (victim == null || victim.priority >= priority) {
+                    throw refusal(priority, GatewayError.Dropped.QUEUE_FULL);
+                }
+                remove(victim);
+                displaced = victim;
+            }
+            add(ticket);
+        }
+        if (displaced != null) {
+            refuse(displaced, GatewayError.Dropped.DISPLACED);
+        }
+        dispatch();
+        return ticket;
+    }
+
+    /**
+     * Binds waiting requests, highest priority first, while the pool has room; each binding counts in flight at once,
+     * so the next check sees it. Cheap when nothing waits.
+     */
+    public void dispatch() {
+        if (queued == 0) {
+            return;
+        }
+        List<Release> released = null;
+        synchronized (this) {
+            while (queued > 0) {
+                List<Endpoint> endpoints = pool.endpoints();
+                if (endpoints.isEmpty() || pool.policy().saturated(pool.outliers().admitted(endpoints))) {
+                    break;
+                }
+                Ticket t = levels.firstEntry().getValue().poll();
+                forget(t);
+                long start = clock.nanoTime();
+                Placement placement = null;
+                GatewayError error = null;
+                try {
+                    placement = Placement.choose(pool, t.request, t.inFlight);
+                } catch (GatewayError e) {
+                    error = e;
+                }
+                if (released == null) {
+                    released = new ArrayList<>(4);
+                }
+                released.add(new Release(t, placement, clock.nanoTime() - start, error));
+            }
+        }
+        if (released != null) {
+            for (Release r : released) {
+                Ticket t = r.ticket;
+                pool.healthListener().waited(pool.name(), t.priority,
+                        r.placement != null ? Outcome.DISPATCHED : Outcome.REFUSED, clock.nanoTime() - t.enqueuedNanos);
+                if (r.placement != null) {
+                    t.waiter.bound(r.placement, r.pickNanos);
+                } else {
+                    t.waiter.refused(r.error);
+                }
+            }
+        }
+    }
+
+    /** A request let out of the queue: placed, or refused when the placement failed. */
+    private record Release(Ticket ticket, Placement placement, long pickNanos, GatewayError error) {
+    }
+
+    /** The pool's scrape tick: refuses the requests that waited past {@code queueTimeout}, then dispatches. */
+    public void tick() {
+        if (queued == 0) {
+            return;
+        }
+        long deadline = clock.nanoTime() - config.queueTimeout().toNanos();
+        List<Ticket> expired = null;
+        synchronized (this) {
+            for (Iterator<Ticket> it = byArrival.iterator(); it.hasNext(); ) {
+                Ticket t = it.next();
+                if (t.enqueuedNanos - deadline > 0) {
+                    break;
+                }
+                it.remove();
+                levelOf(t).remove(t);
+                forgetCounts(t);
+                if (expired == null) {
+                    expired = new ArrayList<>();
+                }
+                expired.add(t);
+            }
+        }
+        if (expired != null) {
+            for (Ticket t : expired) {
+                refuse(t, GatewayError.Dropped.QUEUE_TIMEOUT);
+            }
+        }
+        dispatch();
+    }
+
+    /**
+     * The pool was replaced by a reload: its waiting requests move to {@code next}'s queue (the new pool of the same
+     * name), keeping their priority, key and arrival time; with no successor they get the 503 of a pool without pods.
+     */
+    public void handOver(FlowControl next) {
+        List<Ticket> moving;
+        synchronized (this) {
+            moving = new ArrayList<>(byArrival);
+            for (Ticket t : moving) {
+                remove(t);
+            }
+        }
+        for (Ticket t : moving) {
+            if (next == null) {
+                t.waiter.refused(GatewayError.noEndpoint(pool.name()));
+            } else {
+                next.adopt(t);
+            }
+        }
+        if (next != null) {
+            next.dispatch();
+        }
+    }
+
+    private void adopt(Ticket t) {
+        synchronized (this) {
+            t.owner = this;
+            t.done = false;
+            add(t);
+        }
+    }
+
+    /** Requests waiting now. */
+    public int queued() {
+        return queued;
+    }
+
+    /** Requests waiting now in a priority band ({@link Priority#band}: critical, standard or sheddable). */
+    public int queued(String band) {
+        synchronized (this) {
+            return queuedByBand[bandIndex(band)];
+        }
+    }
+
+    public FlowControlConfig config() {
+        return config;
+    }
+
+    private void refuse(Ticket t, GatewayError.Dropped why) {
+        pool.healthListener().waited(pool.name(), t.priority, Outcome.REFUSED, clock.nanoTime() - t.enqueuedNanos);
+        t.waiter.refused(refusal(t.priority, why));
+    }
+
+    private GatewayError refusal(int priority, GatewayError.Dropped why) {
+        pool.healthListener().dropped(pool.name(), priority, why);
+        return GatewayError.overloaded(pool.name(), why, Math.max(1, config.retryAfter().toSeconds()));
+    }
+
+    // ---- the queue, under the lock ------------------------------------------------------------------
+
+    private void add(Ticket t) {
+        levels.computeIfAbsent(t.priority, p -> new Level()).add(t);
+        byArrival.add(t);
+        queuedByBand[bandIndex(Priority.band(t.priority))]++;
+        queued++;
+    }
+
+    private void remove(Ticket t) {
+        levelOf(t).remove(t);
+        forget(t);
+    }
+
+    /** Takes a ticket polled or removed from its level out of the rest. */
+    private void forget(Ticket t) {
+        byArrival.remove(t);
+        forgetCounts(t);
+    }
+
+    private void forgetCounts(Ticket t) {
+        t.done = true;
+        Level level = levels.get(t.priority);
+        if (level != null && level.isEmpty()) {
+            levels.remove(t.priority);
+        }
+        queuedByBand[bandIndex(Priority.band(t.priority))]--;
+        queued--;
+    }
+
+    private Level levelOf(Ticket t) {
+        return levels.get(t.priority);
+    }
+
+    private static int bandIndex(String band) {
+        return switch (band) {
+            case "critical" -> 0;
+            case "standard" -> 1;
+            default -> 2;
+        };
+    }
+}
