@@ -10,6 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 
 import io.inferencegateway.auth.ApiKeys;
+import io.inferencegateway.ratelimit.RedisLimitStore;
+import io.inferencegateway.ratelimit.Scope;
 import io.inferencegateway.testing.RedisServer;
 
 /**
@@ -38,6 +40,7 @@ public final class AuthRateLimitOverheadBenchmark {
         ProxyOverheadBenchmark.authorization = "Bearer " + key;
         try (RedisServer redis = RedisServer.start();
                 OverheadStubServer stub = new OverheadStubServer(0, 1, 20, 20)) {
+            steps(keys, key, redis);
             String tenants = """
                       auth:
                         apiKeys: {file: "%s"}
@@ -84,6 +87,39 @@ public final class AuthRateLimitOverheadBenchmark {
             } finally {
                 gateways.values().forEach(ProxyOverheadBenchmark.GatewayProcess::close);
             }
+        }
+    }
+
+    /**
+     * The two steps by themselves, in this process: the API key check (hash and lookup) and one reservation on Redis
+     * (the Lua script's round trip over loopback), each timed call by call, sequentially.
+     */
+    private static void steps(Path keys, String key, RedisServer redis) throws Exception {
+        int n = Integer.parseInt(System.getProperty("stepCalls", "20000"));
+        try (ApiKeys apiKeys = ApiKeys.watch(keys);
+                RedisLimitStore store = new RedisLimitStore(java.net.URI.create(redis.url()),
+                        java.time.Duration.ofSeconds(1))) {
+            List<Scope> scopes = List.of(new Scope("igw:rl:{bench}", 1_000_000_000L, 1_000_000_000_000L));
+            double[] check = new double[n];
+            double[] reserve = new double[n];
+            for (int round = 0; round < 2; round++) { // the first round warms up
+                for (int i = 0; i < n; i++) {
+                    long t0 = System.nanoTime();
+                    if (apiKeys.tenantOf(key) == null) {
+                        throw new IllegalStateException("the key is not in the file");
+                    }
+                    long t1 = System.nanoTime();
+                    store.reserve(scopes, 100, 60_000).join();
+                    long t2 = System.nanoTime();
+                    check[i] = (t1 - t0) / 1e3;
+                    reserve[i] = (t2 - t1) / 1e3;
+                }
+            }
+            java.util.Arrays.sort(check);
+            java.util.Arrays.sort(reserve);
+            System.out.printf(Locale.ROOT, "in-process, %d sequential calls: API key check p50 %.1f µs, p99 %.1f µs;"
+                    + " Redis reservation p50 %.1f µs, p99 %.1f µs%n", n, check[n / 2], check[n * 99 / 100],
+                    reserve[n / 2], reserve[n * 99 / 100]);
         }
     }
 
