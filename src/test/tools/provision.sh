@@ -6,9 +6,10 @@
 #     alert rules (monitoring/AlertRulesTest)
 #   prometheus (package prometheus): scrapes a running gateway (monitoring/PrometheusScrapeTest)
 #   chromium (package chromium): renders the live fleet page headless (e2e/FleetPageChromiumTest)
+#   redis-server (package redis-server): the shared rate-limit store (testing/RedisServer, ratelimit tests)
 set -euo pipefail
 
-declare -A wanted=([promtool]=prometheus [prometheus]=prometheus [chromium]=chromium)
+declare -A wanted=([promtool]=prometheus [prometheus]=prometheus [chromium]=chromium [redis-server]=redis-server)
 missing=()
 for program in "${!wanted[@]}"; do
   command -v "$program" >/dev/null 2>&1 || missing+=("${wanted[$program]}")

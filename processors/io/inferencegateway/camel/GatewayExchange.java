@@ -14,7 +14,15 @@ public final class GatewayExchange {
     /** The {@link io.inferencegateway.pool.Placement} of the request on an endpoint. */
     public static final String PLACEMENT = "gatewayPlacement";
 
-    /** Extra HTTP headers ({@code Map<String, String>}) of a response the gateway writes itself, e.g. Retry-After. */
+    /**
+     * The caller's {@link io.inferencegateway.config.TenantConfig} (its name, models, limits and priority class), set
+     * by {@link Authenticate} while {@code spec.auth} is on; absent otherwise.
+     */
+    public static final String TENANT = "gatewayTenant";
+    /**
+     * Extra HTTP headers ({@code Map<String, String>}) of the request's response: those of an error the gateway
+     * writes itself (e.g. Retry-After), and the rate-limit and auth headers every response carries, relayed ones too.
+     */
     public static final String RESPONSE_HEADERS = "gatewayResponseHeaders";
 
     /** The request's {@link io.inferencegateway.domain.RequestRecord}, while anyone listens. */

@@ -36,8 +36,9 @@ public class OpenAiErrorResponse implements Processor {
         if (record != null) {
             record.failed(error.reason(), status);
         }
-        if (!error.headers().isEmpty()) {
-            exchange.setProperty(GatewayExchange.RESPONSE_HEADERS, error.headers());
+        for (java.util.Map.Entry<String, String> h : error.headers().entrySet()) {
+            // beside the headers earlier steps set (the x-ratelimit-* of EnforceRateLimit, WWW-Authenticate)
+            EventLoopResume.responseHeader(exchange, h.getKey(), h.getValue());
         }
         exchange.getMessage().setBody(OpenAiErrors.body(error));
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);

@@ -32,8 +32,7 @@ public class ResolveModelPool implements Processor {
             record.routedTo(target.pool().name(), target.pool().config().modelName());
         }
         if (target.adapter() != null) {
-            exchange.setProperty(GatewayExchange.REQUEST, new InferenceRequest(request.model(), target.adapter(),
-                    request.promptText(), request.promptTokensEstimate(), request.stream(), request.streamOptions()));
+            exchange.setProperty(GatewayExchange.REQUEST, request.withAdapter(target.adapter()));
         }
     }
 }

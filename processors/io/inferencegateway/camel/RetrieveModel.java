@@ -31,7 +31,7 @@ public class RetrieveModel implements Processor {
         } catch (IllegalArgumentException badEscape) {
             id = raw;
         }
-        byte[] model = ModelList.one(gateway.pools(), id, created);
+        byte[] model = ModelList.one(gateway.pools(), id, created, ListModels.visibleTo(exchange));
         if (model == null) {
             throw new ModelNotFoundException(id);
         }

@@ -83,7 +83,9 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         if (body instanceof UpstreamResponse upstream) {
             ChannelHandlerContext ctx = message.getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
                     ChannelHandlerContext.class);
-            StreamedHttpResponse response = new StreamedHttpResponse(upstream.clientHead(close), upstream.body());
+            HttpResponse head = upstream.clientHead(close);
+            addResponseHeaders(exchange, head);
+            StreamedHttpResponse response = new StreamedHttpResponse(head, upstream.body());
             upstream.body().attach(ctx.channel(), (ChunkedWriteHandler) ctx.pipeline().get(OUTBOUND_STREAMER), close);
             return response;
         }
@@ -94,7 +96,19 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         }
         int status = message.getHeader(Exchange.HTTP_RESPONSE_CODE, 200, Integer.class);
         String contentType = message.getHeader(Exchange.CONTENT_TYPE, "application/json", String.class);
-        return complete(message, HttpResponseStatus.valueOf(status), bytes(body), contentType, close);
+        HttpResponse response = complete(message, HttpResponseStatus.valueOf(status), bytes(body), contentType, close);
+        addResponseHeaders(exchange, response);
+        return response;
+    }
+
+    /** The headers steps asked every response to carry (GatewayExchange.RESPONSE_HEADERS: rate limits, auth). */
+    private static void addResponseHeaders(Exchange exchange, HttpResponse response) {
+        Map<?, ?> extra = exchange.getProperty(GatewayExchange.RESPONSE_HEADERS, Map.class);
+        if (extra != null) {
+            for (Map.Entry<?, ?> h : extra.entrySet()) {
+                response.headers().set((String) h.getKey(), h.getValue());
+            }
+        }
     }
 
     private static HttpResponse complete(Message message, HttpResponseStatus status, byte[] content,

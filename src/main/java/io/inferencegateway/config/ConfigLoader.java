@@ -143,7 +143,9 @@ public final class ConfigLoader {
             }
             pools.add(pool);
         }
-        return new GatewayConfig(pools, maxBody, observability(doc.spec().observability()));
+        return new GatewayConfig(pools, maxBody, observability(doc.spec().observability()),
+                AccessValidation.auth(doc.spec().auth()), AccessValidation.tenants(doc.spec().tenants(), servedNames),
+                AccessValidation.rateLimits(doc.spec().rateLimits()));
     }
 
     private static ObservabilityConfig observability(InferenceGatewayConfig.Observability o)
@@ -424,7 +426,7 @@ public final class ConfigLoader {
         return value.trim();
     }
 
-    private static Duration duration(String text, String path, Duration fallback) throws InvalidConfigException {
+    static Duration duration(String text, String path, Duration fallback) throws InvalidConfigException {
         if (text == null) {
             return fallback;
         }

@@ -10,7 +10,37 @@ import java.util.Map;
  */
 public record InferenceGatewayConfig(String apiVersion, String kind, Map<String, Object> metadata, Spec spec) {
 
-    public record Spec(List<Scheduler> schedulers, Bbr bbr, Observability observability) {
+    public record Spec(List<Scheduler> schedulers, Bbr bbr, Observability observability, Auth auth,
+            List<Tenant> tenants, RateLimits rateLimits) {
+    }
+
+    /** Who may call: hashed API keys from a file, JWT bearer tokens, which paths stay open. */
+    public record Auth(Boolean enabled, ApiKeys apiKeys, Jwt jwt, Boolean protectMetrics, Boolean protectUi) {
+    }
+
+    public record ApiKeys(String file) {
+    }
+
+    public record Jwt(String jwksUrl, String jwks, String issuer, String audience, String tenantClaim,
+            String jwksCacheTtl, String clockSkew) {
+    }
+
+    /** A tenant: what it may use, its default priority class, its limits. */
+    public record Tenant(String name, List<String> models, List<String> adapters, String priority, Limits limits,
+            List<ModelLimits> modelLimits) {
+    }
+
+    public record Limits(Long requestsPerMinute, Long tokensPerMinute) {
+    }
+
+    public record ModelLimits(String model, Long requestsPerMinute, Long tokensPerMinute) {
+    }
+
+    /** Where the limits are counted and what happens when that store is down. */
+    public record RateLimits(Redis redis, Integer defaultMaxTokens, String window) {
+    }
+
+    public record Redis(String url, String failMode, String timeout) {
     }
 
     /** What the gateway tells about the requests it serves: meters, access log, traces. */

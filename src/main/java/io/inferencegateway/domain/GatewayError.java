@@ -28,6 +28,18 @@ public class GatewayError extends RuntimeException {
         CLIENT_CLOSED,
         /** The gateway is draining before it exits and takes no new work. */
         SHUTTING_DOWN,
+        /** No credentials, or credentials that prove no one (spec.auth). */
+        UNAUTHENTICATED,
+        /** The caller's tenant may not use the requested model. */
+        MODEL_NOT_ALLOWED,
+        /** The caller's credentials name a tenant the config does not list. */
+        TENANT_NOT_ALLOWED,
+        /** The tenant's requests-per-minute limit is reached. */
+        REQUESTS_RATE_LIMITED,
+        /** The tenant's tokens-per-minute limit is reached. */
+        TOKENS_RATE_LIMITED,
+        /** The shared rate-limit store cannot be reached and the limits fail closed. */
+        RATE_LIMITER_UNAVAILABLE,
         /** Every pod of the pool is saturated and the request may not wait for one (see {@link #overloaded}). */
         OVERLOADED,
         INTERNAL
@@ -139,6 +151,25 @@ public class GatewayError extends RuntimeException {
 
     public static GatewayError clientClosed() {
         return new GatewayError(Reason.CLIENT_CLOSED, null, "The client closed the connection");
+    }
+
+    public static GatewayError unauthenticated(String message) {
+        return new GatewayError(Reason.UNAUTHENTICATED, null, message);
+    }
+
+    public static GatewayError modelNotAllowed(String model) {
+        return new GatewayError(Reason.MODEL_NOT_ALLOWED, "model", "Your credentials do not give access to the model '"
+                + model + "'");
+    }
+
+    public static GatewayError tenantNotAllowed() {
+        return new GatewayError(Reason.TENANT_NOT_ALLOWED, null, "Your credentials name a tenant this gateway does "
+                + "not serve");
+    }
+
+    public static GatewayError rateLimitStoreUnavailable() {
+        return new GatewayError(Reason.RATE_LIMITER_UNAVAILABLE, null,
+                "The rate limiter is unavailable and requests are refused until it returns; retry shortly");
     }
 
     public static GatewayError internal() {

@@ -10,17 +10,28 @@ package io.inferencegateway.domain;
  * @param promptTokensEstimate  a cheap estimate (about 4 characters a token)
  * @param stream                whether the client asked for an SSE stream
  * @param streamOptions         whether the body carries a {@code stream_options} object of the client's own
+ * @param maxTokens             the body's completion budget ({@code max_tokens} or its newer names), or -1 if unset
  */
 public record InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-        boolean stream, boolean streamOptions) {
+        boolean stream, boolean streamOptions, int maxTokens) {
 
     public InferenceRequest {
         promptText = promptText == null ? "" : promptText;
     }
 
     public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
+            boolean stream, boolean streamOptions) {
+        this(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, -1);
+    }
+
+    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
             boolean stream) {
         this(model, adapter, promptText, promptTokensEstimate, stream, false);
+    }
+
+    /** The same request, resolved to {@code adapter}. */
+    public InferenceRequest withAdapter(String adapter) {
+        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens);
     }
 
     /** Characters per token in the estimate: roughly four, as the prefix index's blocks assume (docs/scheduling.md). */

@@ -47,6 +47,8 @@ public final class RequestRecord {
     private GatewayError.Reason error;
     private Ending ending;
     private Object tracing;
+    private String tenant;
+    private Object admission;
 
     /**
      * @param clientRequestId   the client's {@code x-request-id}, or null
@@ -126,6 +128,16 @@ public final class RequestRecord {
     /** The {@code traceparent} to send to the model server instead of the client's (set when tracing is on). */
     public void upstreamTraceparent(String value) {
         this.upstreamTraceparent = value;
+    }
+
+    /** The caller's tenant, once authenticated (a name, never a credential). */
+    public void tenant(String name) {
+        this.tenant = name;
+    }
+
+    /** A slot for the rate limiter's reservation, settled when the request ends. */
+    public void admission(Object reservation) {
+        this.admission = reservation;
     }
 
     /** A slot for the tracer's own per-request state. */
@@ -247,6 +259,15 @@ public final class RequestRecord {
 
     public Object tracing() {
         return tracing;
+    }
+
+    /** The authenticated tenant, or null (auth off, or not authenticated). */
+    public String tenant() {
+        return tenant;
+    }
+
+    public Object admission() {
+        return admission;
     }
 
     public boolean stream() {

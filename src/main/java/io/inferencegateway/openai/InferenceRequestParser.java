@@ -42,6 +42,7 @@ public final class InferenceRequestParser {
             StringBuilder prompt = new StringBuilder();
             String instructions = null;
             int tokenArrayLength = 0;
+            int maxTokens = -1;
             while (p.nextToken() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken value = p.nextToken();
@@ -67,6 +68,12 @@ public final class InferenceRequestParser {
                         }
                     }
                     case "prompt", "input" -> tokenArrayLength += readPrompt(p, value, prompt);
+                    // the completion budget, under its name in chat/completions, the newer chat name, and responses
+                    case "max_tokens", "max_completion_tokens", "max_output_tokens" -> {
+                        if (value == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) {
+                            maxTokens = (int) Math.min(Integer.MAX_VALUE, p.getLongValue());
+                        }
+                    }
                     default -> p.skipChildren();
                 }
             }
@@ -79,7 +86,7 @@ public final class InferenceRequestParser {
             String text = instructions == null ? prompt.toString()
                     : message(new StringBuilder(), "system", instructions).append(prompt).toString();
             int tokens = InferenceRequest.estimateTokens(text) + tokenArrayLength;
-            return new InferenceRequest(model, null, text, tokens, stream, streamOptions);
+            return new InferenceRequest(model, null, text, tokens, stream, streamOptions, maxTokens);
         } catch (IOException e) {
             throw GatewayError.invalidRequest(null, "The request body is not valid JSON: " + firstLine(e.getMessage()));
         }

@@ -19,15 +19,32 @@ public final class ModelList {
     private ModelList() {
     }
 
+    /** Who sees what: a base model (adapter null) or an adapter of it. */
+    @FunctionalInterface
+    public interface Visible {
+        Visible ALL = (base, adapter) -> true;
+
+        boolean test(String baseModel, String adapter);
+    }
+
     public static byte[] json(ModelPools pools, long created) {
+        return json(pools, created, Visible.ALL);
+    }
+
+    /** The list of what {@code visible} lets through (a tenant's models). */
+    public static byte[] json(ModelPools pools, long created, Visible visible) {
         ObjectNode root = JSON.createObjectNode();
         root.put("object", "list");
         ArrayNode data = root.putArray("data");
         for (ModelPool pool : pools.pools()) {
             String base = pool.config().modelName();
-            model(data, base, created, null);
+            if (visible.test(base, null)) {
+                model(data, base, created, null);
+            }
             for (String adapter : pool.config().loraAdapters()) {
-                model(data, adapter, created, base);
+                if (visible.test(base, adapter)) {
+                    model(data, adapter, created, base);
+                }
             }
         }
         return bytes(root);
@@ -35,8 +52,13 @@ public final class ModelList {
 
     /** One model or adapter by its id; null when no pool serves it. */
     public static byte[] one(ModelPools pools, String id, long created) {
+        return one(pools, id, created, Visible.ALL);
+    }
+
+    /** One model or adapter by its id; null when no pool serves it or {@code visible} hides it. */
+    public static byte[] one(ModelPools pools, String id, long created, Visible visible) {
         ModelPools.Target target = pools.resolve(id);
-        if (target == null) {
+        if (target == null || !visible.test(target.pool().config().modelName(), target.adapter())) {
             return null;
         }
         ObjectNode m = JSON.createObjectNode();

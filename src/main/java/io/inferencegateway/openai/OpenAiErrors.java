@@ -40,6 +40,13 @@ public final class OpenAiErrors {
             case UPSTREAM_UNAVAILABLE -> new Shape(502, SERVER, "upstream_unavailable");
             case UPSTREAM_BROKEN -> new Shape(502, SERVER, "upstream_broken");
             case UPSTREAM_TIMEOUT -> new Shape(504, SERVER, "upstream_timeout");
+            case UNAUTHENTICATED -> new Shape(401, INVALID, "invalid_api_key");
+            case MODEL_NOT_ALLOWED -> new Shape(403, INVALID, "model_not_allowed");
+            case TENANT_NOT_ALLOWED -> new Shape(403, INVALID, "tenant_not_allowed");
+            // OpenAI's 429 names the limit that was hit as its type
+            case REQUESTS_RATE_LIMITED -> new Shape(429, "requests", "rate_limit_exceeded");
+            case TOKENS_RATE_LIMITED -> new Shape(429, "tokens", "rate_limit_exceeded");
+            case RATE_LIMITER_UNAVAILABLE -> new Shape(503, SERVER, "rate_limiter_unavailable");
             case INTERNAL -> new Shape(500, SERVER, "internal_error");
         };
     }

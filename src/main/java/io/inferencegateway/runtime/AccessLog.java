@@ -34,6 +34,7 @@ final class AccessLog implements RequestListener {
         string(sb, "time", Instant.ofEpochMilli(r.startEpochMillis()).toString());
         string(sb, "request_id", r.clientRequestId());
         string(sb, "path", r.path());
+        string(sb, "tenant", r.tenant());
         string(sb, "model", r.request() == null ? null : r.request().model());
         sb.append(",\"stream\":").append(r.stream());
         string(sb, "pool", r.pool());

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.inferencegateway.auth.Authenticator;
 import io.inferencegateway.config.ConfigFileWatcher;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
@@ -22,6 +23,7 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
+import io.inferencegateway.ratelimit.RateLimiter;
 import io.inferencegateway.tracing.RequestTracer;
 
 /**
@@ -46,6 +48,9 @@ public final class Gateway implements AutoCloseable {
     private final PodDiscovery discovery = new PodDiscovery(DefaultNamespace.detect());
     private final List<Runnable> reloadListeners = new CopyOnWriteArrayList<>();
     private volatile ConfigFileWatcher configWatcher;
+    // spec.auth and spec.rateLimits (docs/auth.md)
+    private volatile Authenticator authenticator; // null while auth is off
+    private final RateLimiter rateLimiter;
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
@@ -66,6 +71,9 @@ public final class Gateway implements AutoCloseable {
             requestListeners.add(new AccessLog());
         }
         this.config = config;
+        this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meterRegistry) : null;
+        this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry);
+        requestListeners.add(rateLimiter);
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         discovery.attach(pools);
@@ -125,6 +133,14 @@ public final class Gateway implements AutoCloseable {
             list.add(old != null && old.config().equals(p) ? old : newPool(p));
         }
         ModelPools after = new ModelPools(list);
+        if (!next.auth().equals(config.auth())) {
+            Authenticator previous = authenticator;
+            authenticator = next.auth().enabled() ? new Authenticator(next.auth(), meterRegistry) : null;
+            if (previous != null) {
+                previous.close();
+            }
+        }
+        rateLimiter.reconfigure(next.rateLimits());
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
         for (ModelPool old : before.pools()) {
@@ -157,6 +173,16 @@ public final class Gateway implements AutoCloseable {
     /** What the live fleet page (GET /ui) shows; listens to every request. */
     public FleetView fleetView() {
         return fleetView;
+    }
+
+    /** Checks credentials ({@code spec.auth}); null while auth is off. */
+    public Authenticator authenticator() {
+        return authenticator;
+    }
+
+    /** The tenants' rate limits ({@code spec.tenants[].limits}, counted as {@code spec.rateLimits} says). */
+    public RateLimiter rateLimiter() {
+        return rateLimiter;
     }
 
     /** Kubernetes pod discovery for the pools with a {@code modelSelector}. */
@@ -209,6 +235,11 @@ public final class Gateway implements AutoCloseable {
             watcher.close();
         }
         scraper.close();
+        Authenticator auth = authenticator;
+        if (auth != null) {
+            auth.close();
+        }
+        rateLimiter.close();
         if (tracer != null) {
             tracer.close();
         }

@@ -61,6 +61,9 @@ public final class ProxyOverheadBenchmark {
     private static final byte[] BODY = "{\"model\":\"m\",\"prompt\":\"hello\",\"max_tokens\":16}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] STREAM_BODY = "{\"model\":\"m\",\"prompt\":\"hello\",\"stream\":true}".getBytes(StandardCharsets.UTF_8);
 
+    /** An {@code Authorization} header every request carries, or null (AuthRateLimitOverheadBenchmark sets one). */
+    static volatile String authorization;
+
     public static void main(String[] args) throws Exception {
         int seconds = Integer.parseInt(System.getProperty("seconds", "15"));
         List<String> sections = List.of(System.getProperty("sections", "closed,streamcpu,open,heap").split(","));
@@ -431,6 +434,9 @@ public final class ProxyOverheadBenchmark {
         r.headers().set(HttpHeaderNames.HOST, target.getHostString() + ":" + target.getPort())
                 .set(HttpHeaderNames.CONTENT_TYPE, "application/json")
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        if (authorization != null) {
+            r.headers().set(HttpHeaderNames.AUTHORIZATION, authorization);
+        }
         ch.writeAndFlush(r);
     }
 

@@ -171,7 +171,7 @@ class InferenceGatewayConfigCrdTest {
                 sample("duration in words", Verdict.INVALID,
                         one("{modelName: m, endpoints: ['h:1'], metricsInterval: 5 minutes}")),
                 sample("unknown scheduler field", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], replicas: 2}")),
-                sample("unknown spec field", Verdict.INVALID, "  auth: {}\n" + one("{modelName: m, endpoints: ['h:1']}")),
+                sample("unknown spec field", Verdict.INVALID, "  telemetry: {}\n" + one("{modelName: m, endpoints: ['h:1']}")),
                 sample("body limit 0", Verdict.INVALID, "  bbr: {maxRequestBodyBytes: 0}\n"
                         + one("{modelName: m, endpoints: ['h:1']}")),
                 sample("body limit above 2 GiB", Verdict.INVALID, "  bbr: {maxRequestBodyBytes: 2147483648}\n"
@@ -211,6 +211,17 @@ class InferenceGatewayConfigCrdTest {
                 sample("plugin the profile does not use", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], "
                         + "plugins: [{type: queue-scorer}, {type: kv-cache-scorer}], "
                         + "schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer}]}]}")),
+                sample("auth, tenants and rate limits", Verdict.VALID, one("{modelName: m, loraAdapters: [a], "
+                        + "endpoints: ['h:1']}") + "  auth: {apiKeys: {file: /k}, jwt: {jwksUrl: 'https://i/j', "
+                        + "issuer: i, audience: g, tenantClaim: org}, protectUi: true}\n"
+                        + "  tenants: [{name: t, models: [m], adapters: [a], priority: critical, "
+                        + "limits: {requestsPerMinute: 1, tokensPerMinute: 2}, modelLimits: [{model: a, tokensPerMinute: 3}]}]\n"
+                        + "  rateLimits: {defaultMaxTokens: 64, window: 1m, "
+                        + "redis: {url: 'redis://r:6379', failMode: closed, timeout: 100ms}}\n"),
+                sample("unknown priority class", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1']}")
+                        + "  tenants: [{name: t, priority: urgent}]\n"),
+                sample("tenant for a model nobody serves", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1']}")
+                        + "  tenants: [{name: t, models: [gpt]}]\n"),
                 sample("profiles without plugins", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], "
                         + "schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer}]}]}")));
     }

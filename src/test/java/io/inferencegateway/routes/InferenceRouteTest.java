@@ -16,7 +16,9 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.camel.AdmitRequest;
+import io.inferencegateway.camel.AuthorizeModel;
 import io.inferencegateway.camel.EndpointPicker;
+import io.inferencegateway.camel.EnforceRateLimit;
 import io.inferencegateway.camel.OpenAiErrorResponse;
 import io.inferencegateway.camel.ParseInferenceRequest;
 import io.inferencegateway.camel.ResolveModelPool;
@@ -42,6 +44,10 @@ class InferenceRouteTest {
     final ResolveModelPool resolveModelPool = new ResolveModelPool(gateway);
     @BindToRegistry("admitRequest")
     final AdmitRequest admitRequest = new AdmitRequest(gateway);
+    @BindToRegistry("authorizeModel")
+    final AuthorizeModel authorizeModel = new AuthorizeModel();
+    @BindToRegistry("enforceRateLimit")
+    final EnforceRateLimit enforceRateLimit = new EnforceRateLimit(gateway);
     @BindToRegistry("endpointPicker")
     final EndpointPicker endpointPicker = new EndpointPicker(gateway);
     @BindToRegistry("openAiErrorResponse")

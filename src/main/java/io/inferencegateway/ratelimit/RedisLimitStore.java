@@ -1,0 +1,155 @@
+package io.inferencegateway.ratelimit;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.DefaultClientResources;
+
+/**
+ * The counts on a Redis all replicas share ({@code spec.rateLimits.redis.url}): reserve and commit are Lua scripts
+ * (src/main/resources/io/inferencegateway/ratelimit/), so a request is checked and counted in one atomic step and
+ * replicas cannot both take the last tokens. Lettuce's asynchronous API, so no request thread waits: a call returns
+ * a future completed on Lettuce's I/O thread.
+ *
+ * <p>While Redis is unreachable every call fails at once (commands are rejected rather than queued, each has a
+ * timeout) and the connection is retried every half second; the caller applies the fail mode.
+ */
+public final class RedisLimitStore implements LimitStore {
+
+    private static final String RESERVE = script("reserve.lua");
+    private static final String COMMIT = script("commit.lua");
+    private static final String RESERVE_SHA = sha1(RESERVE);
+    private static final String COMMIT_SHA = sha1(COMMIT);
+    private static final long RECONNECT_NANOS = Duration.ofMillis(500).toNanos();
+
+    private final ClientResources resources;
+    private final RedisClient client;
+    private final RedisURI uri;
+    private volatile CompletableFuture<StatefulRedisConnection<String, String>> connection;
+    private volatile long connectStartNanos;
+
+    public RedisLimitStore(URI url, Duration timeout) {
+        this.resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1)
+                .reconnectDelay(Delay.constant(Duration.ofMillis(500))).build();
+        this.uri = RedisURI.create(url);
+        this.uri.setTimeout(timeout);
+        this.client = RedisClient.create(resources, uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(1)).build())
+                .build());
+        connect();
+    }
+
+    private synchronized CompletableFuture<StatefulRedisConnection<String, String>> connect() {
+        CompletableFuture<StatefulRedisConnection<String, String>> c = connection;
+        long now = System.nanoTime();
+        if (c != null && (!c.isCompletedExceptionally() || now - connectStartNanos < RECONNECT_NANOS)) {
+            return c;
+        }
+        connectStartNanos = now;
+        c = client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture();
+        connection = c;
+        return c;
+    }
+
+    @Override
+    public CompletableFuture<Verdict> reserve(List<Scope> scopes, long tokens, long windowMillis) {
+        String[] keys = new String[scopes.size()];
+        String[] args = new String[2 + 2 * scopes.size()];
+        args[0] = Long.toString(windowMillis);
+        args[1] = Long.toString(tokens);
+        for (int i = 0; i < keys.length; i++) {
+            Scope s = scopes.get(i);
+            keys[i] = s.key();
+            args[2 + 2 * i] = Long.toString(s.rpm());
+            args[3 + 2 * i] = Long.toString(s.tpm());
+        }
+        return run(RESERVE, RESERVE_SHA, keys, args).thenApply(RedisLimitStore::verdict).toCompletableFuture();
+    }
+
+    private static Verdict verdict(List<Object> reply) {
+        long[] counts = new long[reply.size() - 4];
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = (Long) reply.get(4 + i);
+        }
+        long refused = (Long) reply.get(3);
+        return new Verdict((Long) reply.get(0) == 1, (Long) reply.get(1), (Long) reply.get(2),
+                refused == 1 ? Verdict.Limit.REQUESTS : refused == 2 ? Verdict.Limit.TOKENS : null, counts);
+    }
+
+    @Override
+    public void commit(List<Scope> scopes, long window, long deltaTokens) {
+        String[] keys = scopes.stream().map(Scope::key).toArray(String[]::new);
+        run(COMMIT, COMMIT_SHA, keys, new String[] {Long.toString(window), Long.toString(deltaTokens)});
+        // a commit lost while Redis is down leaves the reservation counted: the window errs on the safe side
+    }
+
+    /** EVALSHA, and EVAL when Redis does not know the script (the first call, or after a restart). */
+    private CompletionStage<List<Object>> run(String script, String sha, String[] keys, String[] args) {
+        return connect().thenCompose(c -> c.async().<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args)
+                .handle((reply, error) -> {
+                    if (error == null) {
+                        return CompletableFuture.completedFuture(reply);
+                    }
+                    if (String.valueOf(error.getMessage()).startsWith("NOSCRIPT")) {
+                        return c.async().<List<Object>>eval(script, ScriptOutputType.MULTI, keys, args)
+                                .toCompletableFuture();
+                    }
+                    return CompletableFuture.<List<Object>>failedFuture(error);
+                })
+                .thenCompose(f -> f));
+    }
+
+    @Override
+    public void close() {
+        CompletableFuture<StatefulRedisConnection<String, String>> c = connection;
+        if (c != null && c.isDone() && !c.isCompletedExceptionally()) {
+            c.join().close();
+        }
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        resources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    private static String script(String name) {
+        try (InputStream in = RedisLimitStore.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String sha1(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
