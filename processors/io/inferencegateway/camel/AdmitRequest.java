@@ -3,6 +3,7 @@ package io.inferencegateway.camel;
 import java.util.concurrent.Executor;
 
 import io.inferencegateway.config.FlowControlConfig;
+import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.Priority;
@@ -27,8 +28,9 @@ import org.apache.camel.support.AsyncProcessorSupport;
  * connection while waiting leaves the queue.
  *
  * <p>Priority: the {@code x-gateway-priority} header ({@code critical}, {@code standard}, {@code sheddable} or an
- * integer) unless the pool's {@code flowControl.priorityHeader} is off, else the pool's priority for the model or
- * adapter, else its {@code defaultPriority}. Fairness key: the {@code x-gateway-fairness-id} header.
+ * integer) unless the pool's {@code flowControl.priorityHeader} is off, else the authenticated tenant's
+ * {@code priority}, else the pool's priority for the model or adapter, else its {@code defaultPriority}. Fairness key:
+ * the {@code x-gateway-fairness-id} header, else the tenant's name.
  */
 public class AdmitRequest extends AsyncProcessorSupport {
 
@@ -49,7 +51,8 @@ public class AdmitRequest extends AsyncProcessorSupport {
             ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
             InferenceRequest request = exchange.getProperty(GatewayExchange.REQUEST, InferenceRequest.class);
             HttpHeaders headers = exchange.getProperty(GatewayExchange.REQUEST_HEADERS, HttpHeaders.class);
-            int priority = priority(pool.config().flowControl(), request, headers);
+            TenantConfig tenant = exchange.getProperty(GatewayExchange.TENANT, TenantConfig.class);
+            int priority = priority(pool.config().flowControl(), request, headers, tenant);
             RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
             long start = gateway.clock().nanoTime();
             Placement now = pool.flowControl().placeNow(request, priority, gateway.inFlight());
@@ -64,8 +67,8 @@ public class AdmitRequest extends AsyncProcessorSupport {
             ChannelHandlerContext ctx = exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
                     ChannelHandlerContext.class);
             Waiting waiting = new Waiting(exchange, callback, ctx, priority);
-            waiting.ticket = pool.flowControl().enqueue(request, priority, fairnessKey(headers), gateway.inFlight(),
-                    waiting);
+            waiting.ticket = pool.flowControl().enqueue(request, priority, fairnessKey(headers, tenant),
+                    gateway.inFlight(), waiting);
             waiting.watchClient();
             return false;
         } catch (GatewayError e) {
@@ -75,7 +78,7 @@ public class AdmitRequest extends AsyncProcessorSupport {
         }
     }
 
-    static int priority(FlowControlConfig config, InferenceRequest request, HttpHeaders headers) {
+    static int priority(FlowControlConfig config, InferenceRequest request, HttpHeaders headers, TenantConfig tenant) {
         String asked = config.priorityHeader() && headers != null ? headers.get(PRIORITY_HEADER) : null;
         if (asked != null) {
             Integer p = Priority.parse(asked);
@@ -85,11 +88,14 @@ public class AdmitRequest extends AsyncProcessorSupport {
             }
             return p;
         }
-        return config.priorityOf(request.model());
+        return tenant != null ? tenant.priority() : config.priorityOf(request.model());
     }
 
-    static String fairnessKey(HttpHeaders headers) {
+    static String fairnessKey(HttpHeaders headers, TenantConfig tenant) {
         String key = headers == null ? null : headers.get(FAIRNESS_HEADER);
+        if (key == null && tenant != null) {
+            return tenant.name();
+        }
         if (key != null && key.length() > MAX_FAIRNESS_KEY) {
             throw GatewayError.invalidRequest(null, "Header " + FAIRNESS_HEADER + " is longer than "
                     + MAX_FAIRNESS_KEY + " characters");
