@@ -1,6 +1,7 @@
 package io.inferencegateway.lab.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.BufferedReader;
@@ -173,6 +174,8 @@ class FleetFaultTest {
             assertThat(line).startsWith("data: ");
             pod.kill();
         }
+        // the pod hears of each closed connection on its event loop, just after kill() has closed them
+        await().atMost(Duration.ofSeconds(5)).until(() -> !pod.requestsCutByKill().isEmpty());
         assertThat(pod.requestsCutByKill()).containsExactly("cut-me");
     }
 }
