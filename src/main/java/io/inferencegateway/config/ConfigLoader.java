@@ -278,7 +278,7 @@ public final class ConfigLoader {
             List<String> adapters) throws InvalidConfigException {
         FlowControlConfig d = FlowControlConfig.DEFAULT;
         if (f == null) {
-            return d;
+            return d; // off
         }
         int maxQueued = intIn(f.maxQueued(), d.maxQueued(), 0, 1_000_000, at + ".maxQueued");
         Duration queueTimeout = duration(f.queueTimeout(), at + ".queueTimeout", d.queueTimeout());

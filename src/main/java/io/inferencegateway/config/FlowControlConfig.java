@@ -9,7 +9,8 @@ import io.inferencegateway.domain.Priority;
  * A pool's flow control: while every pod of the pool is saturated, requests wait in the gateway, highest priority
  * first and fair across fairness keys, and are bound to a pod only when one has room (pool/FlowControl.java).
  *
- * @param enabled         false: requests go to the least bad pod at once, as if no pod were ever saturated
+ * @param enabled         false (the default without a {@code flowControl} section): requests go to the least bad
+ *                        pod at once, as if no pod were ever saturated
  * @param maxQueued       requests that may wait at once; beyond that a newcomer of higher priority displaces the
  *                        newest of the lowest, anyone else is refused
  * @param queueTimeout    longest wait; past it the request is refused
@@ -21,7 +22,11 @@ import io.inferencegateway.domain.Priority;
 public record FlowControlConfig(boolean enabled, int maxQueued, Duration queueTimeout, Duration retryAfter,
         int defaultPriority, Map<String, Integer> priorities, boolean priorityHeader) {
 
-    public static final FlowControlConfig DEFAULT = new FlowControlConfig(true, 1024, Duration.ofSeconds(30),
+    /**
+     * Off unless the pool has a {@code flowControl} section: late binding sends a request to whichever pod frees
+     * first, which on prefix-heavy traffic at saturation costs cache hits (README, "Flow control").
+     */
+    public static final FlowControlConfig DEFAULT = new FlowControlConfig(false, 1024, Duration.ofSeconds(30),
             Duration.ofSeconds(1), Priority.STANDARD, Map.of(), true);
 
     public FlowControlConfig {

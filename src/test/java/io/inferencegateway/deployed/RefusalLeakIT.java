@@ -108,6 +108,7 @@ class RefusalLeakIT {
                       metricsInterval: 100ms
                       # a busy machine delays scrapes; stale metrics would turn flow control off (no 429s)
                       metricsStalenessThreshold: 10s
+                      flowControl: {enabled: true}
                       endpoints: ["%s"]
                 """.formatted(MAX_BODY_BYTES, MODEL, pod.endpoints().get(0)), Map.ofEntries(
                 Map.entry("gateway.http.headerTimeout", HYGIENE_TIMEOUT.toMillis() + "ms"),

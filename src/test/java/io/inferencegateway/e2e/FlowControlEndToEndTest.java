@@ -55,7 +55,7 @@ class FlowControlEndToEndTest {
         // metrics count as fresh for 2 s, so that a busy test machine's late scrapes do not look like stale metrics
         // (with which the policy routes by in-flight counts and holds nothing back)
         List<String> lines = new ArrayList<>(List.of("policy: gpu-aware", "metricsStalenessThreshold: 2s",
-                "flowControl:"));
+                "flowControl:", "  enabled: true"));
         for (String line : flowControl) {
             lines.add("  " + line);
         }

@@ -116,6 +116,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "gateway.log.")
     boolean accessLog;
 
+    @Option(names = "--flow-control",
+            description = "Turn the gateway's flow control on (requests wait in the gateway while every pod is "
+                    + "saturated); on by itself when the priorities or faults scenario is named.")
+    boolean flowControl;
+
     @Option(names = "--request-timeout", defaultValue = "300", paramLabel = "S",
             description = "Per-request timeout, simulated seconds (default: ${DEFAULT-VALUE}).")
     double requestTimeoutSeconds;
@@ -191,7 +196,7 @@ public final class BenchCommand implements Callable<Integer> {
         // the gateway gives up on an upstream no sooner than the bench gives up on the request
         return GatewayProcess.launcher(GatewayProcess.javaJarCommand(gatewayJar, gatewayJvmOptions),
                 settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(180),
-                accessLog);
+                accessLog, flowControl || scenarios.contains("priorities") || scenarios.contains("faults"));
     }
 
     private void listScenarios() {

@@ -54,6 +54,13 @@ public final class GatewayConfigWriter {
      */
     public static String render(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Duration routeTimeout,
                                 Duration metricsInterval, Map<String, Object> replicas, boolean accessLog) {
+        return render(fleet, policy, pods, routeTimeout, metricsInterval, replicas, accessLog, false);
+    }
+
+    /** As above; {@code flowControl} turns on the pool's flow control (off by default in the gateway). */
+    public static String render(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Duration routeTimeout,
+                                Duration metricsInterval, Map<String, Object> replicas, boolean accessLog,
+                                boolean flowControl) {
         Map<String, Object> scheduler = new LinkedHashMap<>();
         scheduler.put("name", schedulerName(fleet.modelName()));
         scheduler.put("modelName", fleet.modelName());
@@ -64,6 +71,10 @@ public final class GatewayConfigWriter {
         scheduler.put("policy", policy);
         scheduler.put("routeTimeout", millis(atLeast(toWall(routeTimeout, fleet.timeScale()), Duration.ofSeconds(1))));
         scheduler.put("metricsInterval", millis(atLeast(toWall(metricsInterval, fleet.timeScale()), MIN_METRICS_INTERVAL)));
+        // a request may wait in the gateway's queue as long as for its response, in simulated time like the rest
+        // (the default 30 s of wall time is under 2 s of model time when the fleet runs 16 times slower)
+        scheduler.put("flowControl", Map.of("enabled", flowControl, "queueTimeout",
+                millis(atLeast(toWall(routeTimeout, fleet.timeScale()), Duration.ofSeconds(1)))));
         if (replicas != null) {
             scheduler.put("replicas", replicas);
         }

@@ -58,12 +58,15 @@ public final class GatewayProcess implements LoadTarget {
      */
     public static GatewayLauncher launcher(List<String> command, Duration routeTimeout, Duration metricsInterval,
                                            Duration readyTimeout) {
-        return launcher(command, routeTimeout, metricsInterval, readyTimeout, false);
+        return launcher(command, routeTimeout, metricsInterval, readyTimeout, false, false);
     }
 
-    /** As above; {@code accessLog} has the gateway log one JSON line per request into the run's gateway.log. */
+    /**
+     * As above; {@code accessLog} has the gateway log one JSON line per request into the run's gateway.log, and
+     * {@code flowControl} turns the pool's flow control on.
+     */
     public static GatewayLauncher launcher(List<String> command, Duration routeTimeout, Duration metricsInterval,
-                                           Duration readyTimeout, boolean accessLog) {
+                                           Duration readyTimeout, boolean accessLog, boolean flowControl) {
         return new GatewayLauncher() {
             @Override
             public LoadTarget start(FleetSpec fleet, String policy, List<InetSocketAddress> pods, Path workDir)
@@ -71,7 +74,7 @@ public final class GatewayProcess implements LoadTarget {
                 Files.createDirectories(workDir);
                 Path config = workDir.resolve("gateway.yaml");
                 Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval,
-                        null, accessLog));
+                        null, accessLog, flowControl));
                 return GatewayProcess.start(command, config, freePort(), workDir.resolve("gateway.log"), readyTimeout);
             }
 
@@ -84,7 +87,7 @@ public final class GatewayProcess implements LoadTarget {
                 Files.createDirectories(workDir);
                 Path config = workDir.resolve("gateway.yaml");
                 Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval,
-                        mode.section(replicas), accessLog));
+                        mode.section(replicas), accessLog, flowControl));
                 List<GatewayProcess> started = new ArrayList<>();
                 try {
                     for (int i = 0; i < replicas; i++) { // spawn all first: the JVMs start side by side

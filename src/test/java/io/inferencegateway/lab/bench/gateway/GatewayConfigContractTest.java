@@ -57,6 +57,9 @@ class GatewayConfigContractTest {
         assertThat(pool.endpoints().get(0).port()).isEqualTo(9001);
         assertThat(pool.policy().configName()).isEqualTo(policy);
         assertThat(pool.routeTimeout().toMillis()).isBetween(Math.round(300_000 / scale), Math.round(300_000 / scale) + 999);
+        assertThat(pool.flowControl().queueTimeout()).as("waits in simulated time, as long as for a response")
+                .isEqualTo(pool.routeTimeout());
+        assertThat(pool.flowControl().enabled()).as("on only when asked (bench --flow-control)").isFalse();
     }
 
     @ParameterizedTest(name = "{0}")
