@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -276,26 +275,18 @@ public final class FlowControl {
             return;
         }
         long deadline = clock.nanoTime() - config.queueTimeout().toNanos();
-        List<Ticket> expired = null;
+        List<Ticket> expired = new ArrayList<>();
         synchronized (this) {
-            for (Iterator<Ticket> it = byArrival.iterator(); it.hasNext(); ) {
-                Ticket t = it.next();
+            for (Ticket t : byArrival) { // oldest first: stop at the first that may still wait
                 if (t.enqueuedNanos - deadline > 0) {
                     break;
                 }
-                it.remove();
-                levelOf(t).remove(t);
-                forgetCounts(t);
-                if (expired == null) {
-                    expired = new ArrayList<>();
-                }
                 expired.add(t);
             }
+            expired.forEach(this::remove);
         }
-        if (expired != null) {
-            for (Ticket t : expired) {
-                refuse(t, GatewayError.Dropped.QUEUE_TIMEOUT);
-            }
+        for (Ticket t : expired) {
+            refuse(t, GatewayError.Dropped.QUEUE_TIMEOUT);
         }
         dispatch();
     }
@@ -368,17 +359,13 @@ public final class FlowControl {
     }
 
     private void remove(Ticket t) {
-        levelOf(t).remove(t);
+        levels.get(t.priority).remove(t);
         forget(t);
     }
 
     /** Takes a ticket polled or removed from its level out of the rest. */
     private void forget(Ticket t) {
         byArrival.remove(t);
-        forgetCounts(t);
-    }
-
-    private void forgetCounts(Ticket t) {
         t.done = true;
         Level level = levels.get(t.priority);
         if (level != null && level.isEmpty()) {
@@ -386,10 +373,6 @@ public final class FlowControl {
         }
         queuedByBand[bandIndex(Priority.band(t.priority))]--;
         queued--;
-    }
-
-    private Level levelOf(Ticket t) {
-        return levels.get(t.priority);
     }
 
     private static int bandIndex(String band) {

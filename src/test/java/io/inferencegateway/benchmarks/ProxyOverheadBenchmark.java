@@ -539,13 +539,7 @@ public final class ProxyOverheadBenchmark {
 
         @Override
         public void close() {
-            process.destroy();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            process.destroyForcibly();
+            NginxProcess.stop(process);
         }
     }
 }
