@@ -79,11 +79,10 @@ class ReplicaAffinityTest {
      */
     Map<Integer, List<Integer>> ask(List<Integer> replicas, int fromQuestion, int toQuestion) {
         Map<Integer, List<Integer>> podsByGroup = new LinkedHashMap<>();
-        int turn = 0;
         for (int q = fromQuestion; q < toQuestion; q++) {
             for (int g = 0; g < GROUPS; g++) {
                 long[] before = received();
-                OpenAIClient client = clients.get(replicas.get(turn++ % replicas.size()));
+                OpenAIClient client = clients.get(replicas.get(q % replicas.size())); // a group's turns alternate
                 ChatCompletion c = client.chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL)
                         .addSystemMessage(system(g)).addUserMessage("question " + q + " of group " + g)
                         .maxCompletionTokens(2).build());
