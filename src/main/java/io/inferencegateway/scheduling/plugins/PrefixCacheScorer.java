@@ -209,7 +209,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
 
     @Override
     public int home(SchedulingCycle cycle, List<EndpointState> states) {
-        if (placement == null) {
+        if (placement == null || feed != null && feed.live()) { // shared and live: the fallback of one gateway
             return -1;
         }
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -80,7 +81,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
             Pool p = pools.computeIfAbsent(pool, Pool::new);
             p.receiver = receiver;
             // now if connected, else once connected (a later reconnect subscribes every pool's channel again)
-            subscriber.thenAccept(c -> c.async().subscribe(p.channel));
+            subscriber.thenAccept(c -> subscribe(c, List.of(p)));
             return p;
         };
     }
@@ -104,12 +105,17 @@ public final class RedisPrefixSharing implements AutoCloseable {
                     received(channel, message);
                 }
             });
-            byte[][] channels = pools.values().stream().map(p -> p.channel).toArray(byte[][]::new);
-            if (channels.length > 0) {
-                c.async().subscribe(channels);
-            }
+            subscribe(c, List.copyOf(pools.values()));
             return c;
         });
+    }
+
+    /** Subscribes to the pools' channels; each pool counts as live once Redis confirmed. */
+    private static void subscribe(StatefulRedisPubSubConnection<byte[], byte[]> c, List<Pool> some) {
+        if (!some.isEmpty()) {
+            c.async().subscribe(some.stream().map(p -> p.channel).toArray(byte[][]::new))
+                    .thenRun(() -> some.forEach(p -> p.subscribed = true));
+        }
     }
 
     private void received(byte[] channel, byte[] message) {
@@ -175,6 +181,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
         final LongAdder received = new LongAdder();
         final LongAdder dropped = new LongAdder();
         volatile PrefixSharing.Receiver receiver;
+        volatile boolean subscribed;
 
         Pool(String name) {
             this.channel = (CHANNEL + name).getBytes(StandardCharsets.UTF_8);
@@ -209,7 +216,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
 
         @Override
         public boolean live() {
-            return connected(publisher) != null && connected(subscriber) != null;
+            return subscribed && connected(publisher) != null && connected(subscriber) != null;
         }
     }
 }
