@@ -136,8 +136,10 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--replica-modes", split = ",", paramLabel = "MODE", defaultValue = "naive,rendezvous",
             description = "How gpu-aware replicas know about each other (default: ${DEFAULT-VALUE}): naive "
-                    + "(independent, as before), rendezvous (replicas section: shared placement, herding x N, "
-                    + "spread scrapes), rendezvous-every-scrape (the same, every replica scraping at the full rate).")
+                    + "(independent, as before), rendezvous (replicas section: rendezvous homes, herding x N, "
+                    + "spread scrapes), rendezvous-every-scrape (the same, every replica scraping at the full rate), "
+                    + "shared (decisions shared through a redis-server the bench starts, which must be installed; "
+                    + "herding x N, spread scrapes).")
     List<String> replicaModes;
 
     @Option(names = "--kill-replica-at", paramLabel = "F",
