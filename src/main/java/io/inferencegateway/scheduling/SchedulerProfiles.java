@@ -14,7 +14,6 @@ import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
-import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
 import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 
@@ -55,8 +54,8 @@ public final class SchedulerProfiles {
             Object built = create(type, plugin, random);
             if (built instanceof PlacementAware prefix && replicas.rendezvousHomes()) {
                 PrefixPlacement placement = new PrefixPlacement(replicas.loadBound(), replicas.keyBlocks());
-                built = replicas.placement() == ReplicaConfig.Placement.SHARED && prefix instanceof PrefixCacheScorer p
-                        ? p.sharedBy(sharing, placement) : prefix.placedBy(placement);
+                built = replicas.placement() == ReplicaConfig.Placement.SHARED ? prefix.sharedBy(sharing, placement)
+                        : prefix.placedBy(placement);
             }
             if (type.role() == Filter.class) {
                 b.filter((Filter) built);

@@ -3,6 +3,7 @@ package io.inferencegateway.scheduling.framework;
 import java.util.List;
 
 import io.inferencegateway.scheduling.prefix.PrefixPlacement;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
 
 /**
  * A scorer that can also credit each prefix's rendezvous home, so that several gateway replicas in front of the
@@ -13,6 +14,13 @@ public interface PlacementAware {
 
     /** The same scorer, sharing its state, that also follows {@code placement}. */
     Scorer placedBy(PrefixPlacement placement);
+
+    /**
+     * The same scorer, sharing its state, that also learns the other replicas' decisions through {@code sharing} and
+     * tells them its own ({@code replicas.placement: shared}); while they cannot be reached, it follows
+     * {@code whileAway} for prefixes no pod holds.
+     */
+    Scorer sharedBy(PrefixSharing sharing, PrefixPlacement whileAway);
 
     /**
      * The request's home among {@code states} by its placement, with each state's in-flight requests as its load;

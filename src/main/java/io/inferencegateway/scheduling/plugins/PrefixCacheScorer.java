@@ -136,6 +136,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
      * The same scorer (sharing its index) whose index also records the other replicas' decisions, and which tells them
      * its own; while they cannot be reached, prefixes no pod holds go to their home by {@code whileAway}.
      */
+    @Override
     public PrefixCacheScorer sharedBy(PrefixSharing sharing, PrefixPlacement whileAway) {
         PrefixCacheScorer shared = new PrefixCacheScorer(index, blockChars, maxBlocks, whileAway);
         shared.feed = sharing.join(shared::routedElsewhere);
