@@ -154,16 +154,7 @@ final class AccessValidation {
         Duration timeout = d.redisTimeout();
         if (r.redis() != null) {
             String at = "spec.rateLimits.redis";
-            String text = ConfigLoader.required(r.redis().url(), at + ".url");
-            try {
-                url = new URI(text);
-            } catch (URISyntaxException e) {
-                url = null;
-            }
-            if (url == null || url.getHost() == null
-                    || !("redis".equals(url.getScheme()) || "rediss".equals(url.getScheme()))) {
-                throw new InvalidConfigException(at + ".url must be a redis:// or rediss:// URL, got '" + text + "'");
-            }
+            url = ConfigLoader.redisUri(at + ".url", ConfigLoader.required(r.redis().url(), at + ".url"));
             if (r.redis().failMode() != null) {
                 String mode = r.redis().failMode().strip();
                 if (!mode.equals("open") && !mode.equals("closed")) {

@@ -318,7 +318,7 @@ public final class ConfigLoader {
         if (r.placement() != null) {
             placement = ReplicaConfig.Placement.fromConfigName(r.placement());
             if (placement == null) {
-                throw new InvalidConfigException(at + ".placement must be one of rendezvous, independent; got '"
+                throw new InvalidConfigException(at + ".placement must be one of rendezvous, shared, independent; got '"
                         + r.placement() + "'");
             }
         }
@@ -328,7 +328,32 @@ public final class ConfigLoader {
         }
         int keyBlocks = intIn(r.keyBlocks(), ReplicaConfig.DEFAULT_KEY_BLOCKS, 1, 256, at + ".keyBlocks");
         boolean spread = r.spreadScrapes() == null ? count > 1 : r.spreadScrapes();
-        return new ReplicaConfig(count, placement, loadBound, keyBlocks, spread);
+        URI redisUrl = null;
+        if (placement == ReplicaConfig.Placement.SHARED) {
+            if (r.redisUrl() == null || r.redisUrl().isBlank()) {
+                throw new InvalidConfigException(at + ".redisUrl is required with placement: shared "
+                        + "(e.g. redis://redis:6379)");
+            }
+            redisUrl = redisUri(at + ".redisUrl", r.redisUrl());
+        } else if (r.redisUrl() != null) {
+            throw new InvalidConfigException(at + ".redisUrl is only used with placement: shared");
+        }
+        return new ReplicaConfig(count, placement, loadBound, keyBlocks, spread, redisUrl);
+    }
+
+    /** A {@code redis://} or {@code rediss://} URL with a host. */
+    static URI redisUri(String at, String text) throws InvalidConfigException {
+        URI url;
+        try {
+            url = new URI(text.strip());
+        } catch (URISyntaxException e) {
+            url = null;
+        }
+        if (url == null || url.getHost() == null
+                || !("redis".equals(url.getScheme()) || "rediss".equals(url.getScheme()))) {
+            throw new InvalidConfigException(at + " must be a redis:// or rediss:// URL, got '" + text + "'");
+        }
+        return url;
     }
 
     private static FailoverConfig failover(String at, InferenceGatewayConfig.Failover f) throws InvalidConfigException {

@@ -82,7 +82,7 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
 
     /** The other active gateway replicas in front of the same pods, and how they agree on placement. */
     public record Replicas(Integer count, String placement, Double loadBound, Integer keyBlocks,
-            Boolean spreadScrapes) {
+            Boolean spreadScrapes, String redisUrl) {
     }
 
     /**

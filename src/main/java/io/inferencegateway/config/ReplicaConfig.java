@@ -1,5 +1,6 @@
 package io.inferencegateway.config;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -14,22 +15,31 @@ import java.util.Locale;
  * @param keyBlocks      rendezvous placement: leading prefix blocks that name a prefix's home
  * @param spreadScrapes  scrape every {@code metricsInterval × count} with a random phase, so the replicas
  *                       together scrape each pod about as often as one gateway would
+ * @param redisUrl       shared placement: the Redis through which the replicas tell each other their routing
+ *                       decisions; null for the other placements
  */
-public record ReplicaConfig(int count, Placement placement, double loadBound, int keyBlocks, boolean spreadScrapes) {
+public record ReplicaConfig(int count, Placement placement, double loadBound, int keyBlocks, boolean spreadScrapes,
+        URI redisUrl) {
 
     public static final double DEFAULT_LOAD_BOUND = 1.25;
     public static final int DEFAULT_KEY_BLOCKS = 4;
 
     /** One gateway, independent placement, every scrape its own. */
     public static final ReplicaConfig SINGLE = new ReplicaConfig(1, Placement.INDEPENDENT, DEFAULT_LOAD_BOUND,
-            DEFAULT_KEY_BLOCKS, false);
+            DEFAULT_KEY_BLOCKS, false, null);
 
     /** How replicas agree on placement. */
     public enum Placement {
         /** Each replica follows only its own prefix index (a replica alone, or replicas unaware of each other). */
         INDEPENDENT,
         /** Every replica also credits the prefix's rendezvous home, which they all compute alike. */
-        RENDEZVOUS;
+        RENDEZVOUS,
+        /**
+         * Every replica tells the others each routing decision through Redis, so all prefix indexes learn all the
+         * traffic and a new prefix goes where the load is lowest, as with one gateway; while Redis cannot be
+         * reached, prefixes no pod holds yet go to their rendezvous home.
+         */
+        SHARED;
 
         public String configName() {
             return name().toLowerCase(Locale.ROOT);
@@ -43,6 +53,11 @@ public record ReplicaConfig(int count, Placement placement, double loadBound, in
             }
             return null;
         }
+    }
+
+    /** Whether the prefix scorers credit rendezvous homes (always for rendezvous; while Redis is away for shared). */
+    public boolean rendezvousHomes() {
+        return placement == Placement.RENDEZVOUS || placement == Placement.SHARED;
     }
 
     /** The interval this replica scrapes at. */

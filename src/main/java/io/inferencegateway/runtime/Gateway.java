@@ -1,8 +1,11 @@
 package io.inferencegateway.runtime;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.inferencegateway.auth.Authenticator;
@@ -12,11 +15,14 @@ import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.InvalidConfigException;
 import io.inferencegateway.config.ObservabilityConfig;
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.ReplicaConfig;
 import io.inferencegateway.discovery.DefaultNamespace;
 import io.inferencegateway.discovery.PodDiscovery;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.scheduling.SchedulingPolicies;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
+import io.inferencegateway.scheduling.prefix.RedisPrefixSharing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
@@ -51,6 +57,7 @@ public final class Gateway implements AutoCloseable {
     // spec.auth and spec.rateLimits (docs/auth.md)
     private volatile Authenticator authenticator; // null while auth is off
     private final RateLimiter rateLimiter;
+    private final Map<URI, RedisPrefixSharing> prefixSharings = new ConcurrentHashMap<>();
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
@@ -109,14 +116,23 @@ public final class Gateway implements AutoCloseable {
     }
 
     private ModelPool newPool(PoolConfig p) {
-        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters), p.endpoints(),
-                clock);
+        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters,
+                prefixSharing(p)), p.endpoints(), clock);
         meters.registerPool(this, pool);
         if (requestMeters != null) {
             requestMeters.endpointsChanged(pool); // a rebuilt pool may have lost pods
             pool.onEndpointsChanged(requestMeters::endpointsChanged);
         }
         return pool;
+    }
+
+    /** The pool's side of {@code replicas.placement: shared}: one Redis client per URL, for the gateway's life. */
+    private PrefixSharing prefixSharing(PoolConfig p) {
+        URI url = p.replicas().redisUrl();
+        if (p.replicas().placement() != ReplicaConfig.Placement.SHARED || url == null) {
+            return PrefixSharing.NONE;
+        }
+        return prefixSharings.computeIfAbsent(url, u -> new RedisPrefixSharing(u, meterRegistry)).forPool(p.name());
     }
 
     /**
@@ -240,6 +256,7 @@ public final class Gateway implements AutoCloseable {
             auth.close();
         }
         rateLimiter.close();
+        prefixSharings.values().forEach(RedisPrefixSharing::close);
         if (tracer != null) {
             tracer.close();
         }

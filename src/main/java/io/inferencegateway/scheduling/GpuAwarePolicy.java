@@ -30,6 +30,7 @@ import io.inferencegateway.scheduling.framework.PrefixIndexed;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SaturationDetector;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.domain.SchedulingPolicy;
 
 /**
@@ -90,7 +91,14 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     /** The policy for a pool: its profile as the config describes it, its staleness threshold. */
     public static GpuAwarePolicy forPool(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
             NanoClock clock, SchedulerEvents events, RandomGenerator random) {
-        return new GpuAwarePolicy(pool.name(), SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas()),
+        return forPool(pool, metrics, inFlight, clock, events, random, PrefixSharing.NONE);
+    }
+
+    /** Like the one above; with {@code replicas.placement: shared} the prefix index joins {@code sharing}. */
+    public static GpuAwarePolicy forPool(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
+            NanoClock clock, SchedulerEvents events, RandomGenerator random, PrefixSharing sharing) {
+        return new GpuAwarePolicy(pool.name(),
+                SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas(), sharing),
                 pool.metricsStalenessThreshold(), pool.replicas().count(), metrics, inFlight, clock, events);
     }
 

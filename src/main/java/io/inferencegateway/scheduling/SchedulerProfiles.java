@@ -14,7 +14,9 @@ import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
+import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
 import io.inferencegateway.scheduling.prefix.PrefixPlacement;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
 
 /**
  * Builds the {@link SchedulerProfile} a pool's config describes. The one place a pipeline is put together,
@@ -30,14 +32,16 @@ public final class SchedulerProfiles {
      * @param random what pickers break ties with
      */
     public static SchedulerProfile build(EndpointPickerConfig config, RandomGenerator random) {
-        return build(config, random, ReplicaConfig.SINGLE);
+        return build(config, random, ReplicaConfig.SINGLE, PrefixSharing.NONE);
     }
 
     /**
      * @param replicas with {@code placement: rendezvous}, every prefix-cache scorer also credits the prefixes'
-     *                 rendezvous homes, so that all replicas converge on the same pods
+     *                 rendezvous homes, so that all replicas converge on the same pods; with {@code shared}, its
+     *                 index joins {@code sharing}
      */
-    public static SchedulerProfile build(EndpointPickerConfig config, RandomGenerator random, ReplicaConfig replicas) {
+    public static SchedulerProfile build(EndpointPickerConfig config, RandomGenerator random, ReplicaConfig replicas,
+            PrefixSharing sharing) {
         SchedulerProfile.Builder b = SchedulerProfile.builder();
         for (ProfileConfig.Entry entry : config.profile().plugins()) {
             PluginConfig plugin = config.plugin(entry.pluginRef());
@@ -49,8 +53,10 @@ public final class SchedulerProfiles {
                 continue; // left out: not built at all (a prefix index costs memory)
             }
             Object built = create(type, plugin, random);
-            if (built instanceof PlacementAware prefix && replicas.placement() == ReplicaConfig.Placement.RENDEZVOUS) {
-                built = prefix.placedBy(new PrefixPlacement(replicas.loadBound(), replicas.keyBlocks()));
+            if (built instanceof PlacementAware prefix && replicas.rendezvousHomes()) {
+                PrefixPlacement placement = new PrefixPlacement(replicas.loadBound(), replicas.keyBlocks());
+                built = replicas.placement() == ReplicaConfig.Placement.SHARED && prefix instanceof PrefixCacheScorer p
+                        ? p.sharedBy(sharing, placement) : prefix.placedBy(placement);
             }
             if (type.role() == Filter.class) {
                 b.filter((Filter) built);

@@ -8,6 +8,7 @@ import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.domain.SchedulingPolicy;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
 
 /** Builds the policy a pool's config names. */
 public final class SchedulingPolicies {
@@ -29,11 +30,18 @@ public final class SchedulingPolicies {
      */
     public static SchedulingPolicy create(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
             NanoClock clock, SchedulerEvents events) {
+        return create(pool, metrics, inFlight, clock, events, PrefixSharing.NONE);
+    }
+
+    /** @param sharing what the GPU-aware policy's prefix index joins with {@code replicas.placement: shared} */
+    public static SchedulingPolicy create(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
+            NanoClock clock, SchedulerEvents events, PrefixSharing sharing) {
         return switch (pool.policy()) {
             case ROUND_ROBIN -> new RoundRobinPolicy();
             case LEAST_REQUEST -> new LeastRequestPolicy(inFlight);
             case RANDOM -> new RandomPolicy();
-            case GPU_AWARE -> GpuAwarePolicy.forPool(pool, metrics, inFlight, clock, events, THREAD_LOCAL_RANDOM);
+            case GPU_AWARE -> GpuAwarePolicy.forPool(pool, metrics, inFlight, clock, events, THREAD_LOCAL_RANDOM,
+                    sharing);
         };
     }
 }

@@ -12,7 +12,7 @@ import java.util.Map;
 import io.inferencegateway.auth.ApiKeys;
 import io.inferencegateway.ratelimit.RedisLimitStore;
 import io.inferencegateway.ratelimit.Scope;
-import io.inferencegateway.testing.RedisServer;
+import io.inferencegateway.lab.bench.gateway.RedisServer;
 
 /**
  * What auth and a Redis-backed rate limit add to a request (docs/auth.md): the same gateway from the jar without auth,

@@ -163,15 +163,19 @@ class ConfigLoaderTest {
                     - {modelName: b, endpoints: ["h:1"], replicas: {count: 3}}
                     - {modelName: c, endpoints: ["h:1"], replicas: {count: 3, placement: independent, loadBound: 1.5,
                        keyBlocks: 8, spreadScrapes: false}}
+                    - {modelName: d, endpoints: ["h:1"], replicas: {count: 2, placement: shared,
+                       redisUrl: "redis://redis:6379"}}
                 """);
         assertThat(c.pools().get(0).replicas()).isEqualTo(ReplicaConfig.SINGLE);
         PoolConfig b = c.pools().get(1);
-        assertThat(b.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Placement.RENDEZVOUS, 1.25, 4, true));
+        assertThat(b.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Placement.RENDEZVOUS, 1.25, 4, true, null));
         assertThat(b.scrapeInterval()).isEqualTo(Duration.ofMillis(150));
         assertThat(b.metricsStalenessThreshold()).as("four spread scrapes").isEqualTo(Duration.ofMillis(600));
         PoolConfig cc = c.pools().get(2);
-        assertThat(cc.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Placement.INDEPENDENT, 1.5, 8, false));
+        assertThat(cc.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Placement.INDEPENDENT, 1.5, 8, false, null));
         assertThat(cc.scrapeInterval()).isEqualTo(Duration.ofMillis(50));
+        assertThat(c.pools().get(3).replicas()).isEqualTo(new ReplicaConfig(2, ReplicaConfig.Placement.SHARED, 1.25, 4,
+                true, java.net.URI.create("redis://redis:6379")));
     }
 
     /** The profile's scorers and their weights, in profile order. */
@@ -252,7 +256,22 @@ class ConfigLoaderTest {
                         spec:
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"], replicas: {count: 2, placement: redis}}
-                        """, "spec.schedulers[0].replicas.placement must be one of rendezvous, independent; got 'redis'"),
+                        """, "spec.schedulers[0].replicas.placement must be one of rendezvous, shared, independent; got 'redis'"),
+                Arguments.of("shared placement without a Redis", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], replicas: {count: 2, placement: shared}}
+                        """, "spec.schedulers[0].replicas.redisUrl is required with placement: shared (e.g. redis://redis:6379)"),
+                Arguments.of("shared placement with a URL that is not Redis's", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], replicas: {count: 2, placement: shared, redisUrl: "http://r:1"}}
+                        """, "spec.schedulers[0].replicas.redisUrl must be a redis:// or rediss:// URL, got 'http://r:1'"),
+                Arguments.of("a Redis for a placement that does not use one", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], replicas: {count: 2, redisUrl: "redis://r:1"}}
+                        """, "spec.schedulers[0].replicas.redisUrl is only used with placement: shared"),
                 Arguments.of("load bound below 1", HEAD + """
                         spec:
                           schedulers:

@@ -2,6 +2,10 @@ package io.inferencegateway.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,6 +21,7 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
+import io.inferencegateway.lab.bench.gateway.RedisServer;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
@@ -25,7 +30,9 @@ import io.inferencegateway.testing.GatewayHarness;
  * Two active gateway replicas in front of one simulated fleet, requests alternating between them as a
  * Kubernetes Service would spread them. With {@code replicas: {count: 2}} both send each shared system
  * prompt to the same pod (its rendezvous home); when one replica goes away, the other keeps every prompt where
- * it was.
+ * it was. With {@code placement: shared} on a real Redis they hear each other's decisions: the tests of that use a
+ * profile of the prefix-cache scorer and a weighted random picker only, so a prompt no index knows goes to a pod at
+ * random, and replicas that learn only from their own traffic split a prompt over pods.
  *
  * <p>The contrast with independent replicas is measured under load by {@code bench --replicas}: with requests one
  * at a time, as here, independent replicas often agree too, since both route a group's first question by the same
@@ -37,6 +44,10 @@ class ReplicaAffinityTest {
     static final int GROUPS = 8;
     static final int QUESTIONS = 6;
 
+    static final String PREFIX_ONLY = "plugins: [{type: prefix-cache-scorer}, {type: weighted-random-picker}]";
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    RedisServer redis;
     SimulatedFleet fleet;
     final List<GatewayHarness> gateways = new ArrayList<>();
     final List<OpenAIClient> clients = new ArrayList<>();
@@ -61,6 +72,15 @@ class ReplicaAffinityTest {
         if (fleet != null) {
             fleet.close();
         }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    void startShared() throws Exception {
+        redis = RedisServer.start();
+        start(PREFIX_ONLY, "metricsStalenessThreshold: 2s",
+                "replicas: {count: 2, placement: shared, redisUrl: \"" + redis.url() + "\"}");
     }
 
     /** A system prompt of about 1,300 characters (20 prefix blocks), different for every group. */
@@ -78,12 +98,16 @@ class ReplicaAffinityTest {
      * the pod index that served each of its questions (read from the pods' own request counters).
      */
     Map<Integer, List<Integer>> ask(List<Integer> replicas, int fromQuestion, int toQuestion) {
+        return ask(replicas, 0, fromQuestion, toQuestion);
+    }
+
+    /** As above, for the groups {@code firstGroup .. firstGroup + GROUPS - 1} (other system prompts). */
+    Map<Integer, List<Integer>> ask(List<Integer> replicas, int firstGroup, int fromQuestion, int toQuestion) {
         Map<Integer, List<Integer>> podsByGroup = new LinkedHashMap<>();
-        int turn = 0;
         for (int q = fromQuestion; q < toQuestion; q++) {
-            for (int g = 0; g < GROUPS; g++) {
+            for (int g = firstGroup; g < firstGroup + GROUPS; g++) {
                 long[] before = received();
-                OpenAIClient client = clients.get(replicas.get(turn++ % replicas.size()));
+                OpenAIClient client = clients.get(replicas.get(q % replicas.size())); // a group's turns alternate
                 ChatCompletion c = client.chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL)
                         .addSystemMessage(system(g)).addUserMessage("question " + q + " of group " + g)
                         .maxCompletionTokens(2).build());
@@ -130,5 +154,81 @@ class ReplicaAffinityTest {
             assertThat(new HashSet<>(after.get(g))).as("group %d before %s, after %s", g, before.get(g), after.get(g))
                     .containsExactly(before.get(g).get(0));
         }
+    }
+
+    @Test
+    void sharedReplicasSendEveryPromptWhereItsFirstRequestWent() throws Exception {
+        startShared();
+        awaitSharing(true);
+
+        Map<Integer, List<Integer>> pods = ask(List.of(0, 1), 0, 4);
+
+        assertThat(groupsOnOnePod(pods)).as("groups whose questions all went to one pod: %s", pods).isEqualTo(GROUPS);
+        for (GatewayHarness g : gateways) {
+            assertThat(metric(g, "inference_gateway_prefix_sharing_messages_total", "direction=\"received\""))
+                    .as("decisions heard from the other replica").isGreaterThanOrEqualTo(GROUPS * 2);
+        }
+    }
+
+    @Test
+    void independentReplicasSplitThePromptsTheyLearnApart() throws Exception {
+        start(PREFIX_ONLY, "metricsStalenessThreshold: 2s");
+
+        Map<Integer, List<Integer>> pods = ask(List.of(0, 1), 0, 4);
+
+        // each group's first question goes to a random pod on each replica: all eight agree by chance 1 in 65,536
+        assertThat(groupsOnOnePod(pods)).as("groups whose questions all went to one pod: %s", pods).isLessThan(GROUPS);
+    }
+
+    @Test
+    void withoutRedisNewPromptsGoToTheirHomeAndWithItBackSharingResumes() throws Exception {
+        startShared();
+        awaitSharing(true);
+        redis.stop();
+        awaitSharing(false);
+
+        Map<Integer, List<Integer>> whileAway = ask(List.of(0, 1), 0, 4);
+
+        assertThat(groupsOnOnePod(whileAway)).as("each new prompt on its rendezvous home: %s", whileAway)
+                .isEqualTo(GROUPS);
+        assertThat(metric(gateways.get(0), "inference_gateway_prefix_sharing_messages_total", "direction=\"dropped\""))
+                .isGreaterThan(0);
+
+        redis.restart();
+        awaitSharing(true);
+        double heard = metric(gateways.get(1), "inference_gateway_prefix_sharing_messages_total",
+                "direction=\"received\"");
+        Map<Integer, List<Integer>> back = ask(List.of(0, 1), 100, 0, 4);
+
+        assertThat(groupsOnOnePod(back)).as("groups whose questions all went to one pod: %s", back).isEqualTo(GROUPS);
+        assertThat(metric(gateways.get(1), "inference_gateway_prefix_sharing_messages_total", "direction=\"received\""))
+                .isGreaterThan(heard);
+    }
+
+    /** Waits until every replica reports the sharing up (or down). */
+    void awaitSharing(boolean up) throws Exception {
+        for (int i = 0; i < 200; i++) {
+            boolean all = true;
+            for (GatewayHarness g : gateways) {
+                all &= metric(g, "inference_gateway_prefix_sharing_up", "pool=\"llama\"") == (up ? 1 : 0);
+            }
+            if (all) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("prefix sharing never became " + (up ? "up" : "down"));
+    }
+
+    /** The value of the first series of {@code name} whose labels contain {@code label}; NaN when there is none. */
+    static double metric(GatewayHarness gateway, String name, String label) throws Exception {
+        String text = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        for (String line : text.lines().toList()) {
+            if (line.startsWith(name + "{") && line.contains(label)) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return Double.NaN;
     }
 }

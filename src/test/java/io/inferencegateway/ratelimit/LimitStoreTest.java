@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.testing.RedisServer;
+import io.inferencegateway.lab.bench.gateway.RedisServer;
 
 /**
  * The two stores behave alike: a reservation fits every scope or none is counted, a commit returns tokens to the

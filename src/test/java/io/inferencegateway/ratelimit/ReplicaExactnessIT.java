@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.auth.ApiKeys;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.testing.RedisServer;
+import io.inferencegateway.lab.bench.gateway.RedisServer;
 
 /**
  * Limits that hold across replicas (docs/auth.md, "Exactness across replicas"): three gateway processes (the packaged

@@ -154,7 +154,7 @@ class GpuAwarePolicyTest {
                 single.policy(), single.endpointPicker(), single.routeTimeout(), single.metricsInterval(),
                 single.metricsStalenessThreshold(), false, null, null, null,
                 new io.inferencegateway.config.ReplicaConfig(2, io.inferencegateway.config.ReplicaConfig.Placement.RENDEZVOUS,
-                        1.25, 4, false));
+                        1.25, 4, false, null));
         GpuAwarePolicy a = policy(replicated);
         GpuAwarePolicy b = policy(replicated);
         String prompt = "a long shared system prompt that fills more than one block of sixty-four characters, twice";

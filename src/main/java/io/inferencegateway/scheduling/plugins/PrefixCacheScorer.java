@@ -2,6 +2,7 @@ package io.inferencegateway.scheduling.plugins;
 
 import java.util.AbstractList;
 import java.util.List;
+import java.util.Set;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
@@ -17,6 +18,7 @@ import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
 import io.inferencegateway.scheduling.prefix.PrefixPlacement;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
 
 /**
@@ -43,6 +45,11 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * then also credits the prompt's {@link PrefixPlacement home}, which every replica computes alike: the home scores
  * as a full hit and other holders half their match, so a prefix lives on one pod fleet-wide and a hot prefix
  * spills to the same second pod on every replica.
+ *
+ * <p>With {@code replicas.placement: shared} (see {@link #sharedBy}) the replicas tell each other every decision,
+ * so each index learns the whole fleet's traffic and there is no home to follow: a new prefix goes where the load
+ * scorers say, as with one gateway. While the sharing is down, prefixes no pod holds yet go to their rendezvous home,
+ * so that the replicas still agree on those.
  */
 public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed,
         PlacementAware {
@@ -95,6 +102,9 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     private final int maxBlocks;
     private final int blockTokens;
     private final PrefixPlacement placement;
+    /** Shared placement: the other replicas' side; null otherwise. Set once, before the scorer is used. */
+    private PrefixSharing.Feed feed;
+    private volatile Set<Endpoint> members;
 
     public PrefixCacheScorer(PrefixIndex index) {
         this(index, PromptBlocks.DEFAULT_BLOCK_CHARS, PromptBlocks.DEFAULT_MAX_BLOCKS);
@@ -122,6 +132,24 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         return new PrefixCacheScorer(index, blockChars, maxBlocks, placement);
     }
 
+    /**
+     * The same scorer (sharing its index) whose index also records the other replicas' decisions, and which tells them
+     * its own; while they cannot be reached, prefixes no pod holds go to their home by {@code whileAway}.
+     */
+    public PrefixCacheScorer sharedBy(PrefixSharing sharing, PrefixPlacement whileAway) {
+        PrefixCacheScorer shared = new PrefixCacheScorer(index, blockChars, maxBlocks, whileAway);
+        shared.feed = sharing.join(shared::routedElsewhere);
+        return shared;
+    }
+
+    /** Another replica's decision; one for a pod that is not (or no longer) in the pool is ignored. */
+    private void routedElsewhere(long[] hashes, int count, Endpoint endpoint, int cacheBlocks) {
+        Set<Endpoint> current = members;
+        if (current == null || current.contains(endpoint)) {
+            index.record(hashes, count, endpoint, cacheBlocks);
+        }
+    }
+
     @Override
     public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
@@ -133,7 +161,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         int[] scratch = cycle.intScratch(2 * n); // [0, n): matched blocks; [n, 2n): loads
         EndpointsOf pods = new EndpointsOf(endpoints);
         if (index.match(blocks.hashes(), total, pods, scratch) == 0) {
-            if (placement != null) {
+            if (placement != null && (feed == null || !feed.live())) {
                 credit(placement, blocks, total, 0, endpoints, pods, scratch, scores, cycle);
             }
             return;
@@ -144,7 +172,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
             cycle.expectCachedTokens(i, scratch[i] * blockTokens);
             best = Math.max(best, scratch[i]);
         }
-        if (placement != null) {
+        if (placement != null && feed == null) {
             credit(placement, blocks, total, best, endpoints, pods, scratch, scores, cycle);
         }
     }
@@ -181,7 +209,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
 
     @Override
     public int home(SchedulingCycle cycle, List<EndpointState> states) {
-        if (placement == null) {
+        if (placement == null || feed != null && feed.live()) { // shared and live: the fallback of one gateway
             return -1;
         }
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
@@ -205,7 +233,11 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     @Override
     public void picked(SchedulingCycle cycle, EndpointState chosen) {
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
-        index.record(blocks.hashes(), blocks.count(), chosen.endpoint(), cacheBlocks(chosen.metrics()));
+        int cacheBlocks = cacheBlocks(chosen.metrics());
+        index.record(blocks.hashes(), blocks.count(), chosen.endpoint(), cacheBlocks);
+        if (feed != null && blocks.count() > 0) {
+            feed.publish(blocks.hashes(), blocks.count(), chosen.endpoint(), cacheBlocks);
+        }
     }
 
     /** The pod's KV cache in index blocks, 0 when its scrape does not say. */
@@ -218,6 +250,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
 
     @Override
     public void endpointsChanged(List<Endpoint> current) {
+        members = Set.copyOf(current);
         index.retain(current);
     }
 

@@ -68,11 +68,14 @@ class ReplicaRunTest {
 
     @Test
     void theModesWriteTheReplicasSectionTheGatewayReads() {
-        assertThat(ReplicaMode.NAIVE.section(3)).isNull();
-        assertThat(ReplicaMode.RENDEZVOUS.section(3))
+        assertThat(ReplicaMode.NAIVE.section(3, null)).isNull();
+        assertThat(ReplicaMode.RENDEZVOUS.section(3, null))
                 .isEqualTo(Map.of("count", 3, "placement", "rendezvous", "spreadScrapes", true));
-        assertThat(ReplicaMode.RENDEZVOUS_EVERY_SCRAPE.section(3))
+        assertThat(ReplicaMode.RENDEZVOUS_EVERY_SCRAPE.section(3, null))
                 .isEqualTo(Map.of("count", 3, "placement", "rendezvous", "spreadScrapes", false));
+        assertThat(ReplicaMode.SHARED.section(3, "redis://127.0.0.1:6400")).isEqualTo(Map.of("count", 3,
+                "placement", "shared", "spreadScrapes", true, "redisUrl", "redis://127.0.0.1:6400"));
+        assertThat(ReplicaMode.fromLabel("shared")).isEqualTo(ReplicaMode.SHARED);
         assertThat(ReplicaMode.fromLabel("rendezvous-every-scrape")).isEqualTo(ReplicaMode.RENDEZVOUS_EVERY_SCRAPE);
         assertThat(BenchRunner.label("gpu-aware", 1, ReplicaMode.NAIVE)).isEqualTo("gpu-aware");
         assertThat(BenchRunner.label("gpu-aware", 3, ReplicaMode.RENDEZVOUS)).isEqualTo("gpu-aware-3x-rendezvous");

@@ -85,9 +85,10 @@ public final class GatewayProcess implements LoadTarget {
                     return start(fleet, policy, pods, workDir);
                 }
                 Files.createDirectories(workDir);
+                RedisServer redis = mode == ReplicaMode.SHARED ? RedisServer.start() : null;
                 Path config = workDir.resolve("gateway.yaml");
                 Files.writeString(config, GatewayConfigWriter.render(fleet, policy, pods, routeTimeout, metricsInterval,
-                        mode.section(replicas), accessLog, flowControl));
+                        mode.section(replicas, redis == null ? null : redis.url()), accessLog, flowControl));
                 List<GatewayProcess> started = new ArrayList<>();
                 try {
                     for (int i = 0; i < replicas; i++) { // spawn all first: the JVMs start side by side
@@ -98,9 +99,12 @@ public final class GatewayProcess implements LoadTarget {
                     }
                 } catch (IOException | InterruptedException | RuntimeException e) {
                     started.forEach(GatewayProcess::close);
+                    if (redis != null) {
+                        redis.close();
+                    }
                     throw e;
                 }
-                return new GatewayReplicas(started);
+                return new GatewayReplicas(started, redis);
             }
         };
     }

@@ -15,9 +15,12 @@ public final class GatewayReplicas implements LoadTarget {
     private final List<GatewayProcess> gateways;
     private final List<InetSocketAddress> addresses;
     private final AtomicIntegerArray down;
+    private final RedisServer redis;
 
-    public GatewayReplicas(List<GatewayProcess> gateways) {
+    /** @param redis what the replicas share their decisions through, stopped with them; null for none */
+    public GatewayReplicas(List<GatewayProcess> gateways, RedisServer redis) {
         this.gateways = List.copyOf(gateways);
+        this.redis = redis;
         this.addresses = this.gateways.stream().map(GatewayProcess::address).toList();
         this.down = new AtomicIntegerArray(gateways.size());
     }
@@ -43,6 +46,13 @@ public final class GatewayReplicas implements LoadTarget {
     public void close() {
         for (GatewayProcess g : gateways) {
             g.close();
+        }
+        if (redis != null) {
+            try {
+                redis.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -14,7 +14,12 @@ public enum ReplicaMode {
     /** {@code replicas: {count: N}}: rendezvous placement, herding correction × N, scrapes spread over the N. */
     RENDEZVOUS,
     /** Rendezvous placement and herding correction × N, but every replica scrapes every pod at the full rate. */
-    RENDEZVOUS_EVERY_SCRAPE;
+    RENDEZVOUS_EVERY_SCRAPE,
+    /**
+     * {@code replicas: {count: N, placement: shared}}: the replicas share their routing decisions through a Redis the
+     * bench starts; herding correction × N, scrapes spread over the N.
+     */
+    SHARED;
 
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -27,18 +32,25 @@ public enum ReplicaMode {
             }
         }
         throw new IllegalArgumentException("unknown replica mode '" + label + "'; known: naive, rendezvous, "
-                + "rendezvous-every-scrape");
+                + "rendezvous-every-scrape, shared");
     }
 
-    /** The scheduler's {@code replicas} section for {@code count} replicas, null for none. */
-    public Map<String, Object> section(int count) {
+    /**
+     * The scheduler's {@code replicas} section for {@code count} replicas, null for none.
+     *
+     * @param redisUrl the Redis of the shared mode, ignored by the others
+     */
+    public Map<String, Object> section(int count, String redisUrl) {
         if (this == NAIVE) {
             return null;
         }
         Map<String, Object> section = new LinkedHashMap<>();
         section.put("count", count);
-        section.put("placement", "rendezvous");
-        section.put("spreadScrapes", this == RENDEZVOUS && count > 1);
+        section.put("placement", this == SHARED ? "shared" : "rendezvous");
+        section.put("spreadScrapes", this != RENDEZVOUS_EVERY_SCRAPE && count > 1);
+        if (this == SHARED) {
+            section.put("redisUrl", redisUrl);
+        }
         return section;
     }
 }

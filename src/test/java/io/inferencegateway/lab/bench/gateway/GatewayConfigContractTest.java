@@ -68,15 +68,17 @@ class GatewayConfigContractTest {
         Scenario scenario = ScenarioCatalog.byName("shared-prefix", ScenarioCatalog.DEFAULT_MODEL).orElseThrow();
         List<InetSocketAddress> pods = List.of(new InetSocketAddress("127.0.0.1", 9001));
         String yaml = GatewayConfigWriter.render(scenario.fleet(), "gpu-aware", pods, Duration.ofSeconds(300),
-                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, mode.section(3), false);
+                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, mode.section(3, "redis://127.0.0.1:6400"), false);
 
         PoolConfig pool = ConfigLoader.parse(yaml).pools().get(0);
 
         assertThat(pool.replicas().count()).isEqualTo(mode == ReplicaMode.NAIVE ? 1 : 3);
-        assertThat(pool.replicas().placement()).isEqualTo(mode == ReplicaMode.NAIVE
-                ? io.inferencegateway.config.ReplicaConfig.Placement.INDEPENDENT
-                : io.inferencegateway.config.ReplicaConfig.Placement.RENDEZVOUS);
-        assertThat(pool.scrapeInterval()).isEqualTo(mode == ReplicaMode.RENDEZVOUS
+        assertThat(pool.replicas().placement()).isEqualTo(switch (mode) {
+            case NAIVE -> io.inferencegateway.config.ReplicaConfig.Placement.INDEPENDENT;
+            case SHARED -> io.inferencegateway.config.ReplicaConfig.Placement.SHARED;
+            default -> io.inferencegateway.config.ReplicaConfig.Placement.RENDEZVOUS;
+        });
+        assertThat(pool.scrapeInterval()).isEqualTo(mode == ReplicaMode.RENDEZVOUS || mode == ReplicaMode.SHARED
                 ? pool.metricsInterval().multipliedBy(3) : pool.metricsInterval());
     }
 

@@ -1,4 +1,4 @@
-package io.inferencegateway.testing;
+package io.inferencegateway.lab.bench.gateway;
 
 import java.io.File;
 import java.io.IOException;
@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real {@code redis-server} (Debian's package, see src/test/tools/provision.sh) on a free loopback port, with no
- * persistence. {@link #stop()} kills it and {@link #restart()} brings it back on the same port, empty, as a crashed
+ * A real {@code redis-server} (Debian's package {@code redis-server}; src/test/tools/provision.sh installs it for the
+ * tests) on a free loopback port, with no persistence: what {@code bench --replica-modes shared} and the tests share
+ * their state through. {@link #stop()} kills it and {@link #restart()} brings it back on the same port, empty, as a crashed
  * and restarted Redis would come back.
  */
 public final class RedisServer implements AutoCloseable {
@@ -33,7 +34,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** Starts a Redis on a free loopback port and waits until it answers PING. */
     public static RedisServer start() throws IOException, InterruptedException {
-        String program = DebianProgram.find("redis-server", "redis-server");
+        String program = onPath("redis-server");
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
@@ -41,6 +42,16 @@ public final class RedisServer implements AutoCloseable {
         RedisServer redis = new RedisServer(program, port, Files.createTempDirectory("redis"));
         redis.restart();
         return redis;
+    }
+
+    private static String onPath(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+            Path p = Path.of(dir, program);
+            if (Files.isExecutable(p)) {
+                return p.toString();
+            }
+        }
+        throw new IllegalStateException(program + " not found on PATH: apt-get install redis-server");
     }
 
     public int port() {

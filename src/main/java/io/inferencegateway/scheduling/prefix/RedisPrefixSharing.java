@@ -1,0 +1,222 @@
+package io.inferencegateway.scheduling.prefix;
+
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.inferencegateway.domain.Endpoint;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * Shared placement over Redis pub/sub: every routing decision of a pool is published on the channel
+ * {@code inference-gateway:prefixes:<pool>}, and every replica records the others' decisions in its own prefix index,
+ * so each index learns the whole fleet's traffic. A new prefix then goes where the load is lowest and every replica
+ * follows it there, as with one gateway.
+ *
+ * <p>Fire and forget: nothing on the request path waits for Redis. A message is the sender's id (a replica skips its
+ * own), the pod, its cache size in index blocks and the prompt's block hashes (8 bytes each; a 2,000-token prompt is
+ * about 1 KB). While Redis cannot be reached, decisions are dropped and counted, {@link Feed#live()} is false, and
+ * the connection is retried every second; Lettuce re-subscribes after a reconnect. A decision lost costs at most one
+ * cache miss.
+ *
+ * <p>Metrics per pool: {@code inference_gateway_prefix_sharing_messages_total{pool,direction}} (published, received,
+ * dropped) and {@code inference_gateway_prefix_sharing_up{pool}}.
+ */
+public final class RedisPrefixSharing implements AutoCloseable {
+
+    static final String CHANNEL = "inference-gateway:prefixes:";
+    private static final long RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final long replicaId = ThreadLocalRandom.current().nextLong();
+    private final ClientResources resources;
+    private final RedisClient client;
+    private final RedisURI uri;
+    private final MeterRegistry registry;
+    private final Map<String, Pool> pools = new ConcurrentHashMap<>();
+
+    private volatile CompletableFuture<StatefulRedisConnection<byte[], byte[]>> publisher;
+    private volatile CompletableFuture<StatefulRedisPubSubConnection<byte[], byte[]>> subscriber;
+    private volatile long connectStartNanos;
+    private volatile boolean closed;
+
+    public RedisPrefixSharing(URI url, MeterRegistry registry) {
+        this.registry = registry;
+        this.resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1)
+                .reconnectDelay(Delay.constant(Duration.ofMillis(500))).build();
+        this.uri = RedisURI.create(url);
+        this.client = RedisClient.create(resources, uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(1)).build())
+                .build());
+        connect();
+    }
+
+    /** The sharing of one pool's decisions. */
+    public PrefixSharing forPool(String pool) {
+        return receiver -> {
+            Pool p = pools.computeIfAbsent(pool, Pool::new);
+            p.receiver = receiver;
+            // now if connected, else once connected (a later reconnect subscribes every pool's channel again)
+            subscriber.thenAccept(c -> subscribe(c, List.of(p)));
+            return p;
+        };
+    }
+
+    /** Opens both connections, unless they are open or were tried less than a second ago. */
+    private synchronized void connect() {
+        long now = System.nanoTime();
+        if (closed || (publisher != null && (!failed(publisher) && !failed(subscriber)
+                || now - connectStartNanos < RECONNECT_NANOS))) {
+            return;
+        }
+        connectStartNanos = now;
+        closeConnections(); // what half succeeded before
+        publisher = client.connectAsync(ByteArrayCodec.INSTANCE, uri).toCompletableFuture();
+        CompletableFuture<StatefulRedisPubSubConnection<byte[], byte[]>> sub = client
+                .connectPubSubAsync(ByteArrayCodec.INSTANCE, uri).toCompletableFuture();
+        subscriber = sub.thenApply(c -> {
+            c.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(byte[] channel, byte[] message) {
+                    received(channel, message);
+                }
+            });
+            subscribe(c, List.copyOf(pools.values()));
+            return c;
+        });
+    }
+
+    /** Subscribes to the pools' channels; each pool counts as live once Redis confirmed. */
+    private static void subscribe(StatefulRedisPubSubConnection<byte[], byte[]> c, List<Pool> some) {
+        if (!some.isEmpty()) {
+            c.async().subscribe(some.stream().map(p -> p.channel).toArray(byte[][]::new))
+                    .thenRun(() -> some.forEach(p -> p.subscribed = true));
+        }
+    }
+
+    private void received(byte[] channel, byte[] message) {
+        Pool pool = pools.get(new String(channel, CHANNEL.length(), channel.length - CHANNEL.length(),
+                StandardCharsets.UTF_8));
+        ByteBuffer in = ByteBuffer.wrap(message);
+        if (pool == null || in.remaining() < 20 || in.getLong() == replicaId) {
+            return;
+        }
+        try {
+            byte[] host = new byte[in.getShort()];
+            in.get(host);
+            Endpoint endpoint = new Endpoint(new String(host, StandardCharsets.UTF_8), in.getShort() & 0xFFFF);
+            int cacheBlocks = in.getInt();
+            int count = in.getInt();
+            if (count < 1 || count != in.remaining() / Long.BYTES) {
+                return;
+            }
+            long[] hashes = new long[count];
+            in.asLongBuffer().get(hashes);
+            pool.received.increment();
+            PrefixSharing.Receiver receiver = pool.receiver;
+            if (receiver != null) {
+                receiver.routed(hashes, count, endpoint, cacheBlocks);
+            }
+        } catch (RuntimeException malformed) { // another program on the channel: ignore it
+        }
+    }
+
+    private static boolean failed(CompletableFuture<?> connection) {
+        return connection.isCompletedExceptionally();
+    }
+
+    /** The connection if it is established and open now, else null. */
+    private static <C extends StatefulConnection<?, ?>> C connected(CompletableFuture<C> f) {
+        if (f == null || !f.isDone() || f.isCompletedExceptionally()) {
+            return null;
+        }
+        C c = f.join();
+        return c.isOpen() ? c : null;
+    }
+
+    private void closeConnections() {
+        if (publisher != null) {
+            publisher.thenAccept(StatefulConnection::closeAsync);
+        }
+        if (subscriber != null) {
+            subscriber.thenAccept(StatefulConnection::closeAsync);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        resources.shutdown(0, 2, TimeUnit.SECONDS);
+    }
+
+    /** One pool's channel, its current index and its counts; kept across reloads (one per pool name). */
+    private final class Pool implements PrefixSharing.Feed {
+        final byte[] channel;
+        final LongAdder published = new LongAdder();
+        final LongAdder received = new LongAdder();
+        final LongAdder dropped = new LongAdder();
+        volatile PrefixSharing.Receiver receiver;
+        volatile boolean subscribed;
+
+        Pool(String name) {
+            this.channel = (CHANNEL + name).getBytes(StandardCharsets.UTF_8);
+            for (var d : Map.of("published", published, "received", received, "dropped", dropped).entrySet()) {
+                FunctionCounter.builder("inference_gateway_prefix_sharing_messages", d.getValue(), LongAdder::sum)
+                        .description("Routing decisions told to or heard from the other gateway replicas")
+                        .tags("pool", name, "direction", d.getKey()).register(registry);
+            }
+            Gauge.builder("inference_gateway_prefix_sharing_up", this, p -> p.live() ? 1 : 0)
+                    .description("1 while this replica shares its routing decisions through Redis")
+                    .tags("pool", name).register(registry);
+        }
+
+        @Override
+        public void publish(long[] hashes, int count, Endpoint endpoint, int cacheBlocks) {
+            StatefulRedisConnection<byte[], byte[]> pub = connected(publisher);
+            if (pub == null || count < 1 || !live()) {
+                dropped.increment();
+                connect();
+                return;
+            }
+            byte[] host = endpoint.host().getBytes(StandardCharsets.UTF_8);
+            ByteBuffer out = ByteBuffer.allocate(8 + 2 + host.length + 2 + 4 + 4 + count * Long.BYTES);
+            out.putLong(replicaId).putShort((short) host.length).put(host).putShort((short) endpoint.port())
+                    .putInt(cacheBlocks).putInt(count);
+            for (int i = 0; i < count; i++) {
+                out.putLong(hashes[i]);
+            }
+            pub.async().publish(channel, out.array());
+            published.increment();
+        }
+
+        @Override
+        public boolean live() {
+            return subscribed && connected(publisher) != null && connected(subscriber) != null;
+        }
+    }
+}
