@@ -1,7 +1,8 @@
 package io.inferencegateway.domain;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The gateway's own count of what it sent to each endpoint. Counters only grow, so a reader can take a
@@ -18,53 +19,111 @@ public final class InFlightRequests {
         }
     }
 
-    private static final class Slot {
-        final AtomicLong started = new AtomicLong();
-        final AtomicLong finished = new AtomicLong();
-        final AtomicLong startedPromptTokens = new AtomicLong();
+    /**
+     * One endpoint's live counters, in one object (a pick reads them for every candidate, so three separate atomics
+     * would be three cache misses). A holder may keep it across requests while {@link #live()}: once the endpoint is
+     * {@linkplain #forget forgotten} its counters move to a new tally, which {@link #tally} then returns.
+     */
+    public static final class Tally {
+        private static final VarHandle STARTED;
+        private static final VarHandle FINISHED;
+        private static final VarHandle PROMPT_TOKENS;
+
+        static {
+            try {
+                MethodHandles.Lookup l = MethodHandles.lookup();
+                STARTED = l.findVarHandle(Tally.class, "started", long.class);
+                FINISHED = l.findVarHandle(Tally.class, "finished", long.class);
+                PROMPT_TOKENS = l.findVarHandle(Tally.class, "startedPromptTokens", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final Endpoint endpoint;
+        private volatile long started;
+        private volatile long finished;
+        private volatile long startedPromptTokens;
+        private volatile boolean live = true;
+
+        private Tally(Endpoint endpoint) {
+            this.endpoint = endpoint;
+        }
+
+        public Endpoint endpoint() {
+            return endpoint;
+        }
+
+        /** False once the endpoint was forgotten: look the endpoint up again. */
+        public boolean live() {
+            return live;
+        }
+
+        public long started() {
+            return started;
+        }
+
+        public long finished() {
+            return finished;
+        }
+
+        public long startedPromptTokens() {
+            return startedPromptTokens;
+        }
     }
 
-    private final ConcurrentHashMap<Endpoint, Slot> slots = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Endpoint, Tally> slots = new ConcurrentHashMap<>();
 
     public void started(Endpoint endpoint, int promptTokens) {
-        Slot s = slots.computeIfAbsent(endpoint, e -> new Slot());
-        s.startedPromptTokens.addAndGet(promptTokens);
-        s.started.incrementAndGet();
+        Tally s = slots.computeIfAbsent(endpoint, Tally::new);
+        Tally.PROMPT_TOKENS.getAndAdd(s, (long) promptTokens);
+        Tally.STARTED.getAndAdd(s, 1L);
     }
 
     public void finished(Endpoint endpoint) {
-        Slot s = slots.get(endpoint);
+        Tally s = slots.get(endpoint);
         if (s != null) {
-            s.finished.incrementAndGet();
+            Tally.FINISHED.getAndAdd(s, 1L);
         }
     }
 
     public long inFlight(Endpoint endpoint) {
-        Slot s = slots.get(endpoint);
-        return s == null ? 0 : s.started.get() - s.finished.get();
+        Tally s = slots.get(endpoint);
+        return s == null ? 0 : s.started - s.finished;
     }
 
     public Counters snapshot(Endpoint endpoint) {
-        Slot s = slots.get(endpoint);
+        Tally s = slots.get(endpoint);
         if (s == null) {
             return Counters.ZERO;
         }
         // finished first: a request counted as finished is always counted as started too
-        long finished = s.finished.get();
-        return new Counters(s.started.get(), finished, s.startedPromptTokens.get());
+        long finished = s.finished;
+        return new Counters(s.started, finished, s.startedPromptTokens);
+    }
+
+    /**
+     * The endpoint's live counters, without copying them, or null before its first request. Read {@code finished}
+     * before {@code started}, as {@link #snapshot} does.
+     */
+    public Tally tally(Endpoint endpoint) {
+        return slots.get(endpoint);
     }
 
     /** Requests sent to any endpoint whose response has not ended yet (a drain waits for it to reach 0). */
     public long total() {
         long open = 0;
-        for (Slot s : slots.values()) {
-            open += s.started.get() - s.finished.get();
+        for (Tally s : slots.values()) {
+            open += s.started - s.finished;
         }
         return open;
     }
 
     /** Drops an endpoint that left every pool. */
     public void forget(Endpoint endpoint) {
-        slots.remove(endpoint);
+        Tally gone = slots.remove(endpoint);
+        if (gone != null) {
+            gone.live = false;
+        }
     }
 }

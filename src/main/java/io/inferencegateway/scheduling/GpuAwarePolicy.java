@@ -2,6 +2,7 @@ package io.inferencegateway.scheduling;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,6 +19,7 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
+import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
@@ -48,8 +50,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     private final NanoClock clock;
     private final SchedulerEvents events;
     private final LoadEstimator estimator;
-    private final ThreadLocal<SchedulingCycle> cycles;
-    private final ThreadLocal<EndpointState> probes = ThreadLocal.withInitial(EndpointState::new);
+    private final ThreadLocal<PerThread> threads = ThreadLocal.withInitial(PerThread::new);
     private final SaturationDetector saturation; // the profile's first, or null
     private final List<MembershipListener> membershipListeners = new ArrayList<>();
     private final AtomicBoolean fallback = new AtomicBoolean();
@@ -77,7 +78,6 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         this.clock = Objects.requireNonNull(clock);
         this.events = Objects.requireNonNull(events);
         this.estimator = new LoadEstimator(staleAfter.toNanos(), replicas);
-        this.cycles = ThreadLocal.withInitial(SchedulingCycle::new);
         this.saturation = profile.filters().stream().filter(SaturationDetector.class::isInstance)
                 .map(SaturationDetector.class::cast).findFirst().orElse(null);
         for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
@@ -116,12 +116,13 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     @Override
     public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
         long now = clock.nanoTime();
-        SchedulingCycle cycle = cycles.get().begin(request, now);
+        PerThread thread = threads.get();
+        SchedulingCycle cycle = thread.cycle.begin(request, now);
         int fresh = 0;
         for (int i = 0; i < candidates.size(); i++) {
             Endpoint e = candidates.get(i);
             EndpointState s = cycle.addState();
-            estimator.estimate(s, e, metrics.latest(e), inFlight.snapshot(e), now);
+            estimate(s, e, thread.tally(i, e, inFlight), now);
             if (s.fresh()) {
                 fresh++;
             }
@@ -160,11 +161,12 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             return false;
         }
         long now = clock.nanoTime();
-        EndpointState s = probes.get();
+        PerThread thread = threads.get();
+        EndpointState s = thread.probe;
         boolean anyFresh = false;
         for (int i = 0; i < candidates.size(); i++) {
             Endpoint e = candidates.get(i);
-            estimator.estimate(s, e, metrics.latest(e), inFlight.snapshot(e), now);
+            estimate(s, e, thread.tally(i, e, inFlight), now);
             if (s.fresh()) {
                 if (!saturation.saturated(s)) {
                     return false;
@@ -173,6 +175,16 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             }
         }
         return anyFresh;
+    }
+
+    private void estimate(EndpointState into, Endpoint e, InFlightRequests.Tally tally, long now) {
+        EndpointMetrics m = metrics.latest(e);
+        if (tally == null) {
+            estimator.estimate(into, e, m, 0, 0, 0, now);
+            return;
+        }
+        long finished = tally.finished(); // first: a request counted as finished is always counted as started too
+        estimator.estimate(into, e, m, tally.started(), finished, tally.startedPromptTokens(), now);
     }
 
     @Override
@@ -253,5 +265,28 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     @Override
     public String toString() {
         return "gpu-aware[" + pool + ": " + profile + "]";
+    }
+
+    /**
+     * What one request thread reuses from decision to decision: the cycle, a probe state, and each candidate
+     * position's in-flight tally. Pools pass the same endpoints in the same order request after request, so a tally
+     * found once saves a map lookup per candidate until the list or the endpoint changes.
+     */
+    private static final class PerThread {
+        final SchedulingCycle cycle = new SchedulingCycle();
+        final EndpointState probe = new EndpointState();
+        private InFlightRequests.Tally[] tallies = new InFlightRequests.Tally[0];
+
+        InFlightRequests.Tally tally(int i, Endpoint e, InFlightRequests inFlight) {
+            if (i >= tallies.length) {
+                tallies = Arrays.copyOf(tallies, Math.max(i + 1, tallies.length * 2));
+            }
+            InFlightRequests.Tally t = tallies[i];
+            if (t == null || !t.live() || (t.endpoint() != e && !t.endpoint().equals(e))) {
+                t = inFlight.tally(e);
+                tallies[i] = t;
+            }
+            return t;
+        }
     }
 }

@@ -50,7 +50,16 @@ public final class LoadEstimator {
     }
 
     public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, Counters now, long nowNanos) {
-        long inFlight = now.inFlight();
+        estimate(into, endpoint, m, now.started(), now.finished(), now.startedPromptTokens(), nowNanos);
+    }
+
+    /**
+     * As {@link #estimate(EndpointState, Endpoint, EndpointMetrics, Counters, long)}, with the endpoint's counters now
+     * given one by one (read from its live {@link io.inferencegateway.domain.InFlightRequests.Tally}, no copy).
+     */
+    public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, long startedNow, long finishedNow,
+            long promptTokensNow, long nowNanos) {
+        long inFlight = startedNow - finishedNow;
         if (m == null) {
             into.set(endpoint, null, false, saturatedInt(inFlight * replicas), 0, Double.NaN, inFlight, 0, 0);
             return;
@@ -58,10 +67,10 @@ public final class LoadEstimator {
         boolean fresh = nowNanos - m.scrapeStartedNanos() <= staleAfterNanos;
         Counters then = m.dispatchedAtScrape();
         // without a snapshot at scrape time there is no baseline to compare with: no correction
-        long sent = then == null ? 0 : Math.max(0, now.started() - then.started()) * replicas;
-        long finished = then == null ? 0 : Math.max(0, now.finished() - then.finished()) * replicas;
+        long sent = then == null ? 0 : Math.max(0, startedNow - then.started()) * replicas;
+        long finished = then == null ? 0 : Math.max(0, finishedNow - then.finished()) * replicas;
         long promptTokens = then == null ? 0
-                : Math.max(0, now.startedPromptTokens() - then.startedPromptTokens()) * replicas;
+                : Math.max(0, promptTokensNow - then.startedPromptTokens()) * replicas;
         long net = sent - finished;
 
         int waiting = Math.max(0, m.waiting());

@@ -1,8 +1,10 @@
 package io.inferencegateway.scheduling.framework;
 
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
 
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.PickReason;
@@ -18,7 +20,8 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  */
 public final class SchedulingCycle {
 
-    private final ArrayList<EndpointState> states = new ArrayList<>();
+    private final List<EndpointState> states = new States();
+    private int stateCount;
     // one PromptBlocks per block geometry asked for (in practice one: the prefix scorer's), reused per thread
     private PromptBlocks[] blocks = new PromptBlocks[0];
     private boolean[] blocksReady = new boolean[0];
@@ -26,6 +29,7 @@ public final class SchedulingCycle {
     private double[] scores = new double[16];
     private double[] totals = new double[16];
     private int[] ints = new int[16];
+    private double[] doubles = new double[16];
     // per scorer k and candidate i, the weighted clamped score at [k * n + i] (SchedulerProfile)
     private double[] weighted = new double[64];
     private int[] cachedTokens = new int[16];
@@ -47,7 +51,7 @@ public final class SchedulingCycle {
         this.request = request;
         this.nowNanos = nowNanos;
         Arrays.fill(blocksReady, false);
-        this.states.clear();
+        this.stateCount = 0;
         this.outcomes = 0;
         this.currentFilter = null;
         this.reason = null;
@@ -93,7 +97,7 @@ public final class SchedulingCycle {
 
     /** Adds a (reused) state object to this cycle's candidate list and returns it for filling in. */
     public EndpointState addState() {
-        int i = states.size();
+        int i = stateCount;
         if (i == statePool.length) {
             EndpointState[] grown = new EndpointState[Math.max(16, i * 2)];
             System.arraycopy(statePool, 0, grown, 0, i);
@@ -102,9 +106,8 @@ public final class SchedulingCycle {
             }
             statePool = grown;
         }
-        EndpointState s = statePool[i];
-        states.add(s);
-        return s;
+        stateCount = i + 1;
+        return statePool[i];
     }
 
     public List<EndpointState> states() {
@@ -124,6 +127,14 @@ public final class SchedulingCycle {
             ints = new int[Math.max(n, ints.length * 2)];
         }
         return ints;
+    }
+
+    /** A per-thread double array of at least {@code n} slots for a plugin's own use during its call. */
+    public double[] doubleScratch(int n) {
+        if (doubles.length < n) {
+            doubles = new double[Math.max(n, doubles.length * 2)];
+        }
+        return doubles;
     }
 
     double[] totals(int n) {
@@ -274,5 +285,19 @@ public final class SchedulingCycle {
         outcomeCount[outcomes] = endpoints;
         outcomeMeaning[outcomes] = meaning;
         outcomes++;
+    }
+
+    /** The cycle's candidates: a view of the first {@code stateCount} pooled states, rebuilt by every decision. */
+    private final class States extends AbstractList<EndpointState> implements RandomAccess {
+        @Override
+        public EndpointState get(int index) {
+            Objects.checkIndex(index, stateCount);
+            return statePool[index];
+        }
+
+        @Override
+        public int size() {
+            return stateCount;
+        }
     }
 }

@@ -41,22 +41,30 @@ public final class LoraAffinityFilter implements Filter {
         if (adapter == null) {
             return endpoints;
         }
+        int n = endpoints.size();
+        double[] affinity = cycle.doubleScratch(n); // each pod's once: the kept ones are those at the best
         double best = 0;
-        for (int i = 0; i < endpoints.size(); i++) {
-            best = Math.max(best, LoraAffinityScorer.affinity(endpoints.get(i), adapter));
+        for (int i = 0; i < n; i++) {
+            affinity[i] = LoraAffinityScorer.affinity(endpoints.get(i), adapter);
+            best = Math.max(best, affinity[i]);
         }
         if (best < LoraAffinityScorer.WAITING) {
             return endpoints;
         }
-        List<EndpointState> kept = new ArrayList<>(endpoints.size());
-        for (int i = 0; i < endpoints.size(); i++) {
-            EndpointState e = endpoints.get(i);
-            if (LoraAffinityScorer.affinity(e, adapter) == best) {
-                kept.add(e);
+        int keep = 0;
+        for (int i = 0; i < n; i++) {
+            if (affinity[i] == best) {
+                keep++;
             }
         }
-        if (kept.size() == endpoints.size()) {
+        if (keep == n) {
             return endpoints;
+        }
+        List<EndpointState> kept = new ArrayList<>(keep);
+        for (int i = 0; i < n; i++) {
+            if (affinity[i] == best) {
+                kept.add(endpoints.get(i));
+            }
         }
         // what is left runs the adapter: when that is one pod, residency is why it gets the request
         cycle.removed(ADAPTER_MISSING, endpoints.size() - kept.size(),

@@ -26,7 +26,7 @@ import io.inferencegateway.domain.Endpoint;
  * <li>at most {@code maxEndpoints} endpoints are tracked; a new one beyond that pushes out the one that
  * was routed to least recently, and {@link #retain} drops pods that left the pool.</li>
  * </ul>
- * Storage is a handful of primitive arrays that grow by doubling up to {@code maxEntries} (about 52 bytes
+ * Storage is a handful of primitive arrays that grow by doubling up to {@code maxEntries} (about 56 bytes
  * a block when full), so recording and matching allocate nothing.
  *
  * <p>Blocks are recorded deepest first, so in every endpoint's LRU a prompt's block {@code i} is always
@@ -41,8 +41,8 @@ public final class PrefixIndex {
     public static final int DEFAULT_BLOCKS_PER_ENDPOINT = 31_250;
     public static final int DEFAULT_MAX_ENTRIES = 1 << 20;
     public static final int DEFAULT_MAX_ENDPOINTS = 4096;
-    /** The most entries an index may be given: 2^29, so that array sizes stay within int range. */
-    public static final int MAX_ENTRIES = 1 << 29;
+    /** The most entries an index may be given: 2^27 (4 GiB of entries), so that array sizes stay within int range. */
+    public static final int MAX_ENTRIES = 1 << 27;
 
     private static final int INITIAL_ENTRIES = 1 << 12;
     private static final int BYTES_PER_SLOT = 8 + 8 + 7 * 4;
@@ -83,7 +83,7 @@ public final class PrefixIndex {
     public PrefixIndex(int blocksPerEndpoint, int maxEntries, int maxEndpoints) {
         if (blocksPerEndpoint < 1 || maxEndpoints < 1 || maxEntries < maxEndpoints || maxEntries > MAX_ENTRIES) {
             throw new IllegalArgumentException("need blocksPerEndpoint >= 1, maxEndpoints >= 1 and "
-                    + "maxEndpoints <= maxEntries <= 2^29; got " + blocksPerEndpoint + ", " + maxEntries + ", "
+                    + "maxEndpoints <= maxEntries <= 2^27; got " + blocksPerEndpoint + ", " + maxEntries + ", "
                     + maxEndpoints);
         }
         this.blocksPerEndpoint = blocksPerEndpoint;
@@ -149,8 +149,8 @@ public final class PrefixIndex {
             tables.rebuild();
         }
         e = entries.allocate();
-        entries.hash[e] = h;
-        entries.owner[e] = slot;
+        entries.setHash(e, h);
+        entries.setOwner(e, slot);
         pushLru(slot, e);
         tables.insertPair(e);
         tables.addHolder(e);
@@ -181,7 +181,7 @@ public final class PrefixIndex {
     }
 
     private void evict(int e) {
-        int slot = entries.owner[e];
+        int slot = entries.owner(e);
         unlinkLru(slot, e);
         count[slot]--;
         tables.removePair(e);
@@ -190,15 +190,15 @@ public final class PrefixIndex {
     }
 
     private void unlinkLru(int slot, int e) {
-        int p = entries.lruPrev[e];
-        int nx = entries.lruNext[e];
+        int p = entries.lruPrev(e);
+        int nx = entries.lruNext(e);
         if (p != NONE) {
-            entries.lruNext[p] = nx;
+            entries.setLruNext(p, nx);
         } else {
             lruHead[slot] = nx;
         }
         if (nx != NONE) {
-            entries.lruPrev[nx] = p;
+            entries.setLruPrev(nx, p);
         } else {
             lruTail[slot] = p;
         }
@@ -206,10 +206,10 @@ public final class PrefixIndex {
 
     private void pushLru(int slot, int e) {
         int head = lruHead[slot];
-        entries.lruPrev[e] = NONE;
-        entries.lruNext[e] = head;
+        entries.setLruPrev(e, NONE);
+        entries.setLruNext(e, head);
         if (head != NONE) {
-            entries.lruPrev[head] = e;
+            entries.setLruPrev(head, e);
         } else {
             lruTail[slot] = e;
         }

@@ -143,8 +143,8 @@ final class PrefixMatcher {
             probeLevels[probeCount++] = level;
             return;
         }
-        for (int e = tables.firstHolder(levelPos[level]); e != NONE; e = entries.holderNext[e]) {
-            int s = entries.owner[e];
+        for (int e = tables.firstHolder(levelPos[level]); e != NONE; e = entries.holderNext(e)) {
+            int s = entries.owner(e);
             if (slotMatch[s] == 0) {
                 touched[touchedCount++] = s;
             }

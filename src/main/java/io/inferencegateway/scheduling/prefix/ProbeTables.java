@@ -40,15 +40,15 @@ final class ProbeTables {
         blocks = new int[size];
         blockCounts = new int[size];
         for (int e = 0; e < entries.allocated(); e++) {
-            if (entries.owner[e] == NONE) {
+            if (entries.owner(e) == NONE) {
                 continue;
             }
             insertPair(e);
-            if (entries.holderPrev[e] == NONE) { // the first holder stands for its block
-                int pos = freeBlockPos(entries.hash[e]);
+            if (entries.holderPrev(e) == NONE) { // the first holder stands for its block
+                int pos = freeBlockPos(entries.hash(e));
                 blocks[pos] = e + 1;
                 int n = 0;
-                for (int x = e; x != NONE; x = entries.holderNext[x]) {
+                for (int x = e; x != NONE; x = entries.holderNext(x)) {
                     n++;
                 }
                 blockCounts[pos] = n;
@@ -64,21 +64,19 @@ final class ProbeTables {
     }
 
     int findPair(long h, int slot) {
-        long[] hash = entries.hash;
-        int[] owner = entries.owner;
         for (int i = pairHome(h, slot);; i = (i + 1) & mask) {
             int v = pairs[i];
             if (v == 0) {
                 return NONE;
             }
-            if (hash[v - 1] == h && owner[v - 1] == slot) {
+            if (entries.is(v - 1, h, slot)) {
                 return v - 1;
             }
         }
     }
 
     void insertPair(int e) {
-        int i = pairHome(entries.hash[e], entries.owner[e]);
+        int i = pairHome(entries.hash(e), entries.owner(e));
         while (pairs[i] != 0) {
             i = (i + 1) & mask;
         }
@@ -86,7 +84,7 @@ final class ProbeTables {
     }
 
     void removePair(int e) {
-        int i = pairHome(entries.hash[e], entries.owner[e]);
+        int i = pairHome(entries.hash(e), entries.owner(e));
         while (pairs[i] != e + 1) {
             i = (i + 1) & mask;
         }
@@ -101,13 +99,12 @@ final class ProbeTables {
 
     /** The block's table position, or NONE when no endpoint holds it. */
     int findBlock(long h) {
-        long[] hash = entries.hash;
         for (int i = blockHome(h);; i = (i + 1) & mask) {
             int v = blocks[i];
             if (v == 0) {
                 return NONE;
             }
-            if (hash[v - 1] == h) {
+            if (entries.hash(v - 1) == h) {
                 return i;
             }
         }
@@ -123,17 +120,17 @@ final class ProbeTables {
 
     /** Links a new entry in front of its block's holders. */
     void addHolder(int e) {
-        long h = entries.hash[e];
+        long h = entries.hash(e);
         int pos = findBlock(h);
-        entries.holderPrev[e] = NONE;
+        entries.setHolderPrev(e, NONE);
         if (pos == NONE) {
             pos = freeBlockPos(h);
-            entries.holderNext[e] = NONE;
+            entries.setHolderNext(e, NONE);
             blockCounts[pos] = 1;
         } else {
             int first = blocks[pos] - 1;
-            entries.holderNext[e] = first;
-            entries.holderPrev[first] = e;
+            entries.setHolderNext(e, first);
+            entries.setHolderPrev(first, e);
             blockCounts[pos]++;
         }
         blocks[pos] = e + 1;
@@ -141,16 +138,16 @@ final class ProbeTables {
 
     /** Unlinks an entry from its block's holders; the block goes when its last holder does. */
     void removeHolder(int e) {
-        int pos = findBlock(entries.hash[e]);
-        int p = entries.holderPrev[e];
-        int nx = entries.holderNext[e];
+        int pos = findBlock(entries.hash(e));
+        int p = entries.holderPrev(e);
+        int nx = entries.holderNext(e);
         if (p != NONE) {
-            entries.holderNext[p] = nx;
+            entries.setHolderNext(p, nx);
         } else {
             blocks[pos] = nx + 1; // 0 when e was the only holder; the slot is deleted just below
         }
         if (nx != NONE) {
-            entries.holderPrev[nx] = p;
+            entries.setHolderPrev(nx, p);
         }
         if (--blockCounts[pos] == 0) {
             deleteAt(blocks, blockCounts, pos, false);
@@ -174,7 +171,7 @@ final class ProbeTables {
                 break;
             }
             int e = v - 1;
-            int home = pairKeyed ? pairHome(entries.hash[e], entries.owner[e]) : blockHome(entries.hash[e]);
+            int home = pairKeyed ? pairHome(entries.hash(e), entries.owner(e)) : blockHome(entries.hash(e));
             if (((i - home) & mask) >= ((i - hole) & mask)) {
                 table[hole] = v;
                 if (side != null) {

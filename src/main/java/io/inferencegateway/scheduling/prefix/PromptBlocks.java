@@ -1,5 +1,7 @@
 package io.inferencegateway.scheduling.prefix;
 
+import java.util.Objects;
+
 /**
  * The chain hashes of a prompt's full blocks: {@code h_i = hash(block_i, h_(i-1))}, with {@code h_(-1)}
  * derived from the model and adapter names. Because each hash covers everything before it, two prompts
@@ -24,6 +26,11 @@ public final class PromptBlocks {
     private final long[] hashes;
     private final char[] chars;
     private int count;
+    // the last seed and what it was made of: a thread's requests mostly name the same model
+    private String seedModel;
+    private String seedAdapter;
+    private long seed;
+    private boolean seeded;
 
     public PromptBlocks() {
         this(DEFAULT_BLOCK_CHARS, DEFAULT_MAX_BLOCKS);
@@ -46,7 +53,13 @@ public final class PromptBlocks {
     public PromptBlocks compute(String model, String adapter, String prompt) {
         int blocks = Math.min(prompt.length() / blockChars, maxBlocks);
         prompt.getChars(0, blocks * blockChars, chars, 0);
-        long h = seed(model, adapter);
+        if (!seeded || !Objects.equals(model, seedModel) || !Objects.equals(adapter, seedAdapter)) {
+            seed = seed(model, adapter);
+            seeded = true;
+            seedModel = model;
+            seedAdapter = adapter;
+        }
+        long h = seed;
         for (int b = 0; b < blocks; b++) {
             h = hashBlock(b * blockChars, h);
             hashes[b] = h;

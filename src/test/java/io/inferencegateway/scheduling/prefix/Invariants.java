@@ -19,11 +19,11 @@ final class Invariants {
                 }
                 int n = 0;
                 int prev = NONE;
-                for (int e = index.lruHead[s]; e != NONE; e = entries.lruNext[e]) {
-                    check(entries.owner[e] == s, "entry in the wrong endpoint list");
-                    check(entries.lruPrev[e] == prev, "broken LRU back link");
-                    check(tables.findPair(entries.hash[e], s) == e, "entry missing from the pair table");
-                    check(tables.findBlock(entries.hash[e]) != NONE, "entry's block missing from the block table");
+                for (int e = index.lruHead[s]; e != NONE; e = entries.lruNext(e)) {
+                    check(entries.owner(e) == s, "entry in the wrong endpoint list");
+                    check(entries.lruPrev(e) == prev, "broken LRU back link");
+                    check(tables.findPair(entries.hash(e), s) == e, "entry missing from the pair table");
+                    check(tables.findBlock(entries.hash(e)) != NONE, "entry's block missing from the block table");
                     prev = e;
                     n++;
                 }
@@ -42,8 +42,8 @@ final class Invariants {
                 }
                 int first = tables.firstHolder(pos);
                 int n = 0;
-                for (int e = first; e != NONE; e = entries.holderNext[e]) {
-                    check(entries.hash[e] == entries.hash[first], "holder with another hash");
+                for (int e = first; e != NONE; e = entries.holderNext(e)) {
+                    check(entries.hash(e) == entries.hash(first), "holder with another hash");
                     n++;
                 }
                 check(n == tables.holders(pos), "holder count");
