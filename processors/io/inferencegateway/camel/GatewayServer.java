@@ -27,6 +27,8 @@ public final class GatewayServer implements AutoCloseable {
         main.addInitialProperty("camel.main.name", "inference-gateway");
         main.addInitialProperty("camel.main.routesIncludePattern", "classpath:routes/*.camel.yaml");
         main.addInitialProperty("camel.component.kamelet.location", "classpath:kamelets");
+        // epoll for the I/O threads and the listener where it loads (GatewayEventLoops)
+        main.addInitialProperty("gateway.nativeTransport", Boolean.toString(GatewayEventLoops.nativeTransportAvailable()));
         // bodies are Netty buffers relayed as they are; nothing to cache
         main.addInitialProperty("camel.main.streamCachingEnabled", "false");
         return main;
