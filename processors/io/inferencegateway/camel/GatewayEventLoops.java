@@ -28,6 +28,11 @@ public final class GatewayEventLoops extends MultiThreadIoEventLoopGroup impleme
         super(threads, new DefaultThreadFactory("gateway-io", true), handlers(nativeTransport));
     }
 
+    /** NIO threads. */
+    public GatewayEventLoops(int threads) {
+        this(threads, false);
+    }
+
     /** Whether epoll can be used here: Linux, and the native library loads. */
     public static boolean nativeTransportAvailable() {
         return Epoll.isAvailable();
