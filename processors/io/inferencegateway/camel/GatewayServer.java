@@ -27,8 +27,6 @@ public final class GatewayServer implements AutoCloseable {
         main.addInitialProperty("camel.main.name", "inference-gateway");
         main.addInitialProperty("camel.main.routesIncludePattern", "classpath:routes/*.camel.yaml");
         main.addInitialProperty("camel.component.kamelet.location", "classpath:kamelets");
-        // epoll for the I/O threads and the listener where it loads (GatewayEventLoops)
-        main.addInitialProperty("gateway.nativeTransport", Boolean.toString(GatewayEventLoops.nativeTransportAvailable()));
         // bodies are Netty buffers relayed as they are; nothing to cache
         main.addInitialProperty("camel.main.streamCachingEnabled", "false");
         // the client's HTTP headers stay Netty's (StreamingHttpBinding); Camel's own, set and read by constant, need

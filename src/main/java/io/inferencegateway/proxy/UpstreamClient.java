@@ -15,11 +15,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.IoEventLoop;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioEventLoop;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -92,7 +89,8 @@ public final class UpstreamClient implements AutoCloseable {
 
     public UpstreamClient(Options options) {
         this.options = options;
-        this.bootstrap = new Bootstrap() // the channel type is the loop's, set per connection
+        this.bootstrap = new Bootstrap()
+                .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
@@ -117,7 +115,7 @@ public final class UpstreamClient implements AutoCloseable {
      */
     public UpstreamCall send(Endpoint endpoint, FullHttpRequest request, Duration timeout, UpstreamListener listener,
             EventLoop loop) {
-        EventLoop home = socketChannelOf(loop) != null ? loop : ownLoops().next();
+        EventLoop home = loop instanceof NioEventLoop ? loop : ownLoops().next();
         UpstreamCall call = new UpstreamCall(this, endpoint, request, timeout.toNanos(), listener, home);
         Channel pooled = pollIdle(new PoolKey(endpoint, home));
         if (pooled != null) {
@@ -130,7 +128,7 @@ public final class UpstreamClient implements AutoCloseable {
 
     void connect(UpstreamCall call) {
         Endpoint e = call.endpoint();
-        ChannelFuture f = bootstrap.clone(call.loop()).channel(socketChannelOf(call.loop())).connect(e.host(), e.port());
+        ChannelFuture f = bootstrap.clone(call.loop()).connect(e.host(), e.port());
         f.addListener(done -> {
             if (done.isSuccess()) {
                 Channel ch = f.channel();
@@ -140,19 +138,6 @@ public final class UpstreamClient implements AutoCloseable {
                 call.connectFailed(done.cause());
             }
         });
-    }
-
-    /** The TCP channel type of {@code loop}'s transport (the client's loop may be epoll's: GatewayEventLoops), or null. */
-    private static Class<? extends SocketChannel> socketChannelOf(EventLoop loop) {
-        if (loop instanceof IoEventLoop io) {
-            if (io.isIoType(NioIoHandler.class)) {
-                return NioSocketChannel.class;
-            }
-            if (io.isIoType(EpollIoHandler.class)) {
-                return EpollSocketChannel.class;
-            }
-        }
-        return null;
     }
 
     private EventLoopGroup ownLoops() {
