@@ -50,6 +50,7 @@ kamel run routes/*.camel.yaml \
   --property gateway.port=8000 \
   --property gateway.kubernetes.resyncPeriod=10000 \
   --property camel.main.stream-caching-enabled=false \
+  --property camel.main.case-insensitive-headers=false \
   --trait camel.runtime-provider=plain-quarkus \
   --trait camel.runtime-version=3.33.2 \
   --trait container.port=8000 \

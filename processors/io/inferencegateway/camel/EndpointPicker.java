@@ -1,6 +1,10 @@
 package io.inferencegateway.camel;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.pool.ModelPool;
@@ -8,6 +12,7 @@ import io.inferencegateway.pool.Placement;
 import io.inferencegateway.proxy.UpstreamResponse;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
+import org.apache.camel.spi.NormalizedEndpointUri;
 import org.apache.camel.support.SynchronizationAdapter;
 
 /**
@@ -16,10 +21,16 @@ import org.apache.camel.support.SynchronizationAdapter;
  * moment a pod had room, otherwise this asks the pool's scheduling policy now.
  * The {@link Placement} it leaves on the exchange lets the upstream producer fail over and count the
  * request in flight until its response ends, or until the exchange ends without a relayed response.
+ *
+ * <p>The URI is handed over already normalized, so that the dynamic to neither parses nor normalizes it per request;
+ * normalized once per endpoint, and kept for at most {@link #MAX_URIS} endpoints (pods come and go).
  */
 public class EndpointPicker implements Expression {
 
+    static final int MAX_URIS = 4096;
+
     private final Gateway gateway;
+    private final Map<Endpoint, NormalizedEndpointUri> uris = new ConcurrentHashMap<>();
 
     public EndpointPicker(Gateway gateway) {
         this.gateway = gateway;
@@ -27,10 +38,11 @@ public class EndpointPicker implements Expression {
 
     @Override
     public <T> T evaluate(Exchange exchange, Class<T> type) {
-        return type.cast(pick(exchange));
+        NormalizedEndpointUri uri = pick(exchange);
+        return type.isInstance(uri) ? type.cast(uri) : type.cast(uri.getUri());
     }
 
-    String pick(Exchange exchange) {
+    NormalizedEndpointUri pick(Exchange exchange) {
         Placement placement = exchange.getProperty(GatewayExchange.PLACEMENT, Placement.class);
         if (placement == null) { // no flow control step before this one in the route
             ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
@@ -39,7 +51,19 @@ public class EndpointPicker implements Expression {
             placement = Placement.choose(pool, request, gateway.inFlight());
             bind(exchange, placement, gateway, gateway.clock().nanoTime() - start);
         }
-        return "upstream:" + placement.endpoint();
+        return uri(exchange, placement.endpoint());
+    }
+
+    private NormalizedEndpointUri uri(Exchange exchange, Endpoint endpoint) {
+        NormalizedEndpointUri uri = uris.get(endpoint);
+        if (uri == null) {
+            if (uris.size() >= MAX_URIS) {
+                uris.clear();
+            }
+            uri = exchange.getContext().getCamelContextExtension().normalizeUri("upstream:" + endpoint);
+            uris.put(endpoint, uri);
+        }
+        return uri;
     }
 
     /**

@@ -29,6 +29,9 @@ public final class GatewayServer implements AutoCloseable {
         main.addInitialProperty("camel.component.kamelet.location", "classpath:kamelets");
         // bodies are Netty buffers relayed as they are; nothing to cache
         main.addInitialProperty("camel.main.streamCachingEnabled", "false");
+        // the client's HTTP headers stay Netty's (StreamingHttpBinding); Camel's own, set and read by constant, need
+        // no case-insensitive map, which every header access and each copy between steps would pay for
+        main.addInitialProperty("camel.main.caseInsensitiveHeaders", "false");
         return main;
     }
 

@@ -7,7 +7,8 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import org.apache.camel.component.netty.http.OutboundStreamHttpResponse;
 
 /**
@@ -19,9 +20,9 @@ final class StreamedHttpResponse extends OutboundStreamHttpResponse {
 
     private final StreamingBody body;
 
-    StreamedHttpResponse(HttpResponse head, StreamingBody body) {
-        super(InputStream.nullInputStream(), new DefaultHttpResponse(head.protocolVersion(), head.status()));
-        headers().set(head.headers());
+    /** An HTTP/1.1 response with {@code status} and no headers yet (UpstreamResponse.clientHeaders adds them). */
+    StreamedHttpResponse(HttpResponseStatus status, StreamingBody body) {
+        super(InputStream.nullInputStream(), new DefaultHttpResponse(HttpVersion.HTTP_1_1, status, false));
         this.body = body;
     }
 

@@ -83,9 +83,9 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         if (body instanceof UpstreamResponse upstream) {
             ChannelHandlerContext ctx = message.getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
                     ChannelHandlerContext.class);
-            HttpResponse head = upstream.clientHead(close);
-            addResponseHeaders(exchange, head);
-            StreamedHttpResponse response = new StreamedHttpResponse(head, upstream.body());
+            StreamedHttpResponse response = new StreamedHttpResponse(upstream.head().status(), upstream.body());
+            upstream.clientHeaders(response.headers(), close);
+            addResponseHeaders(exchange, response);
             upstream.body().attach(ctx.channel(), (ChunkedWriteHandler) ctx.pipeline().get(OUTBOUND_STREAMER), close);
             return response;
         }

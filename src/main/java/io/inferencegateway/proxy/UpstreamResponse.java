@@ -1,28 +1,25 @@
 package io.inferencegateway.proxy;
 
-import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 
 /** A model server's answer as it is relayed: its status and headers now, its body as it arrives. */
 public record UpstreamResponse(HttpResponse head, StreamingBody body) {
 
     /**
-     * The response head for the client: the upstream status and end-to-end headers. A body of known
-     * length keeps its Content-Length; anything else is sent chunked.
+     * Puts the client's response headers into {@code out}: the upstream end-to-end headers. A body of known length
+     * keeps its Content-Length; anything else is sent chunked.
      */
-    public HttpResponse clientHead(boolean closeAfter) {
-        DefaultHttpResponse out = new DefaultHttpResponse(HttpVersion.HTTP_1_1, head.status(), false);
-        HopByHopHeaders.copyEndToEnd(head.headers(), out.headers());
+    public void clientHeaders(HttpHeaders out, boolean closeAfter) {
+        HopByHopHeaders.copyEndToEnd(head.headers(), out);
         if (!HttpUtil.isContentLengthSet(head)) {
-            out.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
         }
         if (closeAfter) {
-            out.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
-        return out;
     }
 }

@@ -85,7 +85,7 @@ class ProcessorsTest {
         e.setProperty(GatewayExchange.REQUEST, new InferenceRequest("llama", null, "p", 7, false));
         String uri = new EndpointPicker(gateway).evaluate(e, String.class);
         Placement placement = e.getProperty(GatewayExchange.PLACEMENT, Placement.class);
-        assertThat(uri).isEqualTo("upstream:" + placement.endpoint());
+        assertThat(uri).isEqualTo("upstream://" + placement.endpoint()); // Camel's normalized form
         assertThat(placement.endpoint()).isIn(Endpoint.parse("10.0.0.1:8000"), Endpoint.parse("10.0.0.2:8000"));
         assertThat(gateway.inFlight().inFlight(placement.endpoint())).isEqualTo(1);
         placement.finish();
