@@ -283,8 +283,7 @@ class MetricsScraperTest {
         if (scraper != null) {
             scraper.close();
         }
-        return new MetricsScraper(pools::get, cache, inFlight, now::get, MetricsScraper.defaultHttpClient(timeout),
-                timeout, maxBodyBytes);
+        return new MetricsScraper(pools::get, cache, inFlight, now::get, timeout, maxBodyBytes);
     }
 
     private FakeModelServer server() throws IOException {
