@@ -166,6 +166,11 @@ public final class MetricsScraper implements AutoCloseable {
         return scraping.contains(endpoint);
     }
 
+    /** Connections to endpoints open right now; for tests. */
+    int openConnections() {
+        return http.openConnections();
+    }
+
     public Stats stats() {
         return new Stats(started.sum(), succeeded.sum(), failed.sum(), timedOut.sum(), skippedBusy.sum(),
                 garbageLines.sum());
