@@ -1,9 +1,9 @@
 package io.inferencegateway.metrics;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -86,8 +86,8 @@ public final class MetricsScraper implements AutoCloseable {
     private final Listener listener;
 
     private final Set<Endpoint> scraping = ConcurrentHashMap.newKeySet();
-    private final Map<String, List<Endpoint>> endpointsSeen = new ConcurrentHashMap<>();
-    private volatile ModelPools poolsSeen;
+    private volatile Membership membership;
+    private volatile Membership membershipRetained;
     private volatile boolean closed;
 
     private final LongAdder started = new LongAdder();
@@ -276,40 +276,62 @@ public final class MetricsScraper implements AutoCloseable {
 
     /** Drops cached state of endpoints that left every pool; cheap unless the pools or their members changed. */
     private void forgetDepartedIfPoolsChanged(ModelPools current) {
-        boolean changed = current != poolsSeen;
-        for (ModelPool pool : current.pools()) {
-            List<Endpoint> members = pool.endpoints(); // replaced whole on change, so identity tells
-            if (endpointsSeen.put(pool.name(), members) != members) {
-                changed = true;
-            }
+        Membership m = membership(current);
+        if (m != membershipRetained) {
+            membershipRetained = m;
+            cache.retainOnly(m.all());
+            http.retainOnly(m.all());
         }
-        if (!changed) {
-            return;
-        }
-        if (current != poolsSeen) {
-            endpointsSeen.keySet().retainAll(current.pools().stream().map(ModelPool::name).toList());
-        }
-        poolsSeen = current;
-        Set<Endpoint> all = new HashSet<>();
-        for (ModelPool pool : current.pools()) {
-            all.addAll(pool.endpoints());
-        }
-        cache.retainOnly(all);
-        http.retainOnly(all);
     }
 
     /** Whether a scraped endpoint is still in a pool; if not, its answer is dropped and its connection closed. */
     private boolean stillInSomePool(Endpoint endpoint) {
         ModelPools current = pools.get();
-        if (current != null) {
-            for (ModelPool pool : current.pools()) {
-                if (pool.endpoints().contains(endpoint)) {
-                    return true;
-                }
-            }
+        if (current != null && membership(current).all().contains(endpoint)) {
+            return true;
         }
         http.forget(endpoint);
         return false;
+    }
+
+    /**
+     * The endpoints of every pool, as a set: rebuilt only when the pools or a pool's members changed, which identity
+     * tells, since both are replaced whole (ModelPool#updateEndpoints). Asked once per answer, so that checking
+     * membership costs a lookup rather than a scan of the pool (512 pods: 512 answers a tick).
+     */
+    private Membership membership(ModelPools current) {
+        Membership m = membership;
+        if (m == null || !m.isOf(current)) {
+            m = Membership.of(current);
+            membership = m;
+        }
+        return m;
+    }
+
+    private record Membership(ModelPools pools, List<List<Endpoint>> members, Set<Endpoint> all) {
+
+        static Membership of(ModelPools pools) {
+            List<List<Endpoint>> members = new ArrayList<>();
+            Set<Endpoint> all = new HashSet<>();
+            for (ModelPool pool : pools.pools()) {
+                members.add(pool.endpoints());
+                all.addAll(pool.endpoints());
+            }
+            return new Membership(pools, members, all);
+        }
+
+        boolean isOf(ModelPools current) {
+            if (current != pools) {
+                return false;
+            }
+            List<ModelPool> now = current.pools();
+            for (int i = 0; i < now.size(); i++) {
+                if (now.get(i).endpoints() != members.get(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private static String describe(Throwable error) {

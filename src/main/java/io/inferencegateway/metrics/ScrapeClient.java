@@ -1,5 +1,6 @@
 package io.inferencegateway.metrics;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,12 +9,20 @@ import java.util.concurrent.TimeUnit;
 
 import io.inferencegateway.domain.Endpoint;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 
 /**
  * The HTTP/1.1 client of the {@link MetricsScraper}: one kept-alive connection per pod ({@link ScrapeConnection}),
@@ -58,6 +67,22 @@ final class ScrapeClient implements AutoCloseable {
                 .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        for (EventExecutor loop : loops) {
+            loop.execute(() -> warmUp((EventLoop) loop)); // ahead of any scrape on that loop
+        }
+    }
+
+    /**
+     * Loads and runs the connection's and the response's paths once, so that the first scrape does not pay for
+     * loading Netty's classes against its timeout (on a loaded machine that took up to a second).
+     */
+    private void warmUp(EventLoop loop) {
+        bootstrap.clone(loop).handler(new ChannelInboundHandlerAdapter()).register()
+                .addListener((ChannelFuture f) -> f.channel().close());
+        EmbeddedChannel ch = new EmbeddedChannel(new HttpResponseDecoder());
+        ch.writeInbound(Unpooled.copiedBuffer("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", StandardCharsets.US_ASCII));
+        ch.finishAndReleaseAll();
+        ByteBufAllocator.DEFAULT.heapBuffer(16).release();
     }
 
     /** GETs {@code path} from the endpoint over its kept-alive connection; {@code answer} hears how it ended. */
