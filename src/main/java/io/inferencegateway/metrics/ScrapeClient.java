@@ -16,8 +16,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.HttpResponseDecoder;
@@ -59,8 +58,8 @@ final class ScrapeClient implements AutoCloseable {
      * @param maxBodyBytes a larger body fails the GET and closes its connection
      */
     ScrapeClient(int ioThreads, Duration timeout, int maxBodyBytes) {
-        this.loops = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("metrics-scrape", true),
-                NioIoHandler.newFactory());
+        // NioEventLoopGroup rather than Netty 4.2's IoHandler groups: the Camel Quarkus build runs on Netty 4.1
+        this.loops = new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("metrics-scrape", true));
         this.timeoutNanos = timeout.toNanos();
         this.maxBodyBytes = maxBodyBytes;
         this.bootstrap = new Bootstrap()

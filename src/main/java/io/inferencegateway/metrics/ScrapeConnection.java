@@ -16,7 +16,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
@@ -125,8 +124,7 @@ final class ScrapeConnection {
         ChannelFuture f = client.bootstrap().clone(loop).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
-                ch.pipeline().addLast(new HttpResponseDecoder(new HttpDecoderConfig()
-                        .setMaxChunkSize(64 * 1024).setValidateHeaders(false)), new Reader(ch));
+                ch.pipeline().addLast(new HttpResponseDecoder(4096, 8192, 64 * 1024), new Reader(ch));
             }
         }).connect(endpoint.host(), endpoint.port());
         Channel ch = f.channel();
