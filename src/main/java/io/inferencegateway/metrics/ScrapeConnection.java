@@ -27,8 +27,8 @@ import io.netty.util.concurrent.ScheduledFuture;
 /**
  * The kept-alive connection to one pod's metrics endpoint, and the one GET on it at a time. Everything here runs on
  * the connection's event loop; other threads only hand work over ({@link #fetch}, {@link #retire},
- * {@link #shutdown}). The request's bytes are prepared once; the body is gathered into one heap buffer from the channel's allocator, so
- * the dialect parses it in place (EngineDialect#read takes an array range).
+ * {@link #shutdown}). The request's bytes are prepared once; the body is gathered into one heap buffer from the
+ * channel's allocator, so the dialect parses it in place (EngineDialect#read takes an array range).
  */
 final class ScrapeConnection {
 
