@@ -50,6 +50,11 @@ public abstract class EngineReading implements SampleVisitor {
         return names.find(text, nameOffset, nameLength, nameHash);
     }
 
+    @Override
+    public final MetricNameTable wantedNames() {
+        return names;
+    }
+
     /** Fallbacks that can only be settled once the whole exposition was read (say, a metric's older name). */
     protected void finish() {
     }

@@ -14,6 +14,8 @@ public final class MetricNameTable {
     private final int[] hashes;
     private final int[] slots; // index into names + 1; 0 = empty
     private final int mask;
+    private final int maxLength;
+    private final long[] bytesAt; // bit (position * 256 + byte): some name has that byte at that position
 
     public MetricNameTable(String... names) {
         this.names = new byte[names.length][];
@@ -21,9 +23,19 @@ public final class MetricNameTable {
         int capacity = Integer.highestOneBit(Math.max(4, names.length * 4) - 1) << 1;
         this.slots = new int[capacity];
         this.mask = capacity - 1;
+        int longest = 0;
+        for (String name : names) {
+            longest = Math.max(longest, name.getBytes(StandardCharsets.UTF_8).length);
+        }
+        this.maxLength = longest;
+        this.bytesAt = new long[longest * 4];
         for (int i = 0; i < names.length; i++) {
             byte[] bytes = names[i].getBytes(StandardCharsets.UTF_8);
             this.names[i] = bytes;
+            for (int at = 0; at < bytes.length; at++) {
+                int bit = at * 256 + (bytes[at] & 0xFF);
+                bytesAt[bit >>> 6] |= 1L << bit;
+            }
             this.hashes[i] = hash(bytes, 0, bytes.length);
             int slot = spread(hashes[i]) & mask;
             while (slots[slot] != 0) {
@@ -48,6 +60,18 @@ public final class MetricNameTable {
             slot = (slot + 1) & mask;
         }
         return -1;
+    }
+
+    /**
+     * Whether some name of the table has {@code b} at {@code position}: when not, no name that has it there can be
+     * one of the table's, whatever follows.
+     */
+    public boolean mayHave(int position, byte b) {
+        if (position >= maxLength) {
+            return false;
+        }
+        int bit = position * 256 + (b & 0xFF);
+        return (bytesAt[bit >>> 6] & (1L << bit)) != 0;
     }
 
     /** The hash {@link PrometheusTextParser} hands to {@link SampleVisitor#select}. */

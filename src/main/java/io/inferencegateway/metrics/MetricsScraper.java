@@ -1,24 +1,12 @@
 package io.inferencegateway.metrics;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
@@ -30,8 +18,9 @@ import io.inferencegateway.domain.NanoClock;
 
 /**
  * Scrapes the Prometheus exposition of every endpoint of a pool, without blocking: {@link #scrape(String)} only
- * starts asynchronous HTTP requests and returns. Each response is parsed by the pool's {@link EngineDialect} on the
- * HTTP client's threads and stored in the {@link MetricsCache}.
+ * starts asynchronous HTTP requests and returns. They go over one kept-alive HTTP/1.1 connection per endpoint, served
+ * by the scraper's own event loop ({@link ScrapeClient}); each response is parsed by the pool's {@link EngineDialect}
+ * there, straight from the bytes received, and stored in the {@link MetricsCache}.
  *
  * <ul>
  *   <li>At most one scrape per endpoint is in flight: while one is still running, a tick skips that endpoint, so a
@@ -67,8 +56,8 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     /**
-     * Told how every scrape ended (the gateway's meters, runtime/GatewayMeters.java). Called on the HTTP client's
-     * and the scrape timer's threads; must not block.
+     * Told how every scrape ended (the gateway's meters, runtime/GatewayMeters.java). Called on the scraper's event
+     * loop and the scrape timer's threads; must not block.
      */
     @FunctionalInterface
     public interface Listener {
@@ -92,16 +81,13 @@ public final class MetricsScraper implements AutoCloseable {
     private final MetricsCache cache;
     private final InFlightRequests inFlight;
     private final NanoClock clock;
-    private final HttpClient http;
     private final Duration timeout;
-    private final int maxBodyBytes;
-    private final ScheduledThreadPoolExecutor timeouts;
+    private final ScrapeClient http;
     private final Listener listener;
 
     private final Set<Endpoint> scraping = ConcurrentHashMap.newKeySet();
-    private final Set<CompletableFuture<?>> responses = ConcurrentHashMap.newKeySet();
-    private final Map<String, List<Endpoint>> endpointsSeen = new ConcurrentHashMap<>();
-    private volatile ModelPools poolsSeen;
+    private volatile Membership membership;
+    private volatile Membership membershipRetained;
     private volatile boolean closed;
 
     private final LongAdder started = new LongAdder();
@@ -111,7 +97,7 @@ public final class MetricsScraper implements AutoCloseable {
     private final LongAdder skippedBusy = new LongAdder();
     private final LongAdder garbageLines = new LongAdder();
 
-    /** A scraper with its own HTTP/1.1 client, a one-second timeout and an 8 MiB body limit. */
+    /** A scraper with a one-second timeout and an 8 MiB body limit. */
     public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock) {
         this(pools, cache, inFlight, clock, Listener.NONE);
     }
@@ -119,23 +105,26 @@ public final class MetricsScraper implements AutoCloseable {
     /** Like the one above, telling {@code listener} how each scrape ended. */
     public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock,
             Listener listener) {
-        this(pools, cache, inFlight, clock, defaultHttpClient(DEFAULT_TIMEOUT), DEFAULT_TIMEOUT, DEFAULT_MAX_BODY_BYTES,
-                listener);
+        this(pools, cache, inFlight, clock, DEFAULT_TIMEOUT, DEFAULT_MAX_BODY_BYTES, listener);
     }
 
     public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock,
-            HttpClient http, Duration timeout, int maxBodyBytes) {
-        this(pools, cache, inFlight, clock, http, timeout, maxBodyBytes, Listener.NONE);
+            Duration timeout, int maxBodyBytes) {
+        this(pools, cache, inFlight, clock, timeout, maxBodyBytes, Listener.NONE);
     }
 
+    /**
+     * @param timeout      longest time for one scrape, from connecting (when there is no open connection) to the
+     *                     last byte of the body
+     * @param maxBodyBytes a larger exposition fails the scrape and closes its connection
+     */
     public MetricsScraper(Supplier<ModelPools> pools, MetricsCache cache, InFlightRequests inFlight, NanoClock clock,
-            HttpClient http, Duration timeout, int maxBodyBytes, Listener listener) {
+            Duration timeout, int maxBodyBytes, Listener listener) {
         this.listener = Objects.requireNonNull(listener, "listener");
         this.pools = Objects.requireNonNull(pools, "pools");
         this.cache = Objects.requireNonNull(cache, "cache");
         this.inFlight = Objects.requireNonNull(inFlight, "inFlight");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.http = Objects.requireNonNull(http, "http");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, got " + timeout);
         }
@@ -143,22 +132,9 @@ public final class MetricsScraper implements AutoCloseable {
             throw new IllegalArgumentException("maxBodyBytes must be positive, got " + maxBodyBytes);
         }
         this.timeout = timeout;
-        this.maxBodyBytes = maxBodyBytes;
-        this.timeouts = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread t = new Thread(runnable, "metrics-scrape-timeouts");
-            t.setDaemon(true);
-            return t;
-        });
-        this.timeouts.setRemoveOnCancelPolicy(true);
-    }
-
-    /** An HTTP/1.1 client (kept-alive connections, no upgrade attempts) that gives up connecting after a timeout. */
-    public static HttpClient defaultHttpClient(Duration connectTimeout) {
-        return HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(connectTimeout)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        // one event loop: scraping 512 pods every 50 ms takes well under one core (README, "Scrape cost"), and a
+        // single thread keeps it from ever taking more, whatever the fleet
+        this.http = new ScrapeClient(1, timeout, maxBodyBytes);
     }
 
     /**
@@ -190,6 +166,11 @@ public final class MetricsScraper implements AutoCloseable {
         return scraping.contains(endpoint);
     }
 
+    /** Connections to endpoints open right now; for tests. */
+    int openConnections() {
+        return http.openConnections();
+    }
+
     public Stats stats() {
         return new Stats(started.sum(), succeeded.sum(), failed.sum(), timedOut.sum(), skippedBusy.sum(),
                 garbageLines.sum());
@@ -199,10 +180,7 @@ public final class MetricsScraper implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        timeouts.shutdownNow();
-        for (CompletableFuture<?> response : responses) {
-            response.cancel(true);
-        }
+        http.close();
     }
 
     private boolean start(String pool, Endpoint endpoint, EngineDialect dialect) {
@@ -212,79 +190,71 @@ public final class MetricsScraper implements AutoCloseable {
             return false;
         }
         started.increment();
-        long startedNanos = clock.nanoTime();
-        InFlightRequests.Counters dispatched = inFlight.snapshot(endpoint);
-        String url = "http://" + endpoint + dialect.metricsPath();
-        CompletableFuture<HttpResponse<byte[]>> response;
-        try {
-            HttpRequest request = HttpRequest.newBuilder(URI.create(url))
-                    .timeout(timeout)
-                    .header("Accept", "text/plain")
-                    .GET()
-                    .build();
-            response = http.sendAsync(request, BoundedBodySubscriber.handler(maxBodyBytes));
-        } catch (RuntimeException e) {
-            finishFailed(pool, endpoint, url + ": " + describe(e), false, startedNanos);
-            return true;
-        }
-        responses.add(response);
-        // the request timeout covers only the wait for headers; cancelling also aborts a stalled body
-        ScheduledFuture<?> deadline = scheduleCancel(response);
-        response.whenComplete((answer, error) -> {
-            responses.remove(response);
-            if (deadline != null) {
-                deadline.cancel(false);
-            }
-            if (error != null) {
-                Throwable cause = unwrap(error);
-                boolean timeoutHit = cause instanceof CancellationException || cause instanceof HttpTimeoutException;
-                finishFailed(pool, endpoint, url + (timeoutHit ? ": timed out after " + timeout.toMillis() + " ms"
-                        : ": " + describe(cause)), timeoutHit, startedNanos);
-            } else {
-                finishAnswered(pool, endpoint, dialect, url, answer, startedNanos, dispatched);
-            }
-        });
+        http.get(endpoint, dialect.metricsPath(), new Attempt(pool, endpoint, dialect, clock.nanoTime(),
+                inFlight.snapshot(endpoint)));
         return true;
     }
 
-    private ScheduledFuture<?> scheduleCancel(CompletableFuture<?> response) {
-        try {
-            return timeouts.schedule(() -> response.cancel(true), timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException closedMeanwhile) {
-            response.cancel(true);
-            return null;
-        }
-    }
+    /** One scrape of one endpoint: what it needs to record its answer; told its end once, by the client. */
+    private final class Attempt implements ScrapeClient.Answer {
+        final String pool;
+        final Endpoint endpoint;
+        final EngineDialect dialect;
+        final long startedNanos;
+        final InFlightRequests.Counters dispatched;
 
-    private void finishAnswered(String pool, Endpoint endpoint, EngineDialect dialect, String uri,
-            HttpResponse<byte[]> answer, long startedNanos, InFlightRequests.Counters dispatched) {
-        if (answer.statusCode() != 200) {
-            finishFailed(pool, endpoint, uri + ": HTTP " + answer.statusCode(), false, startedNanos);
-            return;
+        Attempt(String pool, Endpoint endpoint, EngineDialect dialect, long startedNanos,
+                InFlightRequests.Counters dispatched) {
+            this.pool = pool;
+            this.endpoint = endpoint;
+            this.dialect = dialect;
+            this.startedNanos = startedNanos;
+            this.dispatched = dispatched;
         }
-        EngineDialect.Parsed parsed;
-        try {
-            byte[] body = answer.body();
-            parsed = dialect.read(body, 0, body.length, startedNanos, dispatched);
-        } catch (RuntimeException e) {
-            finishFailed(pool, endpoint, uri + ": " + describe(e), false, startedNanos);
-            return;
-        }
-        garbageLines.add(parsed.stats().garbageLines());
-        if (parsed.stats().wanted() == 0) {
-            finishFailed(pool, endpoint, uri + ": no " + dialect.engine().configName() + " metrics in the response",
-                    false, startedNanos);
-            return;
-        }
-        try {
-            long now = clock.nanoTime();
-            if (isInSomePool(endpoint)) {
-                cache.recordSuccess(endpoint, parsed.metrics(), now);
+
+        @Override
+        public void answered(int status, byte[] body, int offset, int length) {
+            if (status != 200) {
+                failed("HTTP " + status, false);
+                return;
             }
-            succeeded.increment();
-            listener.scraped(pool, endpoint, Result.SUCCEEDED, Math.max(0, now - startedNanos));
-        } finally {
-            scraping.remove(endpoint);
+            EngineDialect.Parsed parsed;
+            try {
+                parsed = dialect.read(body, offset, length, startedNanos, dispatched);
+            } catch (RuntimeException e) {
+                failed(describe(e), false);
+                return;
+            }
+            garbageLines.add(parsed.stats().garbageLines());
+            if (parsed.stats().wanted() == 0) {
+                failed("no " + dialect.engine().configName() + " metrics in the response", false);
+                return;
+            }
+            try {
+                long now = clock.nanoTime();
+                if (stillInSomePool(endpoint)) {
+                    cache.recordSuccess(endpoint, parsed.metrics(), now);
+                }
+                succeeded.increment();
+                listener.scraped(pool, endpoint, Result.SUCCEEDED, Math.max(0, now - startedNanos));
+            } finally {
+                scraping.remove(endpoint);
+            }
+        }
+
+        @Override
+        public void failed(Throwable cause) {
+            failed(describe(cause), false);
+        }
+
+        @Override
+        public void timedOut() {
+            failed("timed out after " + timeout.toMillis() + " ms", true);
+        }
+
+        private void failed(String error, boolean timeoutHit) {
+            finishFailed(pool, endpoint, "http://" + endpoint + dialect.metricsPath() + ": " + error, timeoutHit,
+                    startedNanos);
         }
     }
 
@@ -296,7 +266,7 @@ public final class MetricsScraper implements AutoCloseable {
             if (timeoutHit) {
                 timedOut.increment();
             }
-            if (isInSomePool(endpoint)) {
+            if (stillInSomePool(endpoint)) {
                 cache.recordFailure(endpoint, error);
             }
         } finally {
@@ -306,42 +276,62 @@ public final class MetricsScraper implements AutoCloseable {
 
     /** Drops cached state of endpoints that left every pool; cheap unless the pools or their members changed. */
     private void forgetDepartedIfPoolsChanged(ModelPools current) {
-        boolean changed = current != poolsSeen;
-        for (ModelPool pool : current.pools()) {
-            List<Endpoint> members = pool.endpoints(); // replaced whole on change, so identity tells
-            if (endpointsSeen.put(pool.name(), members) != members) {
-                changed = true;
-            }
+        Membership m = membership(current);
+        if (m != membershipRetained) {
+            membershipRetained = m;
+            cache.retainOnly(m.all());
+            http.retainOnly(m.all());
         }
-        if (!changed) {
-            return;
-        }
-        if (current != poolsSeen) {
-            endpointsSeen.keySet().retainAll(current.pools().stream().map(ModelPool::name).toList());
-        }
-        poolsSeen = current;
-        Set<Endpoint> all = new HashSet<>();
-        for (ModelPool pool : current.pools()) {
-            all.addAll(pool.endpoints());
-        }
-        cache.retainOnly(all);
     }
 
-    private boolean isInSomePool(Endpoint endpoint) {
+    /** Whether a scraped endpoint is still in a pool; if not, its answer is dropped and its connection closed. */
+    private boolean stillInSomePool(Endpoint endpoint) {
         ModelPools current = pools.get();
-        if (current == null) {
-            return false;
+        if (current != null && membership(current).all().contains(endpoint)) {
+            return true;
         }
-        for (ModelPool pool : current.pools()) {
-            if (pool.endpoints().contains(endpoint)) {
-                return true;
-            }
-        }
+        http.forget(endpoint);
         return false;
     }
 
-    private static Throwable unwrap(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    /**
+     * The endpoints of every pool, as a set: rebuilt only when the pools or a pool's members changed, which identity
+     * tells, since both are replaced whole (ModelPool#updateEndpoints). Asked once per answer, so that checking
+     * membership costs a lookup rather than a scan of the pool (512 pods: 512 answers a tick).
+     */
+    private Membership membership(ModelPools current) {
+        Membership m = membership;
+        if (m == null || !m.isOf(current)) {
+            m = Membership.of(current);
+            membership = m;
+        }
+        return m;
+    }
+
+    private record Membership(ModelPools pools, List<List<Endpoint>> members, Set<Endpoint> all) {
+
+        static Membership of(ModelPools pools) {
+            List<List<Endpoint>> members = new ArrayList<>();
+            Set<Endpoint> all = new HashSet<>();
+            for (ModelPool pool : pools.pools()) {
+                members.add(pool.endpoints());
+                all.addAll(pool.endpoints());
+            }
+            return new Membership(pools, members, all);
+        }
+
+        boolean isOf(ModelPools current) {
+            if (current != pools) {
+                return false;
+            }
+            List<ModelPool> now = current.pools();
+            for (int i = 0; i < now.size(); i++) {
+                if (now.get(i).endpoints() != members.get(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private static String describe(Throwable error) {

@@ -8,7 +8,9 @@ import java.util.Objects;
 /**
  * A parser of the Prometheus text exposition format (version 0.0.4) that works on the bytes as received: no String
  * per line, no regular expressions. For each sample line it scans the metric name, asks the {@link SampleVisitor}
- * whether it wants it and, if not, jumps to the next line; only wanted lines have their labels and value read.
+ * whether it wants it and, if not, jumps to the next line; only wanted lines have their labels and value read. A
+ * visitor that names its wanted series ({@link SampleVisitor#wantedNames()}) lets it give up on most names after a
+ * few bytes.
  *
  * <p>What it accepts: {@code # HELP}, {@code # TYPE} and other comment lines (skipped); blank lines; blanks and tabs
  * between tokens; label values
@@ -56,6 +58,7 @@ public final class PrometheusTextParser {
         Objects.requireNonNull(visitor, "visitor");
         Objects.checkFromIndexSize(offset, length, text.length);
         int end = offset + length;
+        MetricNameTable wantedNames = visitor.wantedNames();
         int sampleLines = 0;
         int wanted = 0;
         int garbage = 0;
@@ -86,11 +89,16 @@ public final class PrometheusTextParser {
             sampleLines++;
             int nameStart = p;
             int hash = 0;
+            boolean mayBeWanted = true;
             while (p < end && NAME_CHAR[text[p] & 0xFF]) {
+                if (wantedNames != null && !wantedNames.mayHave(p - nameStart, text[p])) {
+                    mayBeWanted = false; // the name goes on at least to here, and no wanted name does so
+                    break;
+                }
                 hash = 31 * hash + text[p];
                 p++;
             }
-            int id = visitor.select(text, nameStart, p - nameStart, hash);
+            int id = mayBeWanted ? visitor.select(text, nameStart, p - nameStart, hash) : -1;
             if (id < 0) {
                 p = nextLine(text, p, end);
                 continue;

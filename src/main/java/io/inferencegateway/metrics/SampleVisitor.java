@@ -19,6 +19,16 @@ public interface SampleVisitor {
     int select(byte[] text, int nameOffset, int nameLength, int nameHash);
 
     /**
+     * Every name {@link #select} can want, when the visitor knows them: the parser then gives up on a name at its
+     * first byte that no wanted name has at that position, and skips the line without scanning the rest of the name
+     * (most lines of an exposition are histogram buckets nobody asked for). Null, the default: every name is
+     * scanned whole and handed to {@link #select}.
+     */
+    default MetricNameTable wantedNames() {
+        return null;
+    }
+
+    /**
      * A wanted sample. {@code labels} is a view valid only during this call.
      *
      * @param id     what {@link #select} returned for the sample's name

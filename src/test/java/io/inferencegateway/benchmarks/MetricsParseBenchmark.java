@@ -34,7 +34,7 @@ import io.inferencegateway.metrics.SampleVisitor;
 
 /**
  * Cost of turning one vLLM {@code /metrics} response into {@link EndpointMetrics}: what each scrape pays on the
- * HTTP client's threads, 20 times a second per pod at the default 50 ms period.
+ * scraper's event loop (metrics/ScrapeConnection.java), 20 times a second per pod at the default 50 ms period.
  *
  * <pre>
  * mvn -B -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test

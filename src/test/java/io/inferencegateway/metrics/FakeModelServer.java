@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -25,17 +27,23 @@ final class FakeModelServer implements AutoCloseable {
     private volatile int status = 200;
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile String lastPath;
+    private volatile boolean closingConnections;
+    private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
 
     FakeModelServer() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
         server.createContext("/", exchange -> {
             requests.incrementAndGet();
+            clientPorts.add(exchange.getRemoteAddress().getPort());
             lastPath = exchange.getRequestURI().getPath();
             try {
                 // bounded so that a forgotten release cannot hang the JVM at shutdown
                 gate.await(30, TimeUnit.SECONDS);
                 byte[] answer = body;
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+                if (closingConnections) {
+                    exchange.getResponseHeaders().set("Connection", "close");
+                }
                 exchange.sendResponseHeaders(status, answer.length == 0 ? -1 : answer.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(answer);
@@ -76,12 +84,23 @@ final class FakeModelServer implements AutoCloseable {
         return this;
     }
 
+    /** Answers with {@code Connection: close} and closes each connection after one answer. */
+    FakeModelServer closingConnections() {
+        this.closingConnections = true;
+        return this;
+    }
+
     void release() {
         gate.countDown();
     }
 
     int requests() {
         return requests.get();
+    }
+
+    /** How many connections requests came over (told apart by the client's port). */
+    int connections() {
+        return clientPorts.size();
     }
 
     String lastPath() {

@@ -63,6 +63,54 @@ class MetricsScraperTest {
     }
 
     @Test
+    void successiveScrapesOfAnEndpointShareOneConnection() throws IOException {
+        FakeModelServer a = server().serving(vllmWaiting(1));
+        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+
+        for (int i = 1; i <= 3; i++) {
+            scraper.scrape("llama");
+            int done = i;
+            await().atMost(WAIT).until(() -> scraper.stats().succeeded() == done);
+        }
+
+        assertThat(a.requests()).isEqualTo(3);
+        assertThat(a.connections()).isEqualTo(1);
+    }
+
+    @Test
+    void aServerThatClosesEachConnectionIsConnectedToAfresh() throws IOException {
+        FakeModelServer a = server().serving(vllmWaiting(1)).closingConnections();
+        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+
+        for (int i = 1; i <= 3; i++) {
+            scraper.scrape("llama");
+            int done = i;
+            await().atMost(WAIT).until(() -> scraper.stats().succeeded() == done);
+        }
+
+        assertThat(a.connections()).isEqualTo(3);
+        assertThat(scraper.stats().failed()).isZero();
+    }
+
+    @Test
+    void theConnectionToAnEndpointThatLeftEveryPoolIsClosed() throws IOException {
+        FakeModelServer staying = server().serving(vllmWaiting(1));
+        FakeModelServer leaving = server().serving(vllmWaiting(2));
+        ModelPool pool = pool("llama", EngineType.VLLM, staying.endpoint(), leaving.endpoint());
+        usePools(pool);
+        scraper.scrape("llama");
+        await().atMost(WAIT).until(() -> scraper.stats().succeeded() == 2);
+        assertThat(scraper.openConnections()).isEqualTo(2);
+
+        pool.updateEndpoints(List.of(staying.endpoint()));
+        scraper.scrape("llama");
+
+        await().atMost(WAIT).until(() -> scraper.openConnections() == 1);
+        await().atMost(WAIT).until(this::noScrapeInFlight);
+        assertThat(scraper.stats().failed()).isZero();
+    }
+
+    @Test
     void dispatchCountersAreTakenWhenTheScrapeStarts() throws IOException {
         FakeModelServer a = server().serving(fixture("vllm-0.10-metrics.txt")).holding();
         usePools(pool("llama", EngineType.VLLM, a.endpoint()));
@@ -283,8 +331,7 @@ class MetricsScraperTest {
         if (scraper != null) {
             scraper.close();
         }
-        return new MetricsScraper(pools::get, cache, inFlight, now::get, MetricsScraper.defaultHttpClient(timeout),
-                timeout, maxBodyBytes);
+        return new MetricsScraper(pools::get, cache, inFlight, now::get, timeout, maxBodyBytes);
     }
 
     private FakeModelServer server() throws IOException {

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -223,6 +224,30 @@ class PrometheusTextParserTest {
         assertThat(stats.garbageLines()).isZero();
         assertThat(stats.sampleLines()).isEqualTo(expectedSamples);
         assertThat(visitor.samples).hasSize((int) expectedSamples);
+    }
+
+    /** Giving up on a name at its first byte no wanted name has there must change nothing but the work done. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"vllm-0.10-metrics.txt", "vllm-0.10-full-metrics.txt", "sglang-0.5-metrics.txt",
+            "tgi-3-metrics.txt", "trtllm-serve-metrics.txt", "llamacpp-metrics-busy.txt"})
+    void givingUpOnUnwantedNamesEarlyReadsTheSameSamples(String fixture) throws IOException {
+        String[] wanted = {"vllm:num_requests_waiting", "vllm:kv_cache_usage_perc", "vllm:lora_requests_info",
+                "sglang:num_queue_reqs", "tgi_queue_size", "trtllm_kv_cache_utilization", "llamacpp:requests_processing",
+                "q"};
+        String nearMisses = "vllm:num_requests_waitingX{engine=\"0\"} 1\nvllm:num_requests_waitin 2\n"
+                + "vllm:num_requests_waiting{engine=\"1\"} oops\nvllm:kv_cache_usage_perc_of_a_name_longer_than_any 4\n"
+                + "q 5\nqq 6\n";
+        byte[] text = (new String(fixture(fixture), StandardCharsets.UTF_8) + nearMisses).getBytes(StandardCharsets.UTF_8);
+        RecordingVisitor scanning = new RecordingVisitor(Set.of(wanted)::contains);
+        RecordingVisitor early = RecordingVisitor.naming(wanted);
+
+        PrometheusTextParser.Stats whole = new PrometheusTextParser().parse(text, scanning);
+        PrometheusTextParser.Stats cut = new PrometheusTextParser().parse(text, early);
+
+        assertThat(cut).isEqualTo(whole);
+        assertThat(early.samples).isEqualTo(scanning.samples).isNotEmpty();
+        assertThat(whole.garbageLines()).isEqualTo(1);
+        assertThat(early.offered).hasSizeLessThan(scanning.offered.size()); // most names were not scanned whole
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /** Test visitor: keeps every selected sample as plain values, and remembers the names it was asked about. */
@@ -14,6 +15,7 @@ final class RecordingVisitor implements SampleVisitor {
     }
 
     private final Predicate<String> wanted;
+    private MetricNameTable names;
     final List<String> offered = new ArrayList<>();
     final List<Sample> samples = new ArrayList<>();
     private final List<String> selectedNames = new ArrayList<>();
@@ -24,6 +26,18 @@ final class RecordingVisitor implements SampleVisitor {
 
     static RecordingVisitor all() {
         return new RecordingVisitor(name -> true);
+    }
+
+    /** Wants exactly {@code names}, and tells the parser so through {@link #wantedNames()}. */
+    static RecordingVisitor naming(String... names) {
+        RecordingVisitor visitor = new RecordingVisitor(Set.of(names)::contains);
+        visitor.names = new MetricNameTable(names);
+        return visitor;
+    }
+
+    @Override
+    public MetricNameTable wantedNames() {
+        return names;
     }
 
     @Override
