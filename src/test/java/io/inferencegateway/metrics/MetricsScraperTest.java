@@ -62,16 +62,21 @@ class MetricsScraperTest {
         assertThat(scraper.stats()).isEqualTo(new MetricsScraper.Stats(2, 2, 0, 0, 0, 0));
     }
 
+    /** Scrapes the pool {@code times} times, each once the one before has succeeded. */
+    void scrapeOneAfterAnother(String pool, int times) {
+        for (int i = 1; i <= times; i++) {
+            scraper.scrape(pool);
+            int done = i;
+            await().atMost(WAIT).until(() -> scraper.stats().succeeded() == done);
+        }
+    }
+
     @Test
     void successiveScrapesOfAnEndpointShareOneConnection() throws IOException {
         FakeModelServer a = server().serving(vllmWaiting(1));
         usePools(pool("llama", EngineType.VLLM, a.endpoint()));
 
-        for (int i = 1; i <= 3; i++) {
-            scraper.scrape("llama");
-            int done = i;
-            await().atMost(WAIT).until(() -> scraper.stats().succeeded() == done);
-        }
+        scrapeOneAfterAnother("llama", 3);
 
         assertThat(a.requests()).isEqualTo(3);
         assertThat(a.connections()).isEqualTo(1);
@@ -82,11 +87,7 @@ class MetricsScraperTest {
         FakeModelServer a = server().serving(vllmWaiting(1)).closingConnections();
         usePools(pool("llama", EngineType.VLLM, a.endpoint()));
 
-        for (int i = 1; i <= 3; i++) {
-            scraper.scrape("llama");
-            int done = i;
-            await().atMost(WAIT).until(() -> scraper.stats().succeeded() == done);
-        }
+        scrapeOneAfterAnother("llama", 3);
 
         assertThat(a.connections()).isEqualTo(3);
         assertThat(scraper.stats().failed()).isZero();
