@@ -124,6 +124,11 @@ public final class ApiKeys implements AutoCloseable {
         return Map.copyOf(out);
     }
 
+    /** The key file's line for {@code key} (not stored, only its hash) and the tenant it names, with its newline. */
+    public static String line(String key, String tenant) {
+        return PREFIX + HexFormat.of().formatHex(sha256(key)) + " " + tenant + "\n";
+    }
+
     /** SHA-256 of the key's UTF-8 bytes, as {@code sha256sum} computes it. */
     public static byte[] sha256(String key) {
         try {

@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Date;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
@@ -74,7 +73,7 @@ class AuthEndToEndTest {
         fleet = SimulatedFleet.start(FleetOptions.builder().pods(1).loras(1).timeScale(50).model(MODEL).build());
         adapter = fleet.adapterNames().get(0);
         keyFile = Files.createTempFile("api-keys", ".txt");
-        Files.writeString(keyFile, "# team A's key\n" + line(KEY_A, "team-a") + "\n" + line(KEY_B, "team-b") + "\n");
+        Files.writeString(keyFile, "# team A's key\n" + ApiKeys.line(KEY_A, "team-a") + ApiKeys.line(KEY_B, "team-b"));
         signingKey = new RSAKeyGenerator(2048).keyID("key-1").generate();
         published.set(new JWKSet(signingKey.toPublicJWK()));
         jwksServer = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -110,10 +109,6 @@ class AuthEndToEndTest {
         gateway.close();
         fleet.close();
         jwksServer.stop(0);
-    }
-
-    static String line(String key, String tenant) {
-        return "sha256:" + HexFormat.of().formatHex(ApiKeys.sha256(key)) + " " + tenant;
     }
 
     static OpenAIClient client(String credential) {
@@ -198,10 +193,10 @@ class AuthEndToEndTest {
         String rotated = "sk-team-a-rotated-00000000000000000000000000";
         String before = Files.readString(keyFile);
         try {
-            Files.writeString(keyFile, before + line(rotated, "team-a") + "\n");
+            Files.writeString(keyFile, before + ApiKeys.line(rotated, "team-a"));
             await().atMost(Duration.ofSeconds(20)).until(() -> post("Bearer " + rotated, MODEL).statusCode() == 200);
             // and a key taken out of the file stops working
-            Files.writeString(keyFile, line(KEY_A, "team-a") + "\n" + line(rotated, "team-a") + "\n");
+            Files.writeString(keyFile, ApiKeys.line(KEY_A, "team-a") + ApiKeys.line(rotated, "team-a"));
             await().atMost(Duration.ofSeconds(20)).until(() -> post("Bearer " + KEY_B, MODEL).statusCode() == 401);
             assertThat(post("Bearer " + rotated, MODEL).statusCode()).isEqualTo(200);
         } finally {

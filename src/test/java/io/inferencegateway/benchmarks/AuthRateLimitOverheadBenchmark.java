@@ -3,7 +3,6 @@ package io.inferencegateway.benchmarks;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,8 +34,7 @@ public final class AuthRateLimitOverheadBenchmark {
         List<String> chosen = List.of(System.getProperty("variants", "none,api-key,redis-limit").split(","));
         String key = "sk-bench-0123456789abcdef0123456789abcdef";
         Path keys = Files.createTempFile("bench-keys", ".txt");
-        Files.writeString(keys, "sha256:" + HexFormat.of().formatHex(ApiKeys.sha256(key)) + " free\n"
-                + "sha256:" + HexFormat.of().formatHex(ApiKeys.sha256(key + "-limited")) + " limited\n");
+        Files.writeString(keys, ApiKeys.line(key, "free") + ApiKeys.line(key + "-limited", "limited"));
         ProxyOverheadBenchmark.authorization = "Bearer " + key;
         try (RedisServer redis = RedisServer.start();
                 OverheadStubServer stub = new OverheadStubServer(0, 1, 20, 20)) {

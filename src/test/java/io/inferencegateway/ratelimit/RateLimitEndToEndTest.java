@@ -8,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -54,8 +53,7 @@ class RateLimitEndToEndTest {
         Path keys = Files.createTempFile("api-keys", ".txt");
         StringBuilder lines = new StringBuilder();
         for (String tenant : List.of("rpm", "tpm", "per-model", "free")) {
-            lines.append("sha256:").append(HexFormat.of().formatHex(ApiKeys.sha256("sk-" + tenant))).append(' ')
-                    .append(tenant).append('\n');
+            lines.append(ApiKeys.line("sk-" + tenant, tenant));
         }
         Files.writeString(keys, lines);
         String config = GatewayHarness.fleetConfig(fleet, MODEL) + """

@@ -10,7 +10,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -47,8 +46,7 @@ class RedisFailModeTest {
         fleet = SimulatedFleet.start(FleetOptions.builder().pods(1).timeScale(50).model(MODEL).build());
         redis = RedisServer.start();
         Path keys = Files.createTempFile("api-keys", ".txt");
-        Files.writeString(keys, "sha256:" + HexFormat.of().formatHex(ApiKeys.sha256("sk-limited")) + " limited\n"
-                + "sha256:" + HexFormat.of().formatHex(ApiKeys.sha256("sk-free")) + " free\n");
+        Files.writeString(keys, ApiKeys.line("sk-limited", "limited") + ApiKeys.line("sk-free", "free"));
         String config = GatewayHarness.fleetConfig(fleet, MODEL) + """
                   auth:
                     apiKeys: {file: "%s"}

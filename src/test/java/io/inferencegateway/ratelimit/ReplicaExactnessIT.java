@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -59,17 +58,13 @@ class ReplicaExactnessIT {
         fleet = SimulatedFleet.start(FleetOptions.builder().pods(2).timeScale(200).maxNumSeqs(256).model(MODEL).build());
         redis = RedisServer.start();
         keys = Files.createTempFile("api-keys", ".txt");
-        Files.writeString(keys, line("sk-tpm", "tpm") + line("sk-rpm", "rpm"));
+        Files.writeString(keys, ApiKeys.line("sk-tpm", "tpm") + ApiKeys.line("sk-rpm", "rpm"));
     }
 
     @AfterAll
     static void stop() throws Exception {
         fleet.close();
         redis.close();
-    }
-
-    static String line(String key, String tenant) {
-        return "sha256:" + HexFormat.of().formatHex(ApiKeys.sha256(key)) + " " + tenant + "\n";
     }
 
     record Result(long tokensAdmitted, long tpmRequestsAdmitted, long rpmRequestsAdmitted, long refused,
