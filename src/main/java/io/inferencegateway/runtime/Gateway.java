@@ -128,11 +128,11 @@ public final class Gateway implements AutoCloseable {
 
     /** The pool's side of {@code replicas.placement: shared}: one Redis client per URL, for the gateway's life. */
     private PrefixSharing prefixSharing(PoolConfig p) {
-        URI url = p.replicas().redisUrl();
-        if (p.replicas().placement() != ReplicaConfig.Placement.SHARED || url == null) {
+        if (p.replicas().placement() != ReplicaConfig.Placement.SHARED) {
             return PrefixSharing.NONE;
         }
-        return prefixSharings.computeIfAbsent(url, u -> new RedisPrefixSharing(u, meterRegistry)).forPool(p.name());
+        return prefixSharings.computeIfAbsent(p.replicas().redisUrl(), u -> new RedisPrefixSharing(u, meterRegistry))
+                .forPool(p.name());
     }
 
     /**

@@ -197,8 +197,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
 
         @Override
         public void publish(long[] hashes, int count, Endpoint endpoint, int cacheBlocks) {
-            StatefulRedisConnection<byte[], byte[]> pub = connected(publisher);
-            if (pub == null || count < 1 || !live()) {
+            if (!live()) {
                 dropped.increment();
                 connect();
                 return;
@@ -210,7 +209,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 out.putLong(hashes[i]);
             }
-            pub.async().publish(channel, out.array());
+            publisher.join().async().publish(channel, out.array()); // live: connected and open
             published.increment();
         }
 
