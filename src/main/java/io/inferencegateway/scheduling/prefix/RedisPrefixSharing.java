@@ -4,8 +4,10 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -27,6 +29,7 @@ import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -167,16 +170,37 @@ public final class RedisPrefixSharing implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops sharing the decisions of pools not named (a reload removed them, or moved them to another Redis): their
+     * channels are left and their meters removed, so that a pool's meters always describe the client serving it.
+     */
+    public void retainPools(Set<String> names) {
+        for (Pool p : pools.values()) {
+            if (!names.contains(p.name) && pools.remove(p.name, p)) {
+                p.receiver = null;
+                p.meters.forEach(registry::remove);
+                var sub = connected(subscriber);
+                if (sub != null) {
+                    sub.async().unsubscribe(p.channel);
+                }
+            }
+        }
+    }
+
+    /** Closes the connections and removes every pool's meters. */
     @Override
     public void close() {
         closed = true;
+        retainPools(Set.of());
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         resources.shutdown(0, 2, TimeUnit.SECONDS);
     }
 
     /** One pool's channel, its current index and its counts; kept across reloads (one per pool name). */
     private final class Pool implements PrefixSharing.Feed {
+        final String name;
         final byte[] channel;
+        final List<Meter> meters = new ArrayList<>();
         final LongAdder published = new LongAdder();
         final LongAdder received = new LongAdder();
         final LongAdder dropped = new LongAdder();
@@ -184,15 +208,17 @@ public final class RedisPrefixSharing implements AutoCloseable {
         volatile boolean subscribed;
 
         Pool(String name) {
+            this.name = name;
             this.channel = (CHANNEL + name).getBytes(StandardCharsets.UTF_8);
             for (var d : Map.of("published", published, "received", received, "dropped", dropped).entrySet()) {
-                FunctionCounter.builder("inference_gateway_prefix_sharing_messages", d.getValue(), LongAdder::sum)
+                meters.add(FunctionCounter.builder("inference_gateway_prefix_sharing_messages", d.getValue(),
+                                LongAdder::sum)
                         .description("Routing decisions told to or heard from the other gateway replicas")
-                        .tags("pool", name, "direction", d.getKey()).register(registry);
+                        .tags("pool", name, "direction", d.getKey()).register(registry));
             }
-            Gauge.builder("inference_gateway_prefix_sharing_up", this, p -> p.live() ? 1 : 0)
+            meters.add(Gauge.builder("inference_gateway_prefix_sharing_up", this, p -> p.live() ? 1 : 0)
                     .description("1 while this replica shares its routing decisions through Redis")
-                    .tags("pool", name).register(registry);
+                    .tags("pool", name).register(registry));
         }
 
         @Override
