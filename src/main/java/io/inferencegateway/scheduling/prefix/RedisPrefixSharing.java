@@ -51,6 +51,10 @@ public final class RedisPrefixSharing implements AutoCloseable {
 
     static final String CHANNEL = "inference-gateway:prefixes:";
     private static final long RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How often each pool's traffic factor is measured, over the decisions since the last time. */
+    static final Duration TRAFFIC_WINDOW = Duration.ofSeconds(2);
+    /** Fewer own decisions in a window than this tell too little: the factor is unknown. */
+    static final int MIN_OWN_DECISIONS = 10;
 
     private final long replicaId = ThreadLocalRandom.current().nextLong();
     private final ClientResources resources;
@@ -65,6 +69,10 @@ public final class RedisPrefixSharing implements AutoCloseable {
     private volatile boolean closed;
 
     public RedisPrefixSharing(URI url, MeterRegistry registry) {
+        this(url, registry, TRAFFIC_WINDOW);
+    }
+
+    RedisPrefixSharing(URI url, MeterRegistry registry, Duration trafficWindow) {
         this.registry = registry;
         this.resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1)
                 .reconnectDelay(Delay.constant(Duration.ofMillis(500))).build();
@@ -76,6 +84,8 @@ public final class RedisPrefixSharing implements AutoCloseable {
                 .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(1)).build())
                 .build());
         connect();
+        resources.eventExecutorGroup().scheduleAtFixedRate(() -> pools.values().forEach(Pool::measureTraffic),
+                trafficWindow.toMillis(), trafficWindow.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The sharing of one pool's decisions. */
@@ -206,6 +216,9 @@ public final class RedisPrefixSharing implements AutoCloseable {
         final LongAdder dropped = new LongAdder();
         volatile PrefixSharing.Receiver receiver;
         volatile boolean subscribed;
+        volatile double trafficFactor = Double.NaN;
+        private long publishedBefore;
+        private long receivedBefore;
 
         Pool(String name) {
             this.name = name;
@@ -219,6 +232,26 @@ public final class RedisPrefixSharing implements AutoCloseable {
             meters.add(Gauge.builder("inference_gateway_prefix_sharing_up", this, p -> p.live() ? 1 : 0)
                     .description("1 while this replica shares its routing decisions through Redis")
                     .tags("pool", name).register(registry));
+            meters.add(Gauge.builder("inference_gateway_prefix_sharing_traffic_factor", this, Pool::trafficFactor)
+                    .description("The pool's routing decisions per decision of this replica (about the active "
+                            + "replicas); NaN while unknown")
+                    .tags("pool", name).register(registry));
+        }
+
+        /** On the sharing's timer: the decisions heard and made since the last window. */
+        void measureTraffic() {
+            long own = published.sum();
+            long heard = received.sum();
+            long ownNow = own - publishedBefore;
+            long heardNow = heard - receivedBefore;
+            publishedBefore = own;
+            receivedBefore = heard;
+            trafficFactor = live() && ownNow >= MIN_OWN_DECISIONS ? (double) (ownNow + heardNow) / ownNow : Double.NaN;
+        }
+
+        @Override
+        public double trafficFactor() {
+            return trafficFactor;
         }
 
         @Override
