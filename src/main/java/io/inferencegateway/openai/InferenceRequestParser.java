@@ -68,11 +68,13 @@ public final class InferenceRequestParser {
             return limit - chars.length();
         }
 
-        BoundedText append(CharSequence s) {
+        BoundedText append(String s) {
             length += s.length();
             int room = room();
-            if (room > 0) {
-                chars.append(s, 0, Math.min(room, s.length()));
+            if (s.length() <= room) {
+                chars.append(s); // in bulk; a range would be copied char by char
+            } else if (room > 0) {
+                chars.append(s, 0, room);
             }
             return this;
         }
@@ -86,9 +88,13 @@ public final class InferenceRequestParser {
         }
 
         BoundedText append(BoundedText t) {
-            long whole = length + t.length;
-            append(t.chars);
-            length = whole;
+            length += t.length;
+            int room = room();
+            if (t.chars.length() <= room) {
+                chars.append(t.chars);
+            } else if (room > 0) {
+                chars.append(t.chars, 0, room);
+            }
             return this;
         }
     }
@@ -279,10 +285,15 @@ public final class InferenceRequestParser {
         }
 
         /**
-         * Appends the current string value to {@code into}, decoding as much of it as {@code into} has room for,
-         * straight from the body's bytes; Jackson skips the string (and checks it) on the next token.
+         * Appends the current string value to {@code into}. When it may not fit, decodes as much of it as
+         * {@code into} has room for straight from the body's bytes; Jackson skips the string (and checks it) on the
+         * next token.
          */
         private void string(BoundedText into) throws IOException {
+            if (body.readableBytes() <= into.room()) {
+                into.append(text(p)); // the whole body fits: no string in it can be cut
+                return;
+            }
             long quote = p.currentTokenLocation().getByteOffset();
             int from = body.readerIndex() + (int) quote + 1;
             if (quote < 0 || quote >= body.readableBytes() || body.getByte(from - 1) != '"') {
@@ -332,6 +343,24 @@ public final class InferenceRequestParser {
                 if (left <= 0) {
                     result = i;
                     break;
+                }
+                if (n == out.length) {
+                    into.append(out, n);
+                    n = 0;
+                }
+                // a run of plain ASCII, the common case, copied without a look at each kind of byte
+                int j = k;
+                for (int runEnd = Math.min(wLen, k + Math.min(room, out.length - n)); j < runEnd; j++) {
+                    byte b = w[j];
+                    if (b < 0x20 || b == '"' || b == '\\') { // a negative byte is one of a UTF-8 sequence
+                        break;
+                    }
+                    out[n++] = (char) b;
+                }
+                if (j > k) {
+                    room -= j - k;
+                    i += j - k;
+                    continue;
                 }
                 int c = w[k] & 0xFF;
                 char ch;
