@@ -2,6 +2,7 @@ package io.inferencegateway.openai;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -56,7 +57,8 @@ public final class InferenceRequestParser {
      * (what was skipped undecoded counted by its bytes).
      */
     private static final class BoundedText {
-        final StringBuilder chars = new StringBuilder();
+        private char[] chars = new char[64];
+        private int size;
         final int limit;
         long length;
 
@@ -65,37 +67,52 @@ public final class InferenceRequestParser {
         }
 
         int room() {
-            return limit - chars.length();
+            return limit - size;
+        }
+
+        /** Room for {@code n} more characters. */
+        private void grow(int n) {
+            if (size + n > chars.length) {
+                chars = Arrays.copyOf(chars, (int) Math.min(Integer.MAX_VALUE - 8,
+                        Math.max((long) size + n, 2L * chars.length)));
+            }
         }
 
         BoundedText append(String s) {
             length += s.length();
-            int room = room();
-            if (s.length() <= room) {
-                chars.append(s); // in bulk; a range would be copied char by char
-            } else if (room > 0) {
-                chars.append(s, 0, room);
+            int n = Math.min(room(), s.length());
+            if (n > 0) {
+                grow(n);
+                s.getChars(0, n, chars, size);
+                size += n;
             }
             return this;
         }
 
         void append(char[] cs, int count) {
             length += count;
-            int room = room();
-            if (room > 0) {
-                chars.append(cs, 0, Math.min(room, count));
+            int n = Math.min(room(), count);
+            if (n > 0) {
+                grow(n);
+                System.arraycopy(cs, 0, chars, size, n);
+                size += n;
             }
         }
 
         BoundedText append(BoundedText t) {
-            length += t.length;
-            int room = room();
-            if (t.chars.length() <= room) {
-                chars.append(t.chars);
-            } else if (room > 0) {
-                chars.append(t.chars, 0, room);
-            }
+            long whole = length + t.length;
+            append(t.chars, t.size);
+            length = whole;
             return this;
+        }
+
+        /**
+         * The characters kept. Kept in a char array rather than a StringBuilder, whose Latin-1 form checks each
+         * appended char; a String made from the array compresses it in one vectorised pass.
+         */
+        @Override
+        public String toString() {
+            return new String(chars, 0, size);
         }
     }
 
@@ -174,7 +191,7 @@ public final class InferenceRequestParser {
             int tokens = (int) Math.min(Integer.MAX_VALUE,
                     (text.length + InferenceRequest.CHARS_PER_TOKEN - 1) / InferenceRequest.CHARS_PER_TOKEN
                             + tokenArrayLength);
-            return new InferenceRequest(model, null, text.chars.toString(), tokens, stream, streamOptions, maxTokens);
+            return new InferenceRequest(model, null, text.toString(), tokens, stream, streamOptions, maxTokens);
         }
 
         /**
