@@ -13,7 +13,6 @@ import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.runtime.RequestListeners;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.apache.camel.support.SynchronizationAdapter;
@@ -49,7 +48,7 @@ public class ParseInferenceRequest implements Processor {
         if (body == null || !body.isReadable()) {
             throw GatewayError.invalidRequest(null, "The request body is empty");
         }
-        InferenceRequest request = json ? InferenceRequestParser.parse(new ByteBufInputStream(body.duplicate()))
+        InferenceRequest request = json ? InferenceRequestParser.parse(body, gateway.pools().promptChars())
                 : form(body, contentType);
         exchange.setProperty(GatewayExchange.REQUEST, request);
         if (record != null) {

@@ -35,4 +35,12 @@ public interface SchedulingPolicy {
      */
     default void endpointsChanged(List<Endpoint> current) {
     }
+
+    /**
+     * How many of a prompt's first characters the policy reads ({@link InferenceRequest#promptText()}): the request
+     * parser decodes no more of a long prompt (openai/InferenceRequestParser.java). All of it unless a policy says.
+     */
+    default int promptChars() {
+        return Integer.MAX_VALUE;
+    }
 }

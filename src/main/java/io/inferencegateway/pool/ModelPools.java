@@ -13,15 +13,27 @@ public final class ModelPools {
 
     private final List<ModelPool> pools;
     private final Map<String, Target> byModel = new HashMap<>();
+    private final int promptChars;
 
     public ModelPools(List<ModelPool> pools) {
         this.pools = List.copyOf(pools);
+        int chars = 0;
         for (ModelPool pool : this.pools) {
+            chars = Math.max(chars, pool.policy().promptChars());
             byModel.put(pool.config().modelName(), new Target(pool, null));
             for (String adapter : pool.config().loraAdapters()) {
                 byModel.put(adapter, new Target(pool, adapter));
             }
         }
+        this.promptChars = chars;
+    }
+
+    /**
+     * How many of a prompt's first characters some pool's policy reads: what the request parser decodes, before it
+     * knows the pool.
+     */
+    public int promptChars() {
+        return promptChars;
     }
 
     /** The pool for a model or adapter name, or null when no pool serves it. */

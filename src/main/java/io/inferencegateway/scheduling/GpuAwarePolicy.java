@@ -29,6 +29,7 @@ import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
 import io.inferencegateway.scheduling.framework.PlacementAware;
 import io.inferencegateway.scheduling.framework.PrefixIndexed;
+import io.inferencegateway.scheduling.framework.PromptReader;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SaturationDetector;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
@@ -47,6 +48,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
 
     private final String pool;
     private final SchedulerProfile profile;
+    private final int promptChars;
     private final MetricsView metrics;
     private final InFlightRequests inFlight;
     private final NanoClock clock;
@@ -94,6 +96,27 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         for (PickObserver o : profile.observers()) {
             addListener(o);
         }
+        this.promptChars = promptChars(profile);
+    }
+
+    /** The most of a prompt any of the profile's plugins reads ({@link PromptReader}). */
+    private static int promptChars(SchedulerProfile profile) {
+        List<Object> plugins = new ArrayList<>(profile.filters());
+        profile.scorers().forEach(ws -> plugins.add(ws.scorer()));
+        plugins.add(profile.picker());
+        plugins.addAll(profile.observers());
+        int chars = 0;
+        for (Object plugin : plugins) {
+            if (plugin instanceof PromptReader reader) {
+                chars = Math.max(chars, reader.promptChars());
+            }
+        }
+        return chars;
+    }
+
+    @Override
+    public int promptChars() {
+        return promptChars;
     }
 
     /** The policy for a pool: its profile as the config describes it, its staleness threshold. */

@@ -37,4 +37,10 @@ public final class LeastRequestPolicy implements SchedulingPolicy {
         }
         return best;
     }
+
+    /** Blind to the prompt. */
+    @Override
+    public int promptChars() {
+        return 0;
+    }
 }

@@ -14,4 +14,10 @@ public final class RandomPolicy implements SchedulingPolicy {
     public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
         return candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
     }
+
+    /** Blind to the prompt. */
+    @Override
+    public int promptChars() {
+        return 0;
+    }
 }

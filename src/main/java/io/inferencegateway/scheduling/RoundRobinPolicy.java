@@ -16,4 +16,10 @@ public final class RoundRobinPolicy implements SchedulingPolicy {
     public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
         return candidates.get(Math.floorMod(next.getAndIncrement(), candidates.size()));
     }
+
+    /** Blind to the prompt. */
+    @Override
+    public int promptChars() {
+        return 0;
+    }
 }

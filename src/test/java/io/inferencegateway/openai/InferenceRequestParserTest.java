@@ -3,16 +3,20 @@ package io.inferencegateway.openai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Random;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 
 class InferenceRequestParserTest {
 
@@ -73,7 +77,127 @@ class InferenceRequestParserTest {
                 Arguments.of("two documents", "{\"model\":\"m\"}{}", "not valid JSON"));
     }
 
+    /** Text that exercises the decoder: ASCII, Latin-1, CJK, an emoji (a surrogate pair), quotes and backslashes. */
+    private static String randomText(Random random, int length) {
+        String[] pieces = {"a", "Z", " ", "é", "ß", "中", "文", "😀", "\"", "\\", "/", "\n", "\t", "\u0001", "\u2028"};
+        StringBuilder sb = new StringBuilder();
+        while (sb.length() < length) {
+            sb.append(pieces[random.nextInt(pieces.length)]);
+        }
+        return sb.toString();
+    }
+
+    /** A JSON string literal of {@code s}, each character raw (UTF-8) or escaped, at random. */
+    private static String literal(Random random, String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean escape = c < 0x20 || c == '"' || c == '\\' || random.nextInt(4) == 0;
+            if (Character.isHighSurrogate(c)) {
+                // a pair stays together: raw as one 4-byte sequence, or two escapes
+                sb.append(escape ? String.format("\\u%04x\\u%04x", (int) c, (int) s.charAt(i + 1))
+                        : s.substring(i, i + 2));
+                i++;
+            } else if (!escape) {
+                sb.append(c);
+            } else if (c == '"' || c == '\\') {
+                sb.append('\\').append(c);
+            } else if (c == '\n' && random.nextBoolean()) {
+                sb.append("\\n");
+            } else if (c == '/' && random.nextBoolean()) {
+                sb.append("\\/");
+            } else {
+                sb.append(String.format("\\u%04x", (int) c));
+            }
+        }
+        return sb.append('"').toString();
+    }
+
+    static Stream<Arguments> boundedBodies() {
+        return Stream.of(
+                Arguments.of("completion prompt"),
+                Arguments.of("chat, content before role, content parts"),
+                Arguments.of("responses, instructions after input"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("boundedBodies")
+    void aBoundedPromptIsTheWholePromptsBeginning(String shape) {
+        Random random = new Random(shape.hashCode());
+        for (int round = 0; round < 40; round++) {
+            String a = randomText(random, random.nextInt(round < 20 ? 40 : 20_000));
+            String b = randomText(random, random.nextInt(round < 20 ? 40 : 20_000));
+            String json;
+            String expected;
+            switch (shape) {
+                case "completion prompt" -> {
+                    json = "{\"model\":\"m\",\"prompt\":[" + literal(random, a) + " , " + literal(random, b) + "]}";
+                    expected = a + b;
+                }
+                case "chat, content before role, content parts" -> {
+                    json = "{\"model\":\"m\",\"messages\":[{\"content\":" + literal(random, a)
+                            + ",\"role\":\"system\"},{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":"
+                            + literal(random, b) + "},{\"text\":" + literal(random, a) + "}]}]}";
+                    expected = "<|system|>\n" + a + "\n<|user|>\n" + b + a + "\n";
+                }
+                default -> {
+                    json = "{\"model\":\"m\",\"input\":" + literal(random, b) + ",\"instructions\":" + literal(random, a)
+                            + "}";
+                    expected = "<|system|>\n" + a + "\n" + b;
+                }
+            }
+            byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+            // in pieces, as a request arrives: strings and escapes cut across buffers
+            int cut1 = random.nextInt(bytes.length);
+            int cut2 = cut1 + random.nextInt(bytes.length - cut1);
+            ByteBuf body = Unpooled.wrappedBuffer(Arrays.copyOfRange(bytes, 0, cut1),
+                    Arrays.copyOfRange(bytes, cut1, cut2), Arrays.copyOfRange(bytes, cut2, bytes.length));
+            assertThat(InferenceRequestParser.parse(body.duplicate()).promptText()).isEqualTo(expected);
+            for (int limit : new int[] {0, 1, 11, 12, 13, 100, 4095, 4096, 4097, 16_384, expected.length()}) {
+                InferenceRequest bounded = InferenceRequestParser.parse(body.duplicate(), limit);
+                assertThat(bounded.promptText()).as("limit %d", limit)
+                        .isEqualTo(expected.substring(0, Math.min(limit, expected.length())));
+            }
+        }
+    }
+
+    @Test
+    void theTokenEstimateCountsWhatWasNotDecoded() {
+        String prompt = "word ".repeat(40_000);
+        InferenceRequest whole = parse("{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"stream\":true}");
+        InferenceRequest bounded = InferenceRequestParser.parse(
+                Unpooled.wrappedBuffer(("{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"stream\":true}")
+                        .getBytes(StandardCharsets.UTF_8)), 16_384);
+        assertThat(bounded.promptText()).isEqualTo(prompt.substring(0, 16_384));
+        assertThat(bounded.stream()).isTrue();
+        assertThat(whole.promptTokensEstimate()).isEqualTo(50_000);
+        assertThat(bounded.promptTokensEstimate()).isBetween(50_000, 50_001);
+    }
+
+    static Stream<Arguments> badBeyondTheLimit() {
+        return Stream.of(
+                Arguments.of("a byte that is no UTF-8", new byte[] {(byte) 0xFF}),
+                Arguments.of("a cut UTF-8 sequence", new byte[] {(byte) 0xE4, 'a'}),
+                Arguments.of("an unknown escape", "\\x".getBytes(StandardCharsets.US_ASCII)),
+                Arguments.of("a bad unicode escape", "\\u12G4".getBytes(StandardCharsets.US_ASCII)),
+                Arguments.of("a raw control character", new byte[] {0x01}));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badBeyondTheLimit")
+    void aPromptIsCheckedBeyondWhatIsDecoded(String scenario, byte[] bad) {
+        byte[] head = ("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(100)).getBytes(StandardCharsets.US_ASCII);
+        byte[] tail = "yz\"}".getBytes(StandardCharsets.US_ASCII);
+        ByteBuf body = Unpooled.wrappedBuffer(head, bad, tail);
+        for (int limit : new int[] {0, 50, Integer.MAX_VALUE}) {
+            assertThatThrownBy(() -> InferenceRequestParser.parse(body.duplicate(), limit))
+                    .as("limit %d", limit)
+                    .isInstanceOf(GatewayError.class)
+                    .hasMessageContaining("not valid JSON");
+        }
+    }
+
     private static InferenceRequest parse(String json) {
-        return InferenceRequestParser.parse(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)));
+        return InferenceRequestParser.parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -91,4 +91,18 @@ class GatewayReloadTest {
             }
         }
     }
+
+    @Test
+    void theParserDecodesAsMuchOfAPromptAsSomePoolsPolicyReads() throws Exception {
+        String wide = "    - {name: d, modelName: model-d, endpoints: ['127.0.0.1:8004'],\n"
+                + "       plugins: [{type: prefix-cache-scorer, parameters: {blockSize: 128, maxBlocks: 512}}]}\n";
+        Gateway gateway = new Gateway(config(B_ROUND_ROBIN), NanoClock.SYSTEM);
+        assertThat(gateway.pools().promptChars()).as("round-robin reads no prompt").isZero();
+
+        gateway.reload(config(A + B_ROUND_ROBIN));
+        assertThat(gateway.pools().promptChars()).as("the default prefix scorer: 256 blocks of 64").isEqualTo(16_384);
+
+        gateway.reload(config(A + wide));
+        assertThat(gateway.pools().promptChars()).isEqualTo(128 * 512);
+    }
 }

@@ -14,6 +14,7 @@ import io.inferencegateway.scheduling.framework.PickObserver;
 import io.inferencegateway.scheduling.framework.PlacementAware;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.PrefixIndexed;
+import io.inferencegateway.scheduling.framework.PromptReader;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
@@ -52,7 +53,7 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * so that the replicas still agree on those.
  */
 public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed,
-        PlacementAware {
+        PlacementAware, PromptReader {
 
     public static final String TYPE = "prefix-cache-scorer";
 
@@ -141,6 +142,12 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         PrefixCacheScorer shared = new PrefixCacheScorer(index, blockChars, maxBlocks, whileAway);
         shared.feed = sharing.join(shared::routedElsewhere);
         return shared;
+    }
+
+    /** The blocks it hashes, no more. */
+    @Override
+    public int promptChars() {
+        return blockChars * maxBlocks;
     }
 
     /** Another replica's decision; one for a pod that is not (or no longer) in the pool is ignored. */
