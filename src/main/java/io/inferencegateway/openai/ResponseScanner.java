@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.util.ByteProcessor;
 
 /**
  * Reads a model server's response as it is relayed, chunk by chunk, without buffering it: finds the first streamed
@@ -58,6 +59,24 @@ public final class ResponseScanner {
     private ByteBuf pending; // the unfinished event, held back until it ends
     private boolean eventHasUsage;
     private int newlines; // consecutive '\n' (a '\r' before one does not break the run)
+    // ByteBuf.forEachByte walks the bytes without the bounds and reference-count check getByte makes for each
+    private final ByteProcessor stepper = b -> {
+        step(b);
+        return true;
+    };
+    private final ByteProcessor eventEnd = b -> { // stops at the second '\n' of a blank line (strip mode)
+        step(b);
+        if (b == '\n') {
+            newlines++;
+        } else if (b != '\r') {
+            newlines = 0;
+        }
+        if (newlines == 2) {
+            newlines = 0;
+            return false;
+        }
+        return true;
+    };
 
     /**
      * @param eventStream      whether the body is a server-sent event stream (content is then looked for)
@@ -75,10 +94,7 @@ public final class ResponseScanner {
      */
     public ByteBuf scan(ByteBuf chunk) {
         if (!stripUsageEvents) {
-            int end = chunk.writerIndex();
-            for (int i = chunk.readerIndex(); i < end; i++) {
-                step(chunk.getByte(i));
-            }
+            chunk.forEachByte(stepper);
             return chunk;
         }
         return strip(chunk);
@@ -91,36 +107,42 @@ public final class ResponseScanner {
         return rest;
     }
 
+    /**
+     * Relays the chunk's complete events but those with usage. A chunk of whole events none of which is dropped (the
+     * common case) is returned as it is; otherwise the kept runs of it are slices of it, and an event that began in an
+     * earlier chunk is joined to its held-back start.
+     */
     private ByteBuf strip(ByteBuf chunk) {
         CompositeByteBuf out = null;
-        int from = chunk.readerIndex();
+        int start = chunk.readerIndex();
         int end = chunk.writerIndex();
-        for (int i = from; i < end; i++) {
-            byte b = chunk.getByte(i);
-            step(b);
-            if (b == '\n') {
-                newlines++;
-            } else if (b != '\r') {
-                newlines = 0;
-            }
-            if (newlines == 2) { // an event ended at i
-                newlines = 0;
-                ByteBuf event = chunk.retainedSlice(from, i + 1 - from);
-                if (pending != null) {
-                    event = Unpooled.wrappedBuffer(pending, event);
-                    pending = null;
-                }
+        int from = start; // where the current event began
+        int run = start; // where the run of kept events not yet added to out began
+        int i;
+        while (from < end && (i = chunk.forEachByte(from, end - from, eventEnd)) >= 0) {
+            if (pending != null) {
+                ByteBuf event = Unpooled.wrappedBuffer(pending, chunk.retainedSlice(from, i + 1 - from));
+                pending = null;
                 if (eventHasUsage) {
                     event.release();
                 } else {
-                    if (out == null) {
-                        out = Unpooled.compositeBuffer();
-                    }
-                    out.addComponent(true, event);
+                    out = add(out, event);
                 }
-                eventHasUsage = false;
-                from = i + 1;
+                run = i + 1;
+            } else if (eventHasUsage) {
+                if (run < from) {
+                    out = add(out, chunk.retainedSlice(run, from - run));
+                }
+                run = i + 1;
             }
+            eventHasUsage = false;
+            from = i + 1;
+        }
+        if (out == null && run == start && from == end) {
+            return chunk;
+        }
+        if (run < from) {
+            out = add(out, chunk.retainedSlice(run, from - run));
         }
         if (from < end) {
             ByteBuf rest = chunk.retainedSlice(from, end - from);
@@ -128,6 +150,11 @@ public final class ResponseScanner {
         }
         chunk.release();
         return out == null ? Unpooled.EMPTY_BUFFER : out;
+    }
+
+    private static CompositeByteBuf add(CompositeByteBuf out, ByteBuf part) {
+        CompositeByteBuf c = out == null ? Unpooled.compositeBuffer() : out;
+        return c.addComponent(true, part);
     }
 
     private void step(byte b) {
@@ -145,6 +172,9 @@ public final class ResponseScanner {
             if (!isSpace(b)) {
                 awaitingBrace = false; // "usage":null
             }
+        }
+        if (usageMatched == 0 && b != '"' && (contentFound || !watchContent)) {
+            return; // most bytes: nothing can start or continue here
         }
         usageMatched = advance(USAGE, usageMatched, b);
         if (usageMatched == USAGE.length) {

@@ -28,6 +28,12 @@ import io.netty.handler.stream.ChunkedWriteHandler;
  * {@link #offer offers} chunks; the client channel's {@link ChunkedWriteHandler} reads them. When the
  * queue is empty {@link #readChunk} returns null, which suspends the writer without blocking a thread;
  * each new chunk resumes it. Reading upstream pauses while too much is queued for a slow client.
+ *
+ * <p>The common case takes a shorter way: when the upstream connection shares the client's event loop
+ * (UpstreamClient places it so), the writer has sent the head and drained the queue, and the client
+ * connection takes more, a chunk is written to the client at once, past the writer, with no promise, and
+ * the read batch it came in is flushed once when it ends ({@link #readComplete}). Anything else (another
+ * loop, a client that does not keep up, the end) goes through the queue and the writer, in order.
  */
 public final class StreamingBody implements ChunkedInput<HttpContent> {
 
@@ -61,6 +67,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private volatile boolean paused;
     private volatile ChunkedWriteHandler writer;
     private volatile Channel client;
+    private volatile ChannelHandlerContext direct; // the writer's context: writes there go on past it, in order
     private volatile boolean closeClientAtEnd;
     private volatile Consumer<Outcome> onEnd = outcome -> { };
     private ResponseScanner scanner; // set before the first chunk, used on the upstream event loop only
@@ -68,6 +75,8 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     // touched only on the client channel's event loop
     private boolean lastSent;
     private long progress;
+    private boolean pulling; // the writer asked for a chunk: the head is written
+    private boolean unflushed;
 
     StreamingBody(Upstream upstream, boolean eventStream) {
         this.upstream = upstream;
@@ -98,6 +107,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     public void attach(Channel clientChannel, ChunkedWriteHandler clientWriter, boolean closeClientAtEnd) {
         this.closeClientAtEnd = closeClientAtEnd;
         this.client = clientChannel;
+        this.direct = clientChannel.pipeline().context(clientWriter);
         this.writer = clientWriter;
         wake();
     }
@@ -106,18 +116,43 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     // ---- upstream side -------------------------------------------------------------------------
 
     void offer(ByteBuf chunk) {
+        if (ended.get()) {
+            chunk.release();
+            return;
+        }
         if (scanner != null) {
-            if (ended.get()) {
-                chunk.release();
-                return;
-            }
             chunk = scanner.scan(chunk);
             if (!chunk.isReadable()) {
                 chunk.release();
                 return;
             }
         }
-        enqueue(chunk);
+        if (!writeDirect(chunk)) {
+            enqueue(chunk);
+        }
+    }
+
+    /** Writes {@code chunk} to the client now when nothing is queued before it and the connection takes it. */
+    private boolean writeDirect(ByteBuf chunk) {
+        ChannelHandlerContext ctx = direct;
+        if (ctx == null || !ctx.executor().inEventLoop() || !pulling || lastSent || !chunks.isEmpty()
+                || !ctx.channel().isWritable()) {
+            return false;
+        }
+        progress += chunk.readableBytes();
+        // the void promise keeps HttpObjectEncoder from combining a promise per part of the chunk; a failed
+        // write closes the connection, which ends the body through the writer (close)
+        ctx.write(new DefaultHttpContent(chunk), ctx.voidPromise());
+        unflushed = true;
+        return true;
+    }
+
+    /** The upstream read batch ended: the chunks it wrote directly go out, in one flush. */
+    void readComplete() {
+        if (unflushed) {
+            unflushed = false;
+            direct.flush();
+        }
     }
 
     private void enqueue(ByteBuf chunk) {
@@ -161,6 +196,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     @Override
     public HttpContent readChunk(ByteBufAllocator allocator) throws Exception {
         resumePending.set(false);
+        pulling = true;
         if (lastSent) {
             return null;
         }

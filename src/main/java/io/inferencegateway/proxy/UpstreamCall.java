@@ -150,6 +150,13 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         }
     }
 
+    /** A read batch from the connection ended. */
+    void onReadComplete() {
+        if (body != null) {
+            body.readComplete();
+        }
+    }
+
     /** The connection closed or broke while this call was on it. */
     void onClosed(Throwable cause) {
         if (done) {

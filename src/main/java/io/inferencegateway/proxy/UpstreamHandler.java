@@ -42,6 +42,15 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        UpstreamCall c = call;
+        if (c != null) {
+            c.onReadComplete();
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         UpstreamCall c = call;
         call = null;

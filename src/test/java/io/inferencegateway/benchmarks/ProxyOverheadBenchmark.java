@@ -49,7 +49,8 @@ import io.netty.handler.codec.http.LastHttpContent;
  * and CPU per streamed request against simulated vLLM pods, the gateway's scraping included.
  * {@code -Dsections=closed,streamcpu,open,heap} picks what runs (default: all;
  * {@code -Dstreams=10000} for the heap per open stream at issue 15's count); {@code -Drounds=N} repeats the
- * side-by-side sections; {@code -DbaselineJar=other.jar} adds another build of the gateway to the closed loop.
+ * side-by-side sections; {@code -DbaselineJar=other.jar} adds another build of the gateway to
+ * the closed loop and the streaming CPU rounds.
  *
  * <pre>
  * mvn -B -q package -DskipTests && mvn -B -q test-compile
@@ -250,42 +251,70 @@ public final class ProxyOverheadBenchmark {
 
     /**
      * The same open-loop SSE traffic against 8 simulated vLLM pods through the gateway (its default scrape
-     * interval on) and then through nginx: CPU each proxy's processes used per streamed request.
+     * interval on), through the baseline build when there is one, and through nginx: CPU each proxy's processes
+     * used per streamed request. Each gateway's idle CPU over the same time (no traffic: scraping, timers) is
+     * measured next to it and reported as the part of its cost nginx has no counterpart for.
      */
     static void streamingCpu(int rounds, int seconds, int rate) throws Exception {
         int cores = Runtime.getRuntime().availableProcessors();
         String model = io.inferencegateway.lab.simulator.EngineConfig.DEFAULT_MODEL;
         byte[] body = requestOfSize(1024, model, true, 64);
+        int idleSeconds = Math.max(5, seconds / 3);
         try (io.inferencegateway.lab.simulator.SimulatedFleet fleet = io.inferencegateway.lab.simulator.SimulatedFleet
                 .start(io.inferencegateway.lab.simulator.FleetOptions.builder().pods(8).model(model).build());
                 NginxProcess nginx = NginxProcess.start(fleet.endpoints(), cores);
-                GatewayProcess gateway = GatewayProcess.start(fleet.endpoints(), model, "", "overhead-stream-gateway")) {
-            InetSocketAddress viaGateway = new InetSocketAddress("127.0.0.1", gateway.port);
+                GatewayProcess gateway = GatewayProcess.start(fleet.endpoints(), model, "", "overhead-stream-gateway");
+                GatewayProcess baseline = baselineJar() == null ? null
+                        : GatewayProcess.start(fleet.endpoints(), model, "", "overhead-stream-baseline", baselineJar())) {
             InetSocketAddress viaNginx = new InetSocketAddress("127.0.0.1", nginx.port);
             System.out.println("\nstreaming CPU: warming up (JIT) ...");
-            run(viaGateway, rate, 20, true, 4096, body);
+            run(new InetSocketAddress("127.0.0.1", gateway.port), rate, 20, true, 4096, body);
+            if (baseline != null) {
+                run(new InetSocketAddress("127.0.0.1", baseline.port), rate, 20, true, 4096, body);
+            }
             run(viaNginx, rate, 5, true, 4096, body);
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf(Locale.ROOT,
                         "%nstreaming CPU round %d of %d: %d streams/s of 64 tokens for %d s over 8 simulated pods (load average %s)%n",
                         round, rounds, rate, seconds, loadAverage());
-                long g0 = gateway.cpuNanos();
-                Result g = run(viaGateway, rate, seconds, true, 4096, body);
-                long gCpu = gateway.cpuNanos() - g0;
+                double gPer = streamCpu("gateway: ", gateway, rate, seconds, idleSeconds, body);
+                double bPer = baseline == null ? 0 : streamCpu("baseline:", baseline, rate, seconds, idleSeconds, body);
                 long n0 = nginx.cpuNanos();
                 Result n = run(viaNginx, rate, seconds, true, 4096, body);
                 long nCpu = nginx.cpuNanos() - n0;
-                System.out.printf(Locale.ROOT, "  gateway: %.1f CPU-s, %.0f µs per stream, TTFB p50 %.2f ms, errors %d%n",
-                        gCpu / 1e9, gCpu / 1e3 / g.millis().length, g.p(50), g.errors());
-                System.out.printf(Locale.ROOT, "  nginx:   %.1f CPU-s, %.0f µs per stream, TTFB p50 %.2f ms, errors %d%n",
-                        nCpu / 1e9, nCpu / 1e3 / n.millis().length, n.p(50), n.errors());
-                System.out.printf(Locale.ROOT, "  gateway / nginx CPU per streamed request: %.2fx%n",
-                        ((double) gCpu / g.millis().length) / ((double) nCpu / n.millis().length));
+                double nPer = nCpu / 1e3 / n.millis().length;
+                System.out.printf(Locale.ROOT, "  nginx:    %.1f CPU-s, %.0f µs per stream, TTFB p50 %.2f ms, errors %d%n",
+                        nCpu / 1e9, nPer, n.p(50), n.errors());
+                System.out.printf(Locale.ROOT, "  gateway / nginx CPU per streamed request: %.2fx%n", gPer / nPer);
+                if (baseline != null) {
+                    System.out.printf(Locale.ROOT, "  baseline / nginx: %.2fx; this build / baseline: %.2fx%n",
+                            bPer / nPer, gPer / bPer);
+                }
             }
         }
     }
 
-    /** {@code -DbaselineJar=path}: another build of the gateway, measured beside this one in the closed loop. */
+    /** One streaming run through {@code g} and then as long without traffic; prints both, returns µs per stream. */
+    private static double streamCpu(String label, GatewayProcess g, int rate, int seconds, int idleSeconds, byte[] body)
+            throws Exception {
+        long t0 = System.nanoTime();
+        long c0 = g.cpuNanos();
+        Result r = run(new InetSocketAddress("127.0.0.1", g.port), rate, seconds, true, 4096, body);
+        long cpu = g.cpuNanos() - c0;
+        double wall = (System.nanoTime() - t0) / 1e9;
+        long i0 = g.cpuNanos();
+        Thread.sleep(idleSeconds * 1000L);
+        double idlePerSecond = (g.cpuNanos() - i0) / 1e9 / idleSeconds;
+        double perStream = cpu / 1e3 / r.millis().length;
+        double idlePerStream = idlePerSecond * wall * 1e6 / r.millis().length;
+        System.out.printf(Locale.ROOT,
+                "  %s %.1f CPU-s, %.0f µs per stream (of which idle, i.e. scraping and timers: %.3f cores, %.0f µs),"
+                        + " TTFB p50 %.2f ms, errors %d%n",
+                label, cpu / 1e9, perStream, idlePerSecond, idlePerStream, r.p(50), r.errors());
+        return perStream;
+    }
+
+    /** {@code -DbaselineJar=path}: another build of the gateway, measured beside this one in the same rounds. */
     static String baselineJar() {
         String jar = System.getProperty("baselineJar", "");
         return jar.isBlank() ? null : jar;

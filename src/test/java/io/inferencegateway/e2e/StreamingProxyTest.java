@@ -149,6 +149,105 @@ class StreamingProxyTest {
     }
 
     @Test
+    void aClientThatStopsReadingHoldsTheModelServerBackAndThenGetsEveryEventInOrder() throws Exception {
+        int events = 64 * 1024; // 64 MiB: far more than the gateway queues (StreamingBody.HIGH_WATER_BYTES) and the sockets buffer
+        upstream.behave(new TestUpstream.Flood(events));
+        try (Socket s = new Socket()) {
+            s.setReceiveBufferSize(16 * 1024); // before connecting, so that the window stays small
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", gateway.port()));
+            s.setSoTimeout(30_000);
+            String body = "{\"model\":\"m\",\"stream\":true}";
+            s.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+            InputStream in = new java.io.BufferedInputStream(s.getInputStream(), 1024);
+            String head = readHead(in);
+            assertThat(head).startsWith("HTTP/1.1 200").containsIgnoringCase("transfer-encoding: chunked");
+
+            // the client reads nothing more: the model server must come to a stop well short of the end
+            int[] last = {-1};
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                int now = upstream.floodEventsSent();
+                boolean still = now == last[0];
+                last[0] = now;
+                return still;
+            });
+            assertThat(last[0]).as("events the model server got out while the client read nothing")
+                    .isPositive().isLessThan(events / 2);
+
+            ChunkedBody chunks = new ChunkedBody(in);
+            for (int i = 0; i < events; i++) {
+                String expected = TestUpstream.floodEvent(i);
+                String got = new String(chunks.readNBytes(expected.length()), StandardCharsets.US_ASCII);
+                if (!got.equals(expected)) {
+                    assertThat(got).as("event " + i).isEqualTo(expected);
+                }
+            }
+            assertThat(chunks.read()).as("the body ends after the last event").isEqualTo(-1);
+        }
+    }
+
+    private static String readHead(InputStream in) throws Exception {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            head.append((char) in.read());
+        }
+        return head.toString();
+    }
+
+    /** The payload of a chunked body, read off the wire: -1 after the last chunk. */
+    static final class ChunkedBody extends InputStream {
+        private final InputStream in;
+        private int left;
+        private boolean done;
+
+        ChunkedBody(InputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public int read() throws java.io.IOException {
+            while (left == 0 && !done) {
+                StringBuilder line = new StringBuilder();
+                for (int c = in.read(); c != '\n'; c = in.read()) {
+                    if (c < 0) {
+                        throw new java.io.EOFException("the connection ended inside the body");
+                    }
+                    line.append((char) c);
+                }
+                String size = line.toString().trim();
+                if (size.isEmpty()) {
+                    continue; // the CRLF after a chunk's data
+                }
+                left = Integer.parseInt(size, 16);
+                done = left == 0;
+            }
+            if (done) {
+                return -1;
+            }
+            left--;
+            return in.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws java.io.IOException {
+            if (len == 0) {
+                return 0;
+            }
+            int c = read();
+            if (c < 0) {
+                return -1;
+            }
+            b[off] = (byte) c;
+            int n = in.read(b, off + 1, Math.min(len - 1, left));
+            if (n > 0) {
+                left -= n;
+                return n + 1;
+            }
+            return 1;
+        }
+    }
+
+    @Test
     void connectionsAreKeptAliveOnBothSides() throws Exception {
         upstream.behave(new TestUpstream.Json(200, "{\"n\":1}"));
         try (Socket s = new Socket("127.0.0.1", gateway.port())) {

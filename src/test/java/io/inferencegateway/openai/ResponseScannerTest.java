@@ -148,4 +148,20 @@ class ResponseScannerTest {
         assertThat(run.seen().usages).isEmpty();
         assertThat(run.relayed()).isEqualTo(body);
     }
+
+    @Test
+    void strippingRelaysAChunkOfWholeKeptEventsAsItIsAndReleasesWhatItDrops() {
+        ResponseScanner scanner = new ResponseScanner(true, true, new Seen());
+        String kept = CHAT_STREAM.substring(0, CHAT_STREAM.indexOf("data: {\"id\":\"c1\",\"object\":\"chat.completion.chunk\",\"choices\":[],"));
+        ByteBuf whole = Unpooled.copiedBuffer(kept, StandardCharsets.UTF_8);
+        assertThat(scanner.scan(whole)).as("no slice, no copy").isSameAs(whole);
+        whole.release();
+
+        ByteBuf withUsage = Unpooled.copiedBuffer(CHAT_STREAM.substring(kept.length()), StandardCharsets.UTF_8);
+        ByteBuf relayed = scanner.scan(withUsage);
+        assertThat(relayed.toString(StandardCharsets.UTF_8)).isEqualTo("data: [DONE]\n\n");
+        relayed.release();
+        assertThat(withUsage.refCnt()).as("the chunk is released with the part relayed from it").isZero();
+        assertThat(scanner.end()).isNull();
+    }
 }

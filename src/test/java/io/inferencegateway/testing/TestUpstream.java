@@ -41,7 +41,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 public final class TestUpstream implements AutoCloseable {
 
     /** What the upstream does with the next requests. */
-    public sealed interface Behaviour permits Json, Sse, ChatSse, Hang, DieMidStream, Reset {
+    public sealed interface Behaviour permits Json, Sse, ChatSse, Hang, DieMidStream, Reset, Flood {
     }
 
     /** Answers {@code status} with a JSON body. */
@@ -72,6 +72,13 @@ public final class TestUpstream implements AutoCloseable {
     public record Reset() implements Behaviour {
     }
 
+    /**
+     * Streams {@code events} events of {@link #floodEvent} as fast as the connection takes them (writing only
+     * while it is writable, as a server that honours back-pressure does); {@link #floodEventsSent} counts them.
+     */
+    public record Flood(int events) implements Behaviour {
+    }
+
     /** A request as received, and when each SSE event of its response was written (System.nanoTime()). */
     public record Received(String method, String uri, HttpHeaders headers, byte[] body, List<Long> eventNanos) {
         public String bodyText() {
@@ -90,6 +97,7 @@ public final class TestUpstream implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger clientsGoneMidResponse = new AtomicInteger();
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger floodEventsSent = new AtomicInteger();
     private volatile Behaviour behaviour = new Json(200, "{\"ok\":true}");
 
     public TestUpstream() throws InterruptedException {
@@ -132,6 +140,18 @@ public final class TestUpstream implements AutoCloseable {
         return connections.get();
     }
 
+    /** {@link Flood} events the socket took so far, over all connections. */
+    public int floodEventsSent() {
+        return floodEventsSent.get();
+    }
+
+    /** Event {@code i} of a {@link Flood}: 1,024 bytes. */
+    public static String floodEvent(int i) {
+        String head = "data: {\"i\":" + i + ",\"pad\":\"";
+        String tail = "\"}\n\n";
+        return head + "x".repeat(1024 - head.length() - tail.length()) + tail;
+    }
+
     public static String sseEvent(int i) {
         return "data: {\"i\":" + i + "}\n\n";
     }
@@ -155,6 +175,8 @@ public final class TestUpstream implements AutoCloseable {
 
     private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
         private boolean responding;
+        private int floodNext;
+        private int floodEvents;
 
         @Override
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
@@ -188,6 +210,15 @@ public final class TestUpstream implements AutoCloseable {
                         "data: [DONE]\n\n");
             } else if (b instanceof DieMidStream die) {
                 stream(ctx, r, die.eventsBeforeDeath(), die.gapMillis(), true, TestUpstream::sseEvent, "");
+            } else if (b instanceof Flood flood) {
+                responding = true;
+                HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+                head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
+                        .set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+                ctx.write(head);
+                floodNext = 0;
+                floodEvents = flood.events();
+                flood(ctx);
             } else if (b instanceof Reset) {
                 ctx.channel().config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
                 ctx.close();
@@ -227,6 +258,31 @@ public final class TestUpstream implements AutoCloseable {
             ctx.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(event.apply(i), StandardCharsets.UTF_8)));
             ctx.executor().schedule(() -> sendEvent(ctx, r, i + 1, events, gapMillis, die, event, trailer), gapMillis,
                     TimeUnit.MILLISECONDS);
+        }
+
+        private void flood(ChannelHandlerContext ctx) {
+            while (floodNext < floodEvents && ctx.channel().isWritable()) {
+                ctx.write(new DefaultHttpContent(Unpooled.copiedBuffer(floodEvent(floodNext++), StandardCharsets.UTF_8)))
+                        .addListener(f -> {
+                            if (f.isSuccess()) {
+                                floodEventsSent.incrementAndGet();
+                            }
+                        });
+            }
+            if (floodNext == floodEvents) {
+                floodEvents = 0;
+                responding = false;
+                ctx.write(LastHttpContent.EMPTY_LAST_CONTENT);
+            }
+            ctx.flush();
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+            if (ctx.channel().isWritable() && floodNext < floodEvents) {
+                flood(ctx);
+            }
+            ctx.fireChannelWritabilityChanged();
         }
 
         @Override
