@@ -146,22 +146,26 @@ final class ProbeTables {
         return blockCounts[pos];
     }
 
-    /** Links a new entry in front of its block's holders. */
+    /** Links a new entry in front of its block's holders, in one probe run: it finds the block or where it goes. */
     void addHolder(int e) {
         long h = entries.hash(e);
-        int pos = findBlock(h);
         entries.setHolderPrev(e, NONE);
-        if (pos == NONE) {
-            pos = freeBlockPos(h);
-            entries.setHolderNext(e, NONE);
-            blockCounts[pos] = 1;
-            blocks[pos] = slot(e, pos - blockHome(h));
-        } else {
-            int first = entryOf(blocks[pos]);
-            entries.setHolderNext(e, first);
-            entries.setHolderPrev(first, e);
-            blockCounts[pos]++;
-            blocks[pos] = blocks[pos] & ~ENTRY_MASK | e + 1;
+        for (int i = blockHome(h), d = 0;; i = (i + 1) & mask, d++) {
+            int v = blocks[i];
+            if (v == 0) { // the block's first holder
+                entries.setHolderNext(e, NONE);
+                blockCounts[i] = 1;
+                blocks[i] = slot(e, d);
+                return;
+            }
+            int first = entryOf(v);
+            if (mayBeHome(v, d) && entries.hash(first) == h) {
+                entries.setHolderNext(e, first);
+                entries.setHolderPrev(first, e);
+                blockCounts[i]++;
+                blocks[i] = v & ~ENTRY_MASK | e + 1;
+                return;
+            }
         }
     }
 
