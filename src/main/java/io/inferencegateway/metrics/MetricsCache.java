@@ -86,7 +86,8 @@ public final class MetricsCache implements MetricsView {
     /** The endpoint's state, or null for an endpoint never scraped (or forgotten). */
     public EndpointState state(Endpoint endpoint) {
         Slot slot = slots.get(endpoint);
-        return slot == null || slot.state == EndpointState.NEW ? null : slot.state;
+        EndpointState state = slot == null ? null : slot.state;
+        return state == EndpointState.NEW ? null : state;
     }
 
     /**
