@@ -3,8 +3,11 @@ package io.inferencegateway.runtime;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -136,6 +139,29 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
+     * Before a reload builds its pools: closes the Redis clients no pool of {@code next} shares through, and has the
+     * others forget the pools that no longer share through them, so that a pool moved to another Redis registers its
+     * meters afresh on the new client. Pools not yet swapped out meanwhile count their decisions as dropped.
+     */
+    private void retireSharings(GatewayConfig next) {
+        Map<URI, Set<String>> users = new HashMap<>();
+        for (PoolConfig p : next.pools()) {
+            if (p.replicas().placement() == ReplicaConfig.Placement.SHARED) {
+                users.computeIfAbsent(p.replicas().redisUrl(), u -> new HashSet<>()).add(p.name());
+            }
+        }
+        prefixSharings.entrySet().removeIf(e -> {
+            Set<String> names = users.get(e.getKey());
+            if (names == null) {
+                e.getValue().close();
+                return true;
+            }
+            e.getValue().retainPools(names);
+            return false;
+        });
+    }
+
+    /**
      * Applies a new validated config without stopping: pools whose config is unchanged are kept as they are
      * (policy state, endpoints), changed and added pools are built afresh and get the pods discovery already
      * knows for an unchanged selector, and the pool set is swapped in one write. Requests already routed
@@ -143,6 +169,7 @@ public final class Gateway implements AutoCloseable {
      */
     public synchronized PoolChanges reload(GatewayConfig next) {
         ModelPools before = pools;
+        retireSharings(next);
         List<ModelPool> list = new ArrayList<>();
         for (PoolConfig p : next.pools()) {
             ModelPool old = before.pool(p.name());

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.DoubleSupplier;
 import java.util.random.RandomGenerator;
 
 import org.slf4j.Logger;
@@ -71,6 +73,12 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
      */
     public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, int replicas,
             MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
+        this(pool, profile, staleAfter, () -> replicas, metrics, inFlight, clock, events);
+    }
+
+    /** @param replicas how many times this gateway's traffic the pods receive, asked at every estimate */
+    GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, DoubleSupplier replicas,
+            MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
         this.pool = Objects.requireNonNull(pool);
         this.profile = Objects.requireNonNull(profile);
         this.metrics = Objects.requireNonNull(metrics);
@@ -97,9 +105,22 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     /** Like the one above; with {@code replicas.placement: shared} the prefix index joins {@code sharing}. */
     public static GpuAwarePolicy forPool(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
             NanoClock clock, SchedulerEvents events, RandomGenerator random, PrefixSharing sharing) {
+        // the herding correction's factor: measured through the sharing while it is live, else replicas.count
+        AtomicReference<PrefixSharing.Feed> feed = new AtomicReference<>();
+        PrefixSharing joined = receiver -> {
+            PrefixSharing.Feed f = sharing.join(receiver);
+            feed.set(f);
+            return f;
+        };
+        int count = pool.replicas().count();
+        DoubleSupplier replicas = () -> {
+            PrefixSharing.Feed f = feed.get();
+            double measured = f == null ? Double.NaN : f.trafficFactor();
+            return Double.isNaN(measured) ? count : measured;
+        };
         return new GpuAwarePolicy(pool.name(),
-                SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas(), sharing),
-                pool.metricsStalenessThreshold(), pool.replicas().count(), metrics, inFlight, clock, events);
+                SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas(), joined),
+                pool.metricsStalenessThreshold(), replicas, metrics, inFlight, clock, events);
     }
 
     @Override

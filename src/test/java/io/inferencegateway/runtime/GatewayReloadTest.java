@@ -1,7 +1,9 @@
 package io.inferencegateway.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -9,8 +11,11 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.lab.bench.gateway.RedisServer;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.PoolChanges;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 
 class GatewayReloadTest {
 
@@ -45,5 +50,45 @@ class GatewayReloadTest {
         assertThat(gateway.pools().resolve("model-a")).isNull();
         assertThat(gateway.reload(config(C)).isEmpty()).isTrue();
         assertThat(gateway.reload(config(C)).toString()).isEqualTo("no pool changed");
+    }
+
+    static String sharedThrough(RedisServer redis) {
+        return "    - {name: a, modelName: model-a, endpoints: ['127.0.0.1:8001'],\n"
+                + "       replicas: {count: 2, placement: shared, redisUrl: '" + redis.url() + "'}}\n";
+    }
+
+    /** How many subscribers a message on pool a's channel reaches; the message itself is too short to be read. */
+    static String subscribersOfPoolA(RedisServer redis) {
+        return redis.command("PUBLISH inference-gateway:prefixes:a x");
+    }
+
+    static Double sharingUp(MeterRegistry registry) {
+        Gauge up = registry.find("inference_gateway_prefix_sharing_up").tag("pool", "a").gauge();
+        return up == null ? null : up.value();
+    }
+
+    @Test
+    void aPoolMovedToAnotherRedisLeavesTheOldOneAndItsMetersFollowTheNewOne() throws Exception {
+        try (RedisServer first = RedisServer.start(); RedisServer second = RedisServer.start()) {
+            MeterRegistry registry = GatewayMeters.newRegistry();
+            Gateway gateway = new Gateway(config(sharedThrough(first)), NanoClock.SYSTEM, registry);
+            try {
+                await().atMost(Duration.ofSeconds(10)).until(() -> ":1".equals(subscribersOfPoolA(first)));
+                await().atMost(Duration.ofSeconds(10)).until(() -> Double.valueOf(1).equals(sharingUp(registry)));
+
+                gateway.reload(config(sharedThrough(second)));
+
+                await().atMost(Duration.ofSeconds(10)).until(() -> ":1".equals(subscribersOfPoolA(second)));
+                await().atMost(Duration.ofSeconds(10)).until(() -> ":0".equals(subscribersOfPoolA(first)));
+                second.stop(); // the gauge reads the client now serving the pool, not the first one
+                await().atMost(Duration.ofSeconds(10)).until(() -> Double.valueOf(0).equals(sharingUp(registry)));
+
+                gateway.reload(config(A));
+                assertThat(sharingUp(registry)).as("a pool that no longer shares has no sharing meters").isNull();
+                assertThat(registry.find("inference_gateway_prefix_sharing_messages").meters()).isEmpty();
+            } finally {
+                gateway.close();
+            }
+        }
     }
 }

@@ -126,6 +126,43 @@ class GpuAwarePolicyTest {
         assertThat(policy(Weights.DEFAULT).choose(base("hi"), List.of(p2, p1))).isEqualTo(p1);
     }
 
+    @Test
+    void withSharedPlacementTheMeasuredTrafficFactorReplacesTheConfiguredCount() {
+        PoolConfig single = pool(Weights.DEFAULT, Policy.GPU_AWARE);
+        PoolConfig shared = new PoolConfig(single.name(), single.modelName(), single.loraAdapters(),
+                single.endpoints(), single.modelSelector(), single.namespace(), single.targetPort(), single.engine(),
+                single.policy(), single.endpointPicker(), single.routeTimeout(), single.metricsInterval(),
+                single.metricsStalenessThreshold(), false, null, null, null,
+                new io.inferencegateway.config.ReplicaConfig(1, io.inferencegateway.config.ReplicaConfig.Placement.SHARED,
+                        1.25, 4, false, java.net.URI.create("redis://127.0.0.1:6379")));
+        double[] measured = {Double.NaN};
+        io.inferencegateway.scheduling.prefix.PrefixSharing sharing = receiver -> new io.inferencegateway.scheduling.prefix.PrefixSharing.Feed() {
+            @Override
+            public void publish(long[] hashes, int count, Endpoint endpoint, int cacheBlocks) {
+            }
+
+            @Override
+            public boolean live() {
+                return true;
+            }
+
+            @Override
+            public double trafficFactor() {
+                return measured[0];
+            }
+        };
+        GpuAwarePolicy policy = GpuAwarePolicy.forPool(shared, scrapes::get, inFlight, clock,
+                (poolName, active) -> fallbackEvents.add(active), FIRST_OF_TIES, sharing);
+        scraped(p1, s -> s.waiting(0).kv(0.1));
+        scraped(p2, s -> s.waiting(3).kv(0.1));
+        inFlight.started(p1, 10); // this replica sent one request to p1 since the scrape
+        // unknown: count (1) applies, p1 looks 1 deep against p2's 3
+        assertThat(policy.choose(base("hi"), List.of(p1, p2))).isEqualTo(p1);
+        // the pool's decisions are 4 times this replica's: p1 is about 4 deep
+        measured[0] = 4.0;
+        assertThat(policy.choose(base("hi"), List.of(p1, p2))).isEqualTo(p2);
+    }
+
     // ------------------------------------------------------------------ saturation and fallback
 
     @Test

@@ -1,5 +1,7 @@
 package io.inferencegateway.scheduling.framework;
 
+import java.util.function.DoubleSupplier;
+
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests.Counters;
 import io.inferencegateway.metrics.EndpointMetrics;
@@ -27,26 +29,38 @@ import io.inferencegateway.metrics.EndpointMetrics;
  * <p>Only this gateway's traffic is seen. With {@code replicas} active gateways in front of the same pods
  * (the pool's {@code replicas.count}), each sending about as much as this one and, under rendezvous placement,
  * to the same pods for the same prefixes, {@code sent}, {@code finished} and the in-flight count are each
- * multiplied by {@code replicas}: the burst the pod really sees between two scrapes.
+ * multiplied by {@code replicas}: the burst the pod really sees between two scrapes. With shared placement that
+ * factor is measured instead (the pool's routing decisions over this replica's own, heard through Redis:
+ * prefix/RedisPrefixSharing.java), so it follows replicas added or removed by an autoscaler.
  */
 public final class LoadEstimator {
 
     private final long staleAfterNanos;
-    private final int replicas;
+    private final DoubleSupplier replicas;
 
     public LoadEstimator(long staleAfterNanos) {
         this(staleAfterNanos, 1);
     }
 
     public LoadEstimator(long staleAfterNanos, int replicas) {
+        this(staleAfterNanos, constant(replicas));
+    }
+
+    /** @param replicas how many times this gateway's traffic the pods receive, read at every estimate (at least 1) */
+    public LoadEstimator(long staleAfterNanos, DoubleSupplier replicas) {
         if (staleAfterNanos <= 0) {
             throw new IllegalArgumentException("staleAfterNanos must be positive");
         }
+        this.staleAfterNanos = staleAfterNanos;
+        this.replicas = replicas;
+    }
+
+    private static DoubleSupplier constant(int replicas) {
         if (replicas < 1) {
             throw new IllegalArgumentException("replicas must be at least 1");
         }
-        this.staleAfterNanos = staleAfterNanos;
-        this.replicas = replicas;
+        double r = replicas;
+        return () -> r;
     }
 
     public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, Counters now, long nowNanos) {
@@ -60,17 +74,17 @@ public final class LoadEstimator {
     public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, long startedNow, long finishedNow,
             long promptTokensNow, long nowNanos) {
         long inFlight = startedNow - finishedNow;
+        double r = Math.max(1, replicas.getAsDouble());
         if (m == null) {
-            into.set(endpoint, null, false, saturatedInt(inFlight * replicas), 0, Double.NaN, inFlight, 0, 0);
+            into.set(endpoint, null, false, saturatedInt(scaled(inFlight, r)), 0, Double.NaN, inFlight, 0, 0);
             return;
         }
         boolean fresh = nowNanos - m.scrapeStartedNanos() <= staleAfterNanos;
         Counters then = m.dispatchedAtScrape();
         // without a snapshot at scrape time there is no baseline to compare with: no correction
-        long sent = then == null ? 0 : Math.max(0, startedNow - then.started()) * replicas;
-        long finished = then == null ? 0 : Math.max(0, finishedNow - then.finished()) * replicas;
-        long promptTokens = then == null ? 0
-                : Math.max(0, promptTokensNow - then.startedPromptTokens()) * replicas;
+        long sent = then == null ? 0 : scaled(Math.max(0, startedNow - then.started()), r);
+        long finished = then == null ? 0 : scaled(Math.max(0, finishedNow - then.finished()), r);
+        long promptTokens = then == null ? 0 : scaled(Math.max(0, promptTokensNow - then.startedPromptTokens()), r);
         long net = sent - finished;
 
         int waiting = Math.max(0, m.waiting());
@@ -86,6 +100,11 @@ public final class LoadEstimator {
             kv = Math.min(1.0, kv + growthTokens / capacityTokens);
         }
         into.set(endpoint, m, fresh, estWaiting, estRunning, kv, inFlight, sent, finished);
+    }
+
+    /** {@code count × factor}, rounded (an integer factor gives exact multiples). */
+    private static long scaled(long count, double factor) {
+        return Math.round(count * factor);
     }
 
     private static int saturatedInt(long v) {

@@ -34,5 +34,14 @@ public interface PrefixSharing {
 
         /** Whether decisions flow both ways right now. */
         boolean live();
+
+        /**
+         * The pool's decisions, every replica's, per decision of this replica over the last few seconds: how many
+         * times this replica's traffic the pods receive (about the number of active replicas behind a balancer that
+         * spreads evenly). NaN while unknown: not live, or too few decisions of this replica to tell.
+         */
+        default double trafficFactor() {
+            return Double.NaN;
+        }
     }
 }

@@ -4,8 +4,10 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -27,6 +29,7 @@ import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -48,6 +51,10 @@ public final class RedisPrefixSharing implements AutoCloseable {
 
     static final String CHANNEL = "inference-gateway:prefixes:";
     private static final long RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How often each pool's traffic factor is measured, over the decisions since the last time. */
+    static final Duration TRAFFIC_WINDOW = Duration.ofSeconds(2);
+    /** Fewer own decisions in a window than this tell too little: the factor is unknown. */
+    static final int MIN_OWN_DECISIONS = 10;
 
     private final long replicaId = ThreadLocalRandom.current().nextLong();
     private final ClientResources resources;
@@ -62,6 +69,10 @@ public final class RedisPrefixSharing implements AutoCloseable {
     private volatile boolean closed;
 
     public RedisPrefixSharing(URI url, MeterRegistry registry) {
+        this(url, registry, TRAFFIC_WINDOW);
+    }
+
+    RedisPrefixSharing(URI url, MeterRegistry registry, Duration trafficWindow) {
         this.registry = registry;
         this.resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1)
                 .reconnectDelay(Delay.constant(Duration.ofMillis(500))).build();
@@ -73,6 +84,8 @@ public final class RedisPrefixSharing implements AutoCloseable {
                 .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(1)).build())
                 .build());
         connect();
+        resources.eventExecutorGroup().scheduleAtFixedRate(() -> pools.values().forEach(Pool::measureTraffic),
+                trafficWindow.toMillis(), trafficWindow.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The sharing of one pool's decisions. */
@@ -167,32 +180,78 @@ public final class RedisPrefixSharing implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops sharing the decisions of pools not named (a reload removed them, or moved them to another Redis): their
+     * channels are left and their meters removed, so that a pool's meters always describe the client serving it.
+     */
+    public void retainPools(Set<String> names) {
+        for (Pool p : pools.values()) {
+            if (!names.contains(p.name) && pools.remove(p.name, p)) {
+                p.receiver = null;
+                p.meters.forEach(registry::remove);
+                var sub = connected(subscriber);
+                if (sub != null) {
+                    sub.async().unsubscribe(p.channel);
+                }
+            }
+        }
+    }
+
+    /** Closes the connections and removes every pool's meters. */
     @Override
     public void close() {
         closed = true;
+        retainPools(Set.of());
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         resources.shutdown(0, 2, TimeUnit.SECONDS);
     }
 
     /** One pool's channel, its current index and its counts; kept across reloads (one per pool name). */
     private final class Pool implements PrefixSharing.Feed {
+        final String name;
         final byte[] channel;
+        final List<Meter> meters = new ArrayList<>();
         final LongAdder published = new LongAdder();
         final LongAdder received = new LongAdder();
         final LongAdder dropped = new LongAdder();
         volatile PrefixSharing.Receiver receiver;
         volatile boolean subscribed;
+        volatile double trafficFactor = Double.NaN;
+        private long publishedBefore;
+        private long receivedBefore;
 
         Pool(String name) {
+            this.name = name;
             this.channel = (CHANNEL + name).getBytes(StandardCharsets.UTF_8);
             for (var d : Map.of("published", published, "received", received, "dropped", dropped).entrySet()) {
-                FunctionCounter.builder("inference_gateway_prefix_sharing_messages", d.getValue(), LongAdder::sum)
+                meters.add(FunctionCounter.builder("inference_gateway_prefix_sharing_messages", d.getValue(),
+                                LongAdder::sum)
                         .description("Routing decisions told to or heard from the other gateway replicas")
-                        .tags("pool", name, "direction", d.getKey()).register(registry);
+                        .tags("pool", name, "direction", d.getKey()).register(registry));
             }
-            Gauge.builder("inference_gateway_prefix_sharing_up", this, p -> p.live() ? 1 : 0)
+            meters.add(Gauge.builder("inference_gateway_prefix_sharing_up", this, p -> p.live() ? 1 : 0)
                     .description("1 while this replica shares its routing decisions through Redis")
-                    .tags("pool", name).register(registry);
+                    .tags("pool", name).register(registry));
+            meters.add(Gauge.builder("inference_gateway_prefix_sharing_traffic_factor", this, Pool::trafficFactor)
+                    .description("The pool's routing decisions per decision of this replica (about the active "
+                            + "replicas); NaN while unknown")
+                    .tags("pool", name).register(registry));
+        }
+
+        /** On the sharing's timer: the decisions heard and made since the last window. */
+        void measureTraffic() {
+            long own = published.sum();
+            long heard = received.sum();
+            long ownNow = own - publishedBefore;
+            long heardNow = heard - receivedBefore;
+            publishedBefore = own;
+            receivedBefore = heard;
+            trafficFactor = live() && ownNow >= MIN_OWN_DECISIONS ? (double) (ownNow + heardNow) / ownNow : Double.NaN;
+        }
+
+        @Override
+        public double trafficFactor() {
+            return trafficFactor;
         }
 
         @Override
