@@ -137,6 +137,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     @Override
     public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
         long now = clock.nanoTime();
+        double factor = estimator.factor(); // once per pick: with shared placement it is measured
         PerThread thread = threads.get();
         SchedulingCycle cycle = thread.cycle.begin(request, now);
         int fresh = 0;
@@ -144,7 +145,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             Endpoint e = candidates.get(i);
             EndpointState s = cycle.addState();
             thread.refresh(i, e, metrics, inFlight);
-            estimate(s, e, thread.readers[i], thread.tallies[i], now);
+            estimate(s, e, thread.readers[i], thread.tallies[i], now, factor);
             if (s.fresh()) {
                 fresh++;
             }
@@ -183,13 +184,14 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             return false;
         }
         long now = clock.nanoTime();
+        double factor = estimator.factor();
         PerThread thread = threads.get();
         EndpointState s = thread.probe;
         boolean anyFresh = false;
         for (int i = 0; i < candidates.size(); i++) {
             Endpoint e = candidates.get(i);
             thread.refresh(i, e, metrics, inFlight);
-            estimate(s, e, thread.readers[i], thread.tallies[i], now);
+            estimate(s, e, thread.readers[i], thread.tallies[i], now, factor);
             if (s.fresh()) {
                 if (!saturation.saturated(s)) {
                     return false;
@@ -201,10 +203,10 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     }
 
     private void estimate(EndpointState into, Endpoint e, MetricsView.Reader reader, InFlightRequests.Tally tally,
-            long now) {
+            long now, double factor) {
         EndpointMetrics m = reader.latest();
         long finished = tally.finished(); // first: a request counted as finished is always counted as started too
-        estimator.estimate(into, e, m, tally.started(), finished, tally.startedPromptTokens(), now);
+        estimator.estimate(into, e, m, tally.started(), finished, tally.startedPromptTokens(), now, factor);
     }
 
     @Override
