@@ -110,6 +110,15 @@ public final class InFlightRequests {
         return slots.get(endpoint);
     }
 
+    /**
+     * Like {@link #tally}, but creates the endpoint's counters (at zero) when it has none yet, so that a holder can keep
+     * them from the start: a pick reads every candidate's, and most candidates of a large pool may not have had a
+     * request yet.
+     */
+    public Tally tallyOf(Endpoint endpoint) {
+        return slots.computeIfAbsent(endpoint, Tally::new);
+    }
+
     /** Requests sent to any endpoint whose response has not ended yet (a drain waits for it to reach 0). */
     public long total() {
         long open = 0;

@@ -160,13 +160,15 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     @Override
     public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
         long now = clock.nanoTime();
+        double factor = estimator.factor(); // once per pick: with shared placement it is measured
         PerThread thread = threads.get();
         SchedulingCycle cycle = thread.cycle.begin(request, now);
         int fresh = 0;
         for (int i = 0; i < candidates.size(); i++) {
             Endpoint e = candidates.get(i);
             EndpointState s = cycle.addState();
-            estimate(s, e, thread.tally(i, e, inFlight), now);
+            thread.refresh(i, e, metrics, inFlight);
+            estimate(s, e, thread.readers[i], thread.tallies[i], now, factor);
             if (s.fresh()) {
                 fresh++;
             }
@@ -205,12 +207,14 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             return false;
         }
         long now = clock.nanoTime();
+        double factor = estimator.factor();
         PerThread thread = threads.get();
         EndpointState s = thread.probe;
         boolean anyFresh = false;
         for (int i = 0; i < candidates.size(); i++) {
             Endpoint e = candidates.get(i);
-            estimate(s, e, thread.tally(i, e, inFlight), now);
+            thread.refresh(i, e, metrics, inFlight);
+            estimate(s, e, thread.readers[i], thread.tallies[i], now, factor);
             if (s.fresh()) {
                 if (!saturation.saturated(s)) {
                     return false;
@@ -221,14 +225,11 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         return anyFresh;
     }
 
-    private void estimate(EndpointState into, Endpoint e, InFlightRequests.Tally tally, long now) {
-        EndpointMetrics m = metrics.latest(e);
-        if (tally == null) {
-            estimator.estimate(into, e, m, 0, 0, 0, now);
-            return;
-        }
+    private void estimate(EndpointState into, Endpoint e, MetricsView.Reader reader, InFlightRequests.Tally tally,
+            long now, double factor) {
+        EndpointMetrics m = reader.latest();
         long finished = tally.finished(); // first: a request counted as finished is always counted as started too
-        estimator.estimate(into, e, m, tally.started(), finished, tally.startedPromptTokens(), now);
+        estimator.estimate(into, e, m, tally.started(), finished, tally.startedPromptTokens(), now, factor);
     }
 
     @Override
@@ -313,24 +314,34 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
 
     /**
      * What one request thread reuses from decision to decision: the cycle, a probe state, and each candidate
-     * position's in-flight tally. Pools pass the same endpoints in the same order request after request, so a tally
-     * found once saves a map lookup per candidate until the list or the endpoint changes.
+     * position's scrape reader and in-flight tally. Pools pass the same endpoints in the same order request after
+     * request, so the two found once save two map lookups per candidate until the list or the endpoint changes.
      */
     private static final class PerThread {
         final SchedulingCycle cycle = new SchedulingCycle();
         final EndpointState probe = new EndpointState();
-        private InFlightRequests.Tally[] tallies = new InFlightRequests.Tally[0];
+        MetricsView.Reader[] readers = new MetricsView.Reader[0];
+        InFlightRequests.Tally[] tallies = new InFlightRequests.Tally[0];
 
-        InFlightRequests.Tally tally(int i, Endpoint e, InFlightRequests inFlight) {
+        /** Makes {@code readers[i]} and {@code tallies[i]} those of {@code e}. */
+        void refresh(int i, Endpoint e, MetricsView metrics, InFlightRequests inFlight) {
             if (i >= tallies.length) {
-                tallies = Arrays.copyOf(tallies, Math.max(i + 1, tallies.length * 2));
+                int n = Math.max(i + 1, tallies.length * 2);
+                tallies = Arrays.copyOf(tallies, n);
+                readers = Arrays.copyOf(readers, n);
             }
             InFlightRequests.Tally t = tallies[i];
-            if (t == null || !t.live() || (t.endpoint() != e && !t.endpoint().equals(e))) {
-                t = inFlight.tally(e);
-                tallies[i] = t;
+            if (t == null || !t.live() || !same(t.endpoint(), e)) {
+                tallies[i] = inFlight.tallyOf(e);
             }
-            return t;
+            MetricsView.Reader r = readers[i];
+            if (r == null || !r.live() || !same(r.endpoint(), e)) {
+                readers[i] = metrics.reader(e);
+            }
+        }
+
+        private static boolean same(Endpoint held, Endpoint e) {
+            return held == e || held.equals(e);
         }
     }
 }

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,6 +28,7 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.metrics.EndpointMetrics;
+import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.scheduling.SchedulerEvents;
 import io.inferencegateway.scheduling.SchedulingPolicies;
 import io.inferencegateway.domain.SchedulingPolicy;
@@ -42,7 +42,7 @@ import io.inferencegateway.domain.SchedulingPolicy;
  * characters, so after warm-up every pod holds those 32 blocks (the case where the index has many holders
  * per block). The index is warmed by routing every prompt once; after that each prompt is a repeat,
  * as in multi-turn chat, so matches walk the full chain. Metrics: random but fresh, some pods running LoRA
- * adapters; 1 in 8 requests asks for an adapter.
+ * adapters, held in a {@link MetricsCache} as the gateway holds them; 1 in 8 requests asks for an adapter.
  *
  * <p>Run (see docs/scheduling.md): {@code java -cp target/classes:target/test-classes:$(cat target/cp.txt)
  * org.openjdk.jmh.Main PickLatencyBenchmark}
@@ -81,16 +81,16 @@ public class PickLatencyBenchmark {
         }
         inFlight = new InFlightRequests();
         long now = 1_000_000_000L;
-        Map<Endpoint, EndpointMetrics> scrapes = new ConcurrentHashMap<>(); // as a metrics cache would hold them
+        MetricsCache scrapes = new MetricsCache();
         for (Endpoint e : pods) {
             Set<String> running = Set.of(ADAPTERS[random.nextInt(ADAPTERS.length)]);
-            scrapes.put(e, new EndpointMetrics(random.nextInt(5), random.nextInt(64), 0.1 + 0.6 * random.nextDouble(),
+            scrapes.recordSuccess(e, new EndpointMetrics(random.nextInt(5), random.nextInt(64), 0.1 + 0.6 * random.nextDouble(),
                     running, Set.of(), 4, 16, 29_205, Double.NaN, Double.NaN, now - 20_000_000L,
-                    InFlightRequests.Counters.ZERO));
+                    InFlightRequests.Counters.ZERO), now - 10_000_000L);
         }
         PoolConfig pool = new PoolConfig("bench", MODEL, List.of(ADAPTERS), pods, Map.of(), null, 8000,
                 EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300), Duration.ofMillis(50));
-        policy = SchedulingPolicies.create(pool, scrapes::get, inFlight, () -> now, SchedulerEvents.NONE);
+        policy = SchedulingPolicies.create(pool, scrapes, inFlight, () -> now, SchedulerEvents.NONE);
 
         String system = workload.equals("system-prompt") ? text(random, 2_048) : "";
         requests = new InferenceRequest[GROUPS * PER_GROUP];

@@ -73,8 +73,18 @@ public final class LoadEstimator {
      */
     public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, long startedNow, long finishedNow,
             long promptTokensNow, long nowNanos) {
+        estimate(into, endpoint, m, startedNow, finishedNow, promptTokensNow, nowNanos, factor());
+    }
+
+    /** The factor this gateway's counts are multiplied by now; a pick reads it once for all its candidates. */
+    public double factor() {
+        return Math.max(1, replicas.getAsDouble());
+    }
+
+    /** As above, with the {@link #factor()} read once by the caller. */
+    public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, long startedNow, long finishedNow,
+            long promptTokensNow, long nowNanos, double r) {
         long inFlight = startedNow - finishedNow;
-        double r = Math.max(1, replicas.getAsDouble());
         if (m == null) {
             into.set(endpoint, null, false, saturatedInt(scaled(inFlight, r)), 0, Double.NaN, inFlight, 0, 0);
             return;
@@ -104,7 +114,7 @@ public final class LoadEstimator {
 
     /** {@code count × factor}, rounded (an integer factor gives exact multiples). */
     private static long scaled(long count, double factor) {
-        return Math.round(count * factor);
+        return factor == 1 ? count : Math.round(count * factor); // the same for 1, without the rounding
     }
 
     private static int saturatedInt(long v) {

@@ -78,42 +78,53 @@ public final class SchedulerProfile {
         Arrays.fill(totals, 0, n, 0.0);
         double[] scores = cycle.scores(n);
         double[] weighted = cycle.weighted(k * n);
+        double[] rows = cycle.rowBests(k); // per scorer: its best weighted score, where, and the second best
         int[] cached = cycle.cachedTokens(n);
         for (int s = 0; s < k; s++) {
             WeightedScorer ws = scorers.get(s);
             Arrays.fill(scores, 0, n, 0.0);
             ws.scorer().score(cycle, current, scores);
+            double best = Double.NEGATIVE_INFINITY;
+            double second = Double.NEGATIVE_INFINITY;
+            int at = -1;
             for (int i = 0; i < n; i++) {
                 double w = ws.weight() * clamp(scores[i]);
                 weighted[s * n + i] = w;
                 totals[i] += w;
+                if (w > best) {
+                    second = best;
+                    best = w;
+                    at = i;
+                } else if (w > second) {
+                    second = w;
+                }
             }
+            rows[3 * s] = best;
+            rows[3 * s + 1] = at;
+            rows[3 * s + 2] = second;
         }
         EndpointState chosen = picker.pick(current, totals);
         int c = indexOf(current, chosen);
         PickReason why = n == 1 ? (narrowed != null ? narrowed : PickReason.ONLY_CANDIDATE)
-                : decisive(weighted, totals, n, c);
+                : decisive(weighted, rows, totals, n, c);
         cycle.decided(why, c < 0 ? 0 : cached[c]);
         observe(cycle, chosen);
         return chosen;
     }
 
-    /** The reason of the scorer that put candidate {@code c} furthest ahead of the best other one. */
-    private PickReason decisive(double[] weighted, double[] totals, int n, int c) {
+    /**
+     * The reason of the scorer that put candidate {@code c} furthest ahead of the best other one; {@code rows} holds
+     * each scorer's best weighted score, its position and the second best, so the best other is one of those two.
+     */
+    private PickReason decisive(double[] weighted, double[] rows, double[] totals, int n, int c) {
         if (c < 0 || scorers.isEmpty()) {
             return PickReason.POLICY;
         }
         int best = -1;
         double bestLead = TIE;
         for (int s = 0; s < scorers.size(); s++) {
-            int row = s * n;
-            double other = Double.NEGATIVE_INFINITY;
-            for (int i = 0; i < n; i++) {
-                if (i != c) {
-                    other = Math.max(other, weighted[row + i]);
-                }
-            }
-            double lead = weighted[row + c] - other;
+            double other = (int) rows[3 * s + 1] == c ? rows[3 * s + 2] : rows[3 * s];
+            double lead = weighted[s * n + c] - other;
             if (lead > bestLead) {
                 bestLead = lead;
                 best = s;

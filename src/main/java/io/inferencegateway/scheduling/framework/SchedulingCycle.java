@@ -32,6 +32,7 @@ public final class SchedulingCycle {
     private double[] doubles = new double[16];
     // per scorer k and candidate i, the weighted clamped score at [k * n + i] (SchedulerProfile)
     private double[] weighted = new double[64];
+    private double[] rowBests = new double[15];
     private int[] cachedTokens = new int[16];
     // what the filters removed, as (filter, outcome, endpoints) rows; the current filter's rows start at filterMark
     private Filter[] outcomeFilter = new Filter[4];
@@ -255,6 +256,14 @@ public final class SchedulingCycle {
     void decided(PickReason why, int cachedTokensOfChosen) {
         reason = why;
         chosenCachedTokens = cachedTokensOfChosen;
+    }
+
+    /** Three slots per scorer for {@link SchedulerProfile}: its best weighted score, where, and the second best. */
+    double[] rowBests(int scorers) {
+        if (rowBests.length < 3 * scorers) {
+            rowBests = new double[3 * scorers];
+        }
+        return rowBests;
     }
 
     double[] weighted(int n) {

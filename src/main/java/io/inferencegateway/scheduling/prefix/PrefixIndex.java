@@ -121,10 +121,39 @@ public final class PrefixIndex {
         int slot = slotFor(endpoint);
         limit[slot] = cacheBlocks > 0 ? Math.min(cacheBlocks, blocksPerEndpoint) : blocksPerEndpoint;
         lastRecorded[slot] = ++tick;
-        // deepest block first, so that block 0 ends up the most recent: eviction then cuts chains from the end
-        for (int i = n - 1; i >= 0; i--) {
+        // deepest block first, so that block 0 ends up the most recent: eviction then cuts chains from the end.
+        // The endpoint holds a prefix of the chain, so the blocks past it are added without looking them up first.
+        int held = heldPrefix(hashes, n, slot);
+        for (int i = n - 1; i >= held; i--) {
+            add(slot, hashes[i]);
+        }
+        for (int i = held - 1; i >= 0; i--) {
             touch(slot, hashes[i]);
         }
+    }
+
+    /**
+     * How many leading blocks of the chain the endpoint holds. It holds a prefix of every chain (see the class
+     * comment), so one lookup settles a full hit or a miss from block 0, and a bisection the rest.
+     */
+    private int heldPrefix(long[] hashes, int n, int slot) {
+        if (count[slot] == 0 || tables.findPair(hashes[0], slot) == NONE) {
+            return 0;
+        }
+        if (tables.findPair(hashes[n - 1], slot) != NONE) {
+            return n;
+        }
+        int lo = 1; // [0, lo) held, [hi, n) not
+        int hi = n - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (tables.findPair(hashes[mid], slot) != NONE) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     private void touch(int slot, long h) {
@@ -136,6 +165,11 @@ public final class PrefixIndex {
             }
             return;
         }
+        add(slot, h);
+    }
+
+    /** Adds block {@code h}, which the endpoint does not hold, as its most recent. */
+    private void add(int slot, long h) {
         int share = sharePerEndpoint();
         int own = Math.min(share, limit[slot]);
         while (count[slot] >= own) {
@@ -148,7 +182,7 @@ public final class PrefixIndex {
             entries.grow();
             tables.rebuild();
         }
-        e = entries.allocate();
+        int e = entries.allocate();
         entries.setHash(e, h);
         entries.setOwner(e, slot);
         pushLru(slot, e);

@@ -7,10 +7,21 @@ import static io.inferencegateway.scheduling.prefix.EntryPool.NONE;
  * endpoint holds, and block hash → first holder plus holder count, to find who holds a block. Slots store
  * entry index + 1 (0 is empty) and compare keys through the pool's arrays. Linear probing at most half
  * full; deletion shifts later entries back instead of leaving tombstones, so lookups stay short forever.
+ *
+ * <p>A slot's top {@value #DISPLACEMENT_BITS} bits hold how far it sits from its home slot ({@value #FAR} meaning that
+ * far or further). A lookup then compares keys only for slots with its own home, and a deletion finds the homes of the
+ * slots it shifts without reading their entries: every entry read is a likely cache miss in a pool far larger than the
+ * CPU caches, and recording a prompt on a pod that lacks it inserts and evicts a hundred blocks.
  */
 final class ProbeTables {
 
     private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+    /** Entry index + 1 needs 28 bits: the pool holds at most {@link PrefixIndex#MAX_ENTRIES} = 2^27 entries. */
+    private static final int ENTRY_BITS = 28;
+    private static final int ENTRY_MASK = (1 << ENTRY_BITS) - 1;
+    static final int DISPLACEMENT_BITS = 32 - ENTRY_BITS;
+    /** The displacement stored for slots this far from home or further: their home is then read from the entry. */
+    static final int FAR = (1 << DISPLACEMENT_BITS) - 1;
 
     private final EntryPool entries;
     private int mask;
@@ -45,8 +56,9 @@ final class ProbeTables {
             }
             insertPair(e);
             if (entries.holderPrev(e) == NONE) { // the first holder stands for its block
-                int pos = freeBlockPos(entries.hash(e));
-                blocks[pos] = e + 1;
+                long h = entries.hash(e);
+                int pos = freeBlockPos(h);
+                blocks[pos] = slot(e, pos - blockHome(h));
                 int n = 0;
                 for (int x = e; x != NONE; x = entries.holderNext(x)) {
                     n++;
@@ -54,6 +66,21 @@ final class ProbeTables {
                 blockCounts[pos] = n;
             }
         }
+    }
+
+    /** A slot's value for entry {@code e} that sits {@code distance} (mod the table size) from its home. */
+    private int slot(int e, int distance) {
+        return (e + 1) | Math.min(distance & mask, FAR) << ENTRY_BITS;
+    }
+
+    private static int entryOf(int v) {
+        return (v & ENTRY_MASK) - 1;
+    }
+
+    /** True when the slot holding {@code v}, {@code distance} from the home being looked up, may share that home. */
+    private static boolean mayBeHome(int v, int distance) {
+        int d = v >>> ENTRY_BITS;
+        return d == distance || d == FAR && distance >= FAR;
     }
 
     // ---------------------------------------------------------------- (hash, endpoint) -> entry
@@ -64,28 +91,29 @@ final class ProbeTables {
     }
 
     int findPair(long h, int slot) {
-        for (int i = pairHome(h, slot);; i = (i + 1) & mask) {
+        for (int i = pairHome(h, slot), d = 0;; i = (i + 1) & mask, d++) {
             int v = pairs[i];
             if (v == 0) {
                 return NONE;
             }
-            if (entries.is(v - 1, h, slot)) {
-                return v - 1;
+            if (mayBeHome(v, d) && entries.is(entryOf(v), h, slot)) {
+                return entryOf(v);
             }
         }
     }
 
     void insertPair(int e) {
-        int i = pairHome(entries.hash(e), entries.owner(e));
+        int home = pairHome(entries.hash(e), entries.owner(e));
+        int i = home;
         while (pairs[i] != 0) {
             i = (i + 1) & mask;
         }
-        pairs[i] = e + 1;
+        pairs[i] = slot(e, i - home);
     }
 
     void removePair(int e) {
         int i = pairHome(entries.hash(e), entries.owner(e));
-        while (pairs[i] != e + 1) {
+        while (entryOf(pairs[i]) != e) {
             i = (i + 1) & mask;
         }
         deleteAt(pairs, null, i, true);
@@ -99,41 +127,46 @@ final class ProbeTables {
 
     /** The block's table position, or NONE when no endpoint holds it. */
     int findBlock(long h) {
-        for (int i = blockHome(h);; i = (i + 1) & mask) {
+        for (int i = blockHome(h), d = 0;; i = (i + 1) & mask, d++) {
             int v = blocks[i];
             if (v == 0) {
                 return NONE;
             }
-            if (entries.hash(v - 1) == h) {
+            if (mayBeHome(v, d) && entries.hash(entryOf(v)) == h) {
                 return i;
             }
         }
     }
 
     int firstHolder(int pos) {
-        return blocks[pos] - 1;
+        return entryOf(blocks[pos]);
     }
 
     int holders(int pos) {
         return blockCounts[pos];
     }
 
-    /** Links a new entry in front of its block's holders. */
+    /** Links a new entry in front of its block's holders, in one probe run: it finds the block or where it goes. */
     void addHolder(int e) {
         long h = entries.hash(e);
-        int pos = findBlock(h);
         entries.setHolderPrev(e, NONE);
-        if (pos == NONE) {
-            pos = freeBlockPos(h);
-            entries.setHolderNext(e, NONE);
-            blockCounts[pos] = 1;
-        } else {
-            int first = blocks[pos] - 1;
-            entries.setHolderNext(e, first);
-            entries.setHolderPrev(first, e);
-            blockCounts[pos]++;
+        for (int i = blockHome(h), d = 0;; i = (i + 1) & mask, d++) {
+            int v = blocks[i];
+            if (v == 0) { // the block's first holder
+                entries.setHolderNext(e, NONE);
+                blockCounts[i] = 1;
+                blocks[i] = slot(e, d);
+                return;
+            }
+            int first = entryOf(v);
+            if (mayBeHome(v, d) && entries.hash(first) == h) {
+                entries.setHolderNext(e, first);
+                entries.setHolderPrev(first, e);
+                blockCounts[i]++;
+                blocks[i] = v & ~ENTRY_MASK | e + 1;
+                return;
+            }
         }
-        blocks[pos] = e + 1;
     }
 
     /** Unlinks an entry from its block's holders; the block goes when its last holder does. */
@@ -143,9 +176,9 @@ final class ProbeTables {
         int nx = entries.holderNext(e);
         if (p != NONE) {
             entries.setHolderNext(p, nx);
-        } else {
-            blocks[pos] = nx + 1; // 0 when e was the only holder; the slot is deleted just below
-        }
+        } else if (nx != NONE) {
+            blocks[pos] = blocks[pos] & ~ENTRY_MASK | nx + 1;
+        } // else e was the only holder: the slot is deleted just below
         if (nx != NONE) {
             entries.setHolderPrev(nx, p);
         }
@@ -162,7 +195,10 @@ final class ProbeTables {
         return i;
     }
 
-    /** Backward shift: later entries of the probe run move into the hole when their home is at or before it. */
+    /**
+     * Backward shift: later entries of the probe run move into the hole when their home is at or before it. Their homes
+     * come from the stored displacements; only a slot {@link #FAR} from home reads its entry.
+     */
     private void deleteAt(int[] table, int[] side, int pos, boolean pairKeyed) {
         int hole = pos;
         for (int i = (pos + 1) & mask;; i = (i + 1) & mask) {
@@ -170,10 +206,15 @@ final class ProbeTables {
             if (v == 0) {
                 break;
             }
-            int e = v - 1;
-            int home = pairKeyed ? pairHome(entries.hash(e), entries.owner(e)) : blockHome(entries.hash(e));
+            int home;
+            if (v >>> ENTRY_BITS < FAR) {
+                home = (i - (v >>> ENTRY_BITS)) & mask;
+            } else {
+                int e = entryOf(v);
+                home = pairKeyed ? pairHome(entries.hash(e), entries.owner(e)) : blockHome(entries.hash(e));
+            }
             if (((i - home) & mask) >= ((i - hole) & mask)) {
-                table[hole] = v;
+                table[hole] = slot(entryOf(v), hole - home);
                 if (side != null) {
                     side[hole] = side[i];
                 }

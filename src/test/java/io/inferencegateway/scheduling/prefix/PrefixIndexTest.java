@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import io.inferencegateway.domain.Endpoint;
 
@@ -222,11 +222,12 @@ class PrefixIndexTest {
      * deepest block first; a match is the number of leading blocks the set holds, cut at the first block
      * no endpoint holds. No global pressure here (maxEntries covers every endpoint's full share). With 6
      * pods every holder list is walked; with 40, popular blocks have more than 16 holders and are probed
-     * per candidate instead.
+     * per candidate instead. Colliding: every hash is bent to one of 8 home slots in each table, so probe runs
+     * are hundreds long and the tables' displacement marks saturate ({@code ProbeTables.FAR}).
      */
-    @ParameterizedTest(name = "{0} pods")
-    @ValueSource(ints = {6, 40})
-    void agreesWithAPlainLruModelUnderRandomTraffic(int podCount) {
+    @ParameterizedTest(name = "{0} pods, colliding {1}")
+    @CsvSource({"6, false", "40, false", "6, true", "40, true"})
+    void agreesWithAPlainLruModelUnderRandomTraffic(int podCount, boolean colliding) {
         int perEndpoint = 40;
         PrefixIndex index = new PrefixIndex(perEndpoint, podCount * perEndpoint, podCount);
         Map<Endpoint, LinkedHashSet<Long>> model = new HashMap<>();
@@ -244,6 +245,12 @@ class PrefixIndexTest {
             long[] base = roots[random.nextInt(roots.length)];
             int n = 1 + random.nextInt(30);
             long[] h = branch(base, random.nextInt(n + 1), 100 + random.nextInt(20), n);
+            if (colliding) {
+                for (int i = 0; i < n; i++) { // (h ^ h >>> 32) keeps 3 bits: 8 homes
+                    long hi = h[i] >>> 32;
+                    h[i] = hi << 32 | (hi ^ (h[i] & 7)) & 0xFFFF_FFFFL;
+                }
+            }
             if (random.nextBoolean()) {
                 Endpoint e = pods.get(random.nextInt(pods.size()));
                 index.record(h, n, e);
