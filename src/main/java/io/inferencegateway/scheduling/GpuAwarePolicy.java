@@ -78,7 +78,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         this(pool, profile, staleAfter, () -> replicas, metrics, inFlight, clock, events);
     }
 
-    /** @param replicas how many times this gateway's traffic the pods receive, asked at every estimate */
+    /** @param replicas how many times this gateway's traffic the pods receive, asked once per pick */
     GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, DoubleSupplier replicas,
             MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
         this.pool = Objects.requireNonNull(pool);

@@ -46,7 +46,7 @@ public final class LoadEstimator {
         this(staleAfterNanos, constant(replicas));
     }
 
-    /** @param replicas how many times this gateway's traffic the pods receive, read at every estimate (at least 1) */
+    /** @param replicas how many times this gateway's traffic the pods receive, read by {@link #factor()} */
     public LoadEstimator(long staleAfterNanos, DoubleSupplier replicas) {
         if (staleAfterNanos <= 0) {
             throw new IllegalArgumentException("staleAfterNanos must be positive");
