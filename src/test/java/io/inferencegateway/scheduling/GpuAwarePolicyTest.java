@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.ReplicaConfig;
 import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
@@ -29,6 +30,7 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.Scenarios.Scrape;
 import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
 
 /** The policy end to end with default weights: state building, herding correction, LoRA, prefix, fallback. */
 class GpuAwarePolicyTest {
@@ -61,6 +63,15 @@ class GpuAwarePolicyTest {
     private static PoolConfig pool(Weights weights, Policy policy) {
         return new PoolConfig("p", MODEL, List.of("sql"), List.of(pod(1)), Map.of(), null, 8000, EngineType.VLLM,
                 policy, weights, Duration.ofSeconds(300), Duration.ofMillis(50));
+    }
+
+    /** The default GPU-aware pool, run by several gateway replicas as {@code replicas} says. */
+    private static PoolConfig replicated(ReplicaConfig replicas) {
+        PoolConfig single = pool(Weights.DEFAULT, Policy.GPU_AWARE);
+        return new PoolConfig(single.name(), single.modelName(), single.loraAdapters(), single.endpoints(),
+                single.modelSelector(), single.namespace(), single.targetPort(), single.engine(), single.policy(),
+                single.endpointPicker(), single.routeTimeout(), single.metricsInterval(),
+                single.metricsStalenessThreshold(), false, null, null, null, replicas);
     }
 
     /** A scrape of {@code e} taken now, remembering the gateway's counters at this moment as the scraper does. */
@@ -128,15 +139,10 @@ class GpuAwarePolicyTest {
 
     @Test
     void withSharedPlacementTheMeasuredTrafficFactorReplacesTheConfiguredCount() {
-        PoolConfig single = pool(Weights.DEFAULT, Policy.GPU_AWARE);
-        PoolConfig shared = new PoolConfig(single.name(), single.modelName(), single.loraAdapters(),
-                single.endpoints(), single.modelSelector(), single.namespace(), single.targetPort(), single.engine(),
-                single.policy(), single.endpointPicker(), single.routeTimeout(), single.metricsInterval(),
-                single.metricsStalenessThreshold(), false, null, null, null,
-                new io.inferencegateway.config.ReplicaConfig(1, io.inferencegateway.config.ReplicaConfig.Placement.SHARED,
-                        1.25, 4, false, java.net.URI.create("redis://127.0.0.1:6379")));
+        PoolConfig shared = replicated(new ReplicaConfig(1, ReplicaConfig.Placement.SHARED, 1.25, 4, false,
+                java.net.URI.create("redis://127.0.0.1:6379")));
         double[] measured = {Double.NaN};
-        io.inferencegateway.scheduling.prefix.PrefixSharing sharing = receiver -> new io.inferencegateway.scheduling.prefix.PrefixSharing.Feed() {
+        PrefixSharing sharing = receiver -> new PrefixSharing.Feed() {
             @Override
             public void publish(long[] hashes, int count, Endpoint endpoint, int cacheBlocks) {
             }
@@ -185,13 +191,8 @@ class GpuAwarePolicyTest {
 
     @Test
     void withRendezvousPlacementTheFallbackKeepsEachPromptOnItsHome() {
-        PoolConfig single = pool(Weights.DEFAULT, Policy.GPU_AWARE);
-        PoolConfig replicated = new PoolConfig(single.name(), single.modelName(), single.loraAdapters(),
-                single.endpoints(), single.modelSelector(), single.namespace(), single.targetPort(), single.engine(),
-                single.policy(), single.endpointPicker(), single.routeTimeout(), single.metricsInterval(),
-                single.metricsStalenessThreshold(), false, null, null, null,
-                new io.inferencegateway.config.ReplicaConfig(2, io.inferencegateway.config.ReplicaConfig.Placement.RENDEZVOUS,
-                        1.25, 4, false, null));
+        PoolConfig replicated = replicated(new ReplicaConfig(2, ReplicaConfig.Placement.RENDEZVOUS, 1.25, 4, false,
+                null));
         GpuAwarePolicy a = policy(replicated);
         GpuAwarePolicy b = policy(replicated);
         String prompt = "a long shared system prompt that fills more than one block of sixty-four characters, twice";
