@@ -1,5 +1,6 @@
 package io.inferencegateway.benchmarks;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -8,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -265,7 +268,7 @@ public final class ScrapeCostBenchmark {
         return threadCpuNanos(serverThreads);
     }
 
-    private static byte[] fixture(String name) throws java.io.IOException {
+    private static byte[] fixture(String name) throws IOException {
         try (var in = ScrapeCostBenchmark.class.getResourceAsStream("/fixtures/" + name)) {
             return in.readAllBytes();
         }
@@ -298,10 +301,10 @@ public final class ScrapeCostBenchmark {
      */
     private static long kernelNanos(long pid) {
         try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return Long.parseLong(fields[12]) * 10_000_000L; // field 15 counted from the state, field 3
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return 0;
         }
     }
