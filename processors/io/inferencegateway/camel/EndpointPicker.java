@@ -9,28 +9,27 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.Placement;
-import io.inferencegateway.proxy.UpstreamResponse;
 import org.apache.camel.Exchange;
 import org.apache.camel.Expression;
-import org.apache.camel.spi.NormalizedEndpointUri;
-import org.apache.camel.support.SynchronizationAdapter;
+import org.apache.camel.support.service.ServiceHelper;
 
 /**
- * The dynamic recipient: the endpoint that should serve the request as an {@code upstream:host:port} URI for the
- * route's dynamic to ({@code toD}); flow control ({@link AdmitRequest}) has usually placed the request already, at the
+ * The dynamic recipient: the {@code upstream:host:port} endpoint that should serve the request, for the route's
+ * dynamic to ({@code toD}); flow control ({@link AdmitRequest}) has usually placed the request already, at the
  * moment a pod had room, otherwise this asks the pool's scheduling policy now.
  * The {@link Placement} it leaves on the exchange lets the upstream producer fail over and count the
  * request in flight until its response ends, or until the exchange ends without a relayed response.
  *
- * <p>The URI is handed over already normalized, so that the dynamic to neither parses nor normalizes it per request;
- * normalized once per endpoint, and kept for at most {@link #MAX_URIS} endpoints (pods come and go).
+ * <p>It hands the dynamic to the Camel endpoint itself, so that Camel neither parses, normalizes nor looks up a URI per
+ * request: resolved once per pod (again should Camel have stopped it), and kept for at most {@link #MAX_URIS} pods
+ * (pods come and go).
  */
 public class EndpointPicker implements Expression {
 
     static final int MAX_URIS = 4096;
 
     private final Gateway gateway;
-    private final Map<Endpoint, NormalizedEndpointUri> uris = new ConcurrentHashMap<>();
+    private final Map<Endpoint, org.apache.camel.Endpoint> upstreams = new ConcurrentHashMap<>();
 
     public EndpointPicker(Gateway gateway) {
         this.gateway = gateway;
@@ -38,11 +37,11 @@ public class EndpointPicker implements Expression {
 
     @Override
     public <T> T evaluate(Exchange exchange, Class<T> type) {
-        NormalizedEndpointUri uri = pick(exchange);
-        return type.isInstance(uri) ? type.cast(uri) : type.cast(uri.getUri());
+        org.apache.camel.Endpoint upstream = pick(exchange);
+        return type.isInstance(upstream) ? type.cast(upstream) : type.cast(upstream.getEndpointUri());
     }
 
-    NormalizedEndpointUri pick(Exchange exchange) {
+    org.apache.camel.Endpoint pick(Exchange exchange) {
         Placement placement = exchange.getProperty(GatewayExchange.PLACEMENT, Placement.class);
         if (placement == null) { // no flow control step before this one in the route
             ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
@@ -51,19 +50,19 @@ public class EndpointPicker implements Expression {
             placement = Placement.choose(pool, request, gateway.inFlight());
             bind(exchange, placement, gateway, gateway.clock().nanoTime() - start);
         }
-        return uri(exchange, placement.endpoint());
+        return upstream(exchange, placement.endpoint());
     }
 
-    private NormalizedEndpointUri uri(Exchange exchange, Endpoint endpoint) {
-        NormalizedEndpointUri uri = uris.get(endpoint);
-        if (uri == null) {
-            if (uris.size() >= MAX_URIS) {
-                uris.clear();
+    private org.apache.camel.Endpoint upstream(Exchange exchange, Endpoint endpoint) {
+        org.apache.camel.Endpoint upstream = upstreams.get(endpoint);
+        if (upstream == null || ServiceHelper.isStopped(upstream)) {
+            if (upstreams.size() >= MAX_URIS) {
+                upstreams.clear();
             }
-            uri = exchange.getContext().getCamelContextExtension().normalizeUri("upstream:" + endpoint);
-            uris.put(endpoint, uri);
+            upstream = exchange.getContext().getEndpoint("upstream:" + endpoint);
+            upstreams.put(endpoint, upstream);
         }
-        return uri;
+        return upstream;
     }
 
     /**
@@ -77,16 +76,6 @@ public class EndpointPicker implements Expression {
             gateway.requestListeners().picked(record);
         }
         exchange.setProperty(GatewayExchange.PLACEMENT, placement);
-        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
-            @Override
-            public void onDone(Exchange done) {
-                // A relayed response releases the placement when its body ends. Any other ending (a failure before
-                // or during the upstream call, even one the error handler turned into an error response) ends the
-                // request here: the error handler marks failures handled, so onFailure alone would miss them.
-                if (!(done.getMessage().getBody() instanceof UpstreamResponse)) {
-                    placement.finish();
-                }
-            }
-        });
+        RequestEnding.of(exchange).placement(placement);
     }
 }

@@ -5,6 +5,8 @@ public final class GatewayExchange {
 
     /** The id of the {@code direct:} route that serves the request's path and method (set by {@link PathDispatch}). */
     public static final String ROUTE = "gatewayRoute";
+    /** That route's {@code direct:} {@link org.apache.camel.Endpoint}, which the ingress's dynamic to sends to. */
+    public static final String ROUTE_ENDPOINT = "gatewayRouteEndpoint";
     /** The client's {@link io.netty.handler.codec.http.HttpHeaders}, forwarded upstream end-to-end. */
     public static final String REQUEST_HEADERS = "gatewayRequestHeaders";
     /** The parsed {@link io.inferencegateway.domain.InferenceRequest}. */

@@ -8,14 +8,12 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.openai.InferenceRequestParser;
 import io.inferencegateway.openai.MultipartFields;
-import io.inferencegateway.proxy.UpstreamResponse;
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.runtime.RequestListeners;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.buffer.ByteBuf;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
-import org.apache.camel.support.SynchronizationAdapter;
 
 /**
  * Reads the OpenAI request body once, without consuming it: the same bytes go upstream. Sets the
@@ -65,15 +63,7 @@ public class ParseInferenceRequest implements Processor {
                 headers == null ? null : headers.get("traceparent"));
         exchange.setProperty(GatewayExchange.RECORD, record);
         exchange.setProperty(GatewayExchange.LISTENERS, listeners);
-        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
-            @Override
-            public void onDone(Exchange done) {
-                if (!(done.getMessage().getBody() instanceof UpstreamResponse)) {
-                    listeners.end(record, record.error() == GatewayError.Reason.CLIENT_CLOSED
-                            ? RequestRecord.Ending.CLIENT_GONE : RequestRecord.Ending.REFUSED);
-                }
-            }
-        });
+        RequestEnding.of(exchange).record(record, listeners);
         listeners.started(record);
         return record;
     }

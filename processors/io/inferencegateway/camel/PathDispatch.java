@@ -9,14 +9,19 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import io.inferencegateway.domain.GatewayError;
+import org.apache.camel.CamelContext;
+import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.Processor;
+import org.apache.camel.support.service.ServiceHelper;
 
 /**
  * The ingress's one dispatch point (routes/openai-ingress.camel.yaml): the request's path and method name the route
- * that serves it, left in the {@code gatewayRoute} property; a path not in the table is a 404 {@code unknown_url},
- * a path in it with another method a 405 {@code method_not_allowed} with {@code Allow}.
+ * that serves it, left in the {@code gatewayRoute} property, and that route's {@code direct:} endpoint in
+ * {@code gatewayRouteEndpoint} for the ingress's dynamic to (resolved once per route, so that Camel does not
+ * resolve a URI per request); a path not in the table is a 404 {@code unknown_url}, a path in it with another method
+ * a 405 {@code method_not_allowed} with {@code Allow}.
  *
  * <p>The table is text, one line per path and method, {@code METHOD /path route-id} (declared in
  * routes/gateway-beans.camel.yaml, so a path is added there without a build). A {@code {name}} segment matches any
@@ -35,7 +40,7 @@ public final class PathDispatch implements Processor {
     private static final class PathRoutes {
         final String[] segments;
         final String[] names;
-        final Map<String, String> byMethod = new LinkedHashMap<>();
+        final Map<String, Target> byMethod = new LinkedHashMap<>();
         /** The last segment is a {@code {name...}} one. */
         final boolean rest;
         String allow;
@@ -49,6 +54,25 @@ public final class PathDispatch implements Processor {
                     names[i] = segments[i].substring(1, segments[i].length() - (rest && i == segments.length - 1 ? 4 : 1));
                 }
             }
+        }
+    }
+
+    /** A route of the table and its {@code direct:} endpoint, resolved on first use (again should Camel stop it). */
+    private static final class Target {
+        final String route;
+        volatile Endpoint endpoint;
+
+        Target(String route) {
+            this.route = route;
+        }
+
+        Endpoint endpoint(CamelContext camel) {
+            Endpoint e = endpoint;
+            if (e == null || ServiceHelper.isStopped(e)) {
+                e = camel.getEndpoint("direct:" + route);
+                endpoint = e;
+            }
+            return e;
         }
     }
 
@@ -71,7 +95,7 @@ public final class PathDispatch implements Processor {
                         + "a {name...} one last");
             }
             PathRoutes routes = byPath.computeIfAbsent(parts[1], PathRoutes::new);
-            if (routes.byMethod.putIfAbsent(parts[0], parts[2]) != null) {
+            if (routes.byMethod.putIfAbsent(parts[0], new Target(parts[2])) != null) {
                 throw invalid(n, line, parts[0] + " " + parts[1] + " is already in the table");
             }
         }
@@ -107,8 +131,8 @@ public final class PathDispatch implements Processor {
         if (routes == null) {
             throw GatewayError.unknownUrl(method, path);
         }
-        String route = routes.byMethod.get(method);
-        if (route == null) {
+        Target target = routes.byMethod.get(method);
+        if (target == null) {
             message.setHeader("Allow", routes.allow);
             throw GatewayError.methodNotAllowed(method, path);
         }
@@ -117,7 +141,8 @@ public final class PathDispatch implements Processor {
                 message.setHeader(routes.names[i], values[i]);
             }
         }
-        exchange.setProperty(GatewayExchange.ROUTE, route);
+        exchange.setProperty(GatewayExchange.ROUTE, target.route);
+        exchange.setProperty(GatewayExchange.ROUTE_ENDPOINT, target.endpoint(exchange.getContext()));
     }
 
     /** Per segment of the template, the value a {@code {name}} segment matched; null when the path does not match. */

@@ -17,7 +17,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.stream.ChunkedWriteHandler;
-import io.netty.util.ReferenceCountUtil;
 import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.apache.camel.component.netty.NettyConstants;
@@ -25,7 +24,6 @@ import org.apache.camel.component.netty.http.DefaultNettyHttpBinding;
 import org.apache.camel.component.netty.http.NettyHttpConfiguration;
 import org.apache.camel.component.netty.http.NettyHttpConstants;
 import org.apache.camel.component.netty.http.NettyHttpMessage;
-import org.apache.camel.support.SynchronizationAdapter;
 
 /**
  * The gateway's binding between netty-http and Camel messages.
@@ -65,12 +63,7 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         ByteBuf body = request.content().retain();
         message.setBody(body);
         exchange.getExchangeExtension().setStreamCacheDisabled(true);
-        exchange.getExchangeExtension().addOnCompletion(new SynchronizationAdapter() {
-            @Override
-            public void onDone(Exchange done) {
-                ReferenceCountUtil.safeRelease(body);
-            }
-        });
+        RequestEnding.of(exchange).body(body);
         return message;
     }
 

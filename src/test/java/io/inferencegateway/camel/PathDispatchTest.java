@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.apache.camel.Endpoint;
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
@@ -71,6 +72,12 @@ class PathDispatchTest {
         Exchange e = request(method, path);
         DISPATCH.process(e);
         assertThat(e.getProperty(GatewayExchange.ROUTE)).isEqualTo(route);
+        // the endpoint the ingress's dynamic to sends to: that route's direct: one, the same for every request
+        assertThat(e.getProperty(GatewayExchange.ROUTE_ENDPOINT, Endpoint.class).getEndpointUri())
+                .isEqualTo("direct://" + route);
+        Exchange again = request(method, path);
+        DISPATCH.process(again);
+        assertThat(again.getProperty(GatewayExchange.ROUTE_ENDPOINT)).isSameAs(e.getProperty(GatewayExchange.ROUTE_ENDPOINT));
         if (param != null) {
             assertThat(e.getMessage().getHeader(param)).isEqualTo(value);
         }

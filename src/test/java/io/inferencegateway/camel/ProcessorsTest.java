@@ -83,10 +83,17 @@ class ProcessorsTest {
         Exchange e = exchange("application/json", "");
         e.setProperty(GatewayExchange.MODEL_POOL, gateway.pools().pool("llama"));
         e.setProperty(GatewayExchange.REQUEST, new InferenceRequest("llama", null, "p", 7, false));
-        String uri = new EndpointPicker(gateway).evaluate(e, String.class);
+        EndpointPicker picker = new EndpointPicker(gateway);
+        String uri = picker.evaluate(e, String.class);
         Placement placement = e.getProperty(GatewayExchange.PLACEMENT, Placement.class);
         assertThat(uri).isEqualTo("upstream://" + placement.endpoint()); // Camel's normalized form
         assertThat(placement.endpoint()).isIn(Endpoint.parse("10.0.0.1:8000"), Endpoint.parse("10.0.0.2:8000"));
+        // the dynamic to gets the endpoint itself, resolved once per pod
+        Exchange again = exchange("application/json", "");
+        again.setProperty(GatewayExchange.PLACEMENT, placement);
+        Object upstream = picker.evaluate(again, Object.class);
+        assertThat(upstream).isInstanceOf(UpstreamEndpoint.class).isSameAs(picker.evaluate(again, Object.class));
+        assertThat(((UpstreamEndpoint) upstream).target()).isEqualTo(placement.endpoint());
         assertThat(gateway.inFlight().inFlight(placement.endpoint())).isEqualTo(1);
         placement.finish();
         assertThat(gateway.inFlight().inFlight(placement.endpoint())).isZero();
