@@ -15,6 +15,7 @@ import io.inferencegateway.runtime.Gateway;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.util.AsciiString;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.component.netty.NettyConstants;
@@ -38,6 +39,9 @@ public class AdmitRequest extends AsyncProcessorSupport {
     public static final String FAIRNESS_HEADER = "x-gateway-fairness-id";
     /** Longest fairness key taken; a longer one is a 400, so that a key cannot pin much memory. */
     public static final int MAX_FAIRNESS_KEY = 128;
+    // the names as Netty looks them up: an AsciiString keeps its hash, a String's is computed again on every lookup
+    private static final AsciiString PRIORITY = AsciiString.cached(PRIORITY_HEADER);
+    private static final AsciiString FAIRNESS = AsciiString.cached(FAIRNESS_HEADER);
 
     private final Gateway gateway;
 
@@ -79,7 +83,7 @@ public class AdmitRequest extends AsyncProcessorSupport {
     }
 
     static int priority(FlowControlConfig config, InferenceRequest request, HttpHeaders headers, TenantConfig tenant) {
-        String asked = config.priorityHeader() && headers != null ? headers.get(PRIORITY_HEADER) : null;
+        String asked = config.priorityHeader() && headers != null ? headers.get(PRIORITY) : null;
         if (asked != null) {
             Integer p = Priority.parse(asked);
             if (p == null) {
@@ -92,7 +96,7 @@ public class AdmitRequest extends AsyncProcessorSupport {
     }
 
     static String fairnessKey(HttpHeaders headers, TenantConfig tenant) {
-        String key = headers == null ? null : headers.get(FAIRNESS_HEADER);
+        String key = headers == null ? null : headers.get(FAIRNESS);
         if (key == null && tenant != null) {
             return tenant.name();
         }

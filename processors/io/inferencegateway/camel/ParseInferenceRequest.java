@@ -8,10 +8,12 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.openai.InferenceRequestParser;
 import io.inferencegateway.openai.MultipartFields;
+import io.inferencegateway.proxy.UpstreamRequests;
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.runtime.RequestListeners;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.buffer.ByteBuf;
+import io.netty.util.AsciiString;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -27,6 +29,9 @@ import org.apache.camel.Processor;
 public class ParseInferenceRequest implements Processor {
 
     private static final Set<String> FORM_FIELDS = Set.of("model", "stream");
+    // as Netty looks them up: an AsciiString keeps its hash, a String's is computed again on every lookup
+    private static final AsciiString REQUEST_ID = AsciiString.cached("x-request-id");
+    private static final AsciiString TRACEPARENT = AsciiString.cached(UpstreamRequests.TRACEPARENT);
 
     private final Gateway gateway;
 
@@ -59,8 +64,8 @@ public class ParseInferenceRequest implements Processor {
         RequestListeners listeners = gateway.requestListeners();
         RequestRecord record = new RequestRecord(listeners.now(), System.currentTimeMillis(),
                 exchange.getMessage().getHeader(Exchange.HTTP_PATH, String.class),
-                headers == null ? null : headers.get("x-request-id"),
-                headers == null ? null : headers.get("traceparent"));
+                headers == null ? null : headers.get(REQUEST_ID),
+                headers == null ? null : headers.get(TRACEPARENT));
         exchange.setProperty(GatewayExchange.RECORD, record);
         exchange.setProperty(GatewayExchange.LISTENERS, listeners);
         RequestEnding.of(exchange).record(record, listeners);
