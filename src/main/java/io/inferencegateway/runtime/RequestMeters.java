@@ -22,7 +22,8 @@ import io.micrometer.core.instrument.Timer;
 /**
  * The per-request meters of docs/observability.md, fed by each request's {@link RequestRecord} when it ends. Label
  * values come from the config (pools, models, their pods) or small fixed sets, so the series stay bounded; meters
- * are looked up in maps keyed by those values, not built per request.
+ * are looked up in maps keyed by those values, not built per request (by pool, then by model: two lookups by strings,
+ * with no key to build per request).
  */
 final class RequestMeters implements RequestListener {
 
@@ -41,14 +42,11 @@ final class RequestMeters implements RequestListener {
             65536, 131072};
 
     private final MeterRegistry registry;
-    private final ConcurrentHashMap<ModelKey, ModelMeters> models = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ConcurrentHashMap<String, ModelMeters>> models = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, PoolMeters> pools = new ConcurrentHashMap<>();
 
     RequestMeters(MeterRegistry registry) {
         this.registry = registry;
-    }
-
-    private record ModelKey(String pool, String model) {
     }
 
     /** {@code pod} null: none was picked. */
@@ -136,16 +134,20 @@ final class RequestMeters implements RequestListener {
         String pool = r.pool() == null ? NONE : r.pool();
         // a model that resolved to a pool is a name from the config; anything else could be any string
         String model = r.pool() == null || r.request() == null ? UNKNOWN : r.request().model();
-        ModelKey key = new ModelKey(pool, model);
-        ModelMeters m = models.get(key);
-        return m != null ? m : models.computeIfAbsent(key, k -> new ModelMeters(k, r.poolModel()));
+        ConcurrentHashMap<String, ModelMeters> byModel = models.get(pool);
+        if (byModel == null) {
+            byModel = models.computeIfAbsent(pool, p -> new ConcurrentHashMap<>());
+        }
+        ModelMeters m = byModel.get(model);
+        return m != null ? m : byModel.computeIfAbsent(model, k -> new ModelMeters(pool, k, r.poolModel()));
     }
 
     /** Drops the pool's per-pod series of pods that left it, so that pod churn does not grow /metrics. */
     void endpointsChanged(ModelPool pool) {
         Set<Endpoint> current = Set.copyOf(pool.endpoints());
-        for (ModelMeters m : models.values()) {
-            if (m.pool.equals(pool.name())) {
+        ConcurrentHashMap<String, ModelMeters> byModel = models.get(pool.name());
+        if (byModel != null) {
+            for (ModelMeters m : byModel.values()) {
                 m.requests.entrySet().removeIf(e -> departed(e.getKey().pod(), current, e.getValue()));
             }
         }
@@ -177,9 +179,9 @@ final class RequestMeters implements RequestListener {
         final DistributionSummary outputTokens;
         final DistributionSummary cachedTokens;
 
-        ModelMeters(ModelKey key, String poolModel) {
-            this.pool = key.pool();
-            this.model = key.model();
+        ModelMeters(String pool, String model, String poolModel) {
+            this.pool = pool;
+            this.model = model;
             this.target = poolModel == null ? UNKNOWN : poolModel;
             duration = timer("inference_objective_request_duration", "Time from a request's arrival to its last byte",
                     DURATION_BUCKETS);

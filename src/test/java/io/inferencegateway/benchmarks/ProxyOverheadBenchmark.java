@@ -234,9 +234,15 @@ public final class ProxyOverheadBenchmark {
                     long n0 = nginx.cpuNanos();
                     Wrk.Result n = Wrk.run(nginx.port, script, conns, seconds);
                     double nCpu = (nginx.cpuNanos() - n0) / 1e3 / n.requests();
-                    long g0 = gateway.cpuNanos();
-                    Wrk.Result g = Wrk.run(gateway.port, script, conns, seconds);
-                    double gCpu = (gateway.cpuNanos() - g0) / 1e3 / g.requests();
+                    // the two builds swap places every round, so that neither is always the one measured after nginx
+                    boolean baselineFirst = baseline != null && round % 2 == 0;
+                    Measured b = baselineFirst ? Measured.of(baseline, script, conns, seconds) : null;
+                    Measured gm = Measured.of(gateway, script, conns, seconds);
+                    if (baseline != null && !baselineFirst) {
+                        b = Measured.of(baseline, script, conns, seconds);
+                    }
+                    Wrk.Result g = gm.result();
+                    double gCpu = gm.cpuMicros();
                     System.out.printf(Locale.ROOT,
                             "  %s, c=%d%n    direct  %s%n    nginx   %s, %.1f µs CPU/request%n    gateway %s, %.1f µs CPU/request%n",
                             c[0], conns, Wrk.format(d), Wrk.format(n), nCpu, Wrk.format(g), gCpu);
@@ -244,15 +250,21 @@ public final class ProxyOverheadBenchmark {
                             "    gateway / nginx: throughput %.2fx, CPU per request %.2fx; added p50 %.3f vs %.3f ms (%.2fx), added p99 %.3f vs %.3f ms%n",
                             g.rate() / n.rate(), gCpu / nCpu, g.p50() - d.p50(), n.p50() - d.p50(),
                             (g.p50() - d.p50()) / (n.p50() - d.p50()), g.p99() - d.p99(), n.p99() - d.p99());
-                    if (baseline != null) {
-                        long b0 = baseline.cpuNanos();
-                        Wrk.Result b = Wrk.run(baseline.port, script, conns, seconds);
-                        double bCpu = (baseline.cpuNanos() - b0) / 1e3 / b.requests();
+                    if (b != null) {
                         System.out.printf(Locale.ROOT, "    baseline %s, %.1f µs CPU/request (this build: %.2fx its throughput, %.2fx its CPU)%n",
-                                Wrk.format(b), bCpu, g.rate() / b.rate(), gCpu / bCpu);
+                                Wrk.format(b.result()), b.cpuMicros(), g.rate() / b.result().rate(), gCpu / b.cpuMicros());
                     }
                 }
             }
+        }
+    }
+
+    /** One closed-loop run through a gateway, and the CPU its process used per request. */
+    private record Measured(Wrk.Result result, double cpuMicros) {
+        static Measured of(GatewayProcess g, Path script, int connections, int seconds) throws Exception {
+            long c0 = g.cpuNanos();
+            Wrk.Result r = Wrk.run(g.port, script, connections, seconds);
+            return new Measured(r, (g.cpuNanos() - c0) / 1e3 / r.requests());
         }
     }
 
