@@ -61,14 +61,15 @@ final class RequestEnding extends SynchronizationAdapter {
     public void onDone(Exchange done) {
         try {
             if (!(done.getMessage().getBody() instanceof UpstreamResponse)) {
+                // in the order the three on-completions this replaces ran (last added first)
                 try {
+                    if (placement != null) {
+                        placement.finish();
+                    }
+                } finally {
                     if (record != null) {
                         listeners.end(record, record.error() == GatewayError.Reason.CLIENT_CLOSED
                                 ? RequestRecord.Ending.CLIENT_GONE : RequestRecord.Ending.REFUSED);
-                    }
-                } finally {
-                    if (placement != null) {
-                        placement.finish();
                     }
                 }
             }
