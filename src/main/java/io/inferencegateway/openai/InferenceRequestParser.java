@@ -2,6 +2,9 @@ package io.inferencegateway.openai;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -12,7 +15,6 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 
 /**
  * Reads what routing needs from an OpenAI request body in one streaming pass: {@code model},
@@ -26,10 +28,20 @@ import io.netty.buffer.ByteBufInputStream;
  *
  * <p>Only the prompt's first {@code promptChars} characters are decoded, as many as the pool's policy reads
  * ({@link io.inferencegateway.domain.SchedulingPolicy#promptChars()}): they are the same characters the whole text
- * would begin with. Jackson skips the rest of a long string without decoding it (still checking it), and its raw
- * bytes count as characters in the token estimate.
+ * would begin with. The rest of a long string is not decoded: it is checked eight bytes at a time and left out of what
+ * Jackson reads (Jackson sees the string end early), and its raw bytes count as characters in the token estimate.
  */
 public final class InferenceRequestParser {
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long QUOTE_TO_SPACE = ONES * 0x02;
+    private static final long BELOW_QUOTE = ONES * 0x21;
+    private static final long BACKSLASHES = ONES * '\\';
+
+    /** Jackson reads this much of a body at once (its buffer): none of a smaller body's strings is left out. */
+    private static final int SMALL_BODY = 8000;
 
     private static final JsonFactory JSON = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(256).build())
@@ -45,10 +57,64 @@ public final class InferenceRequestParser {
 
     /** The prompt text's first {@code promptChars} characters (the token estimate still counts the whole prompt). */
     public static InferenceRequest parse(ByteBuf body, int promptChars) {
-        try (JsonParser p = JSON.createParser((InputStream) new ByteBufInputStream(body.duplicate()))) {
-            return new Reader(p, body, promptChars).request();
+        BodyStream in = new BodyStream(body);
+        try (JsonParser p = JSON.createParser(in)) {
+            return new Reader(p, in, body, promptChars).request();
         } catch (IOException e) {
             throw GatewayError.invalidRequest(null, "The request body is not valid JSON: " + firstLine(e.getMessage()));
+        }
+    }
+
+    /**
+     * The body as Jackson reads it: every byte, but for at most one gap at a time, the checked rest of a long string
+     * that Jackson need not see (the string's closing quote follows what it saw of it).
+     */
+    private static final class BodyStream extends InputStream {
+        private final ByteBuf body;
+        private final int end;
+        private int position;
+        private int gapFrom = -1;
+        private int gapTo;
+        /** Bytes left out so far: a Jackson offset plus these is the offset in the body. */
+        long skipped;
+
+        BodyStream(ByteBuf body) {
+            this.body = body;
+            this.position = body.readerIndex();
+            this.end = body.writerIndex();
+        }
+
+        /** The index of the next byte Jackson would read. */
+        int position() {
+            return position;
+        }
+
+        /** Leaves out {@code [from, to)}; {@code from} is at or after {@link #position()}. */
+        void leaveOut(int from, int to) {
+            gapFrom = from;
+            gapTo = to;
+        }
+
+        @Override
+        public int read() {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        }
+
+        @Override
+        public int read(byte[] into, int offset, int length) {
+            if (position == gapFrom) {
+                skipped += gapTo - gapFrom;
+                position = gapTo;
+                gapFrom = -1;
+            }
+            int n = Math.min(length, (gapFrom >= 0 ? gapFrom : end) - position);
+            if (n <= 0) {
+                return length == 0 ? 0 : -1;
+            }
+            body.getBytes(position, into, offset, n);
+            position += n;
+            return n;
         }
     }
 
@@ -71,7 +137,7 @@ public final class InferenceRequestParser {
         }
 
         /** Room for {@code n} more characters. */
-        private void grow(int n) {
+        void grow(int n) {
             if (size + n > chars.length) {
                 chars = Arrays.copyOf(chars, (int) Math.min(Integer.MAX_VALUE - 8,
                         Math.max((long) size + n, 2L * chars.length)));
@@ -119,6 +185,7 @@ public final class InferenceRequestParser {
     /** One body's pass. */
     private static final class Reader {
         private final JsonParser p;
+        private final BodyStream in;
         private final ByteBuf body;
         private final int limit;
         /** Where the undecoded rest of the last string read starts (bytes into the body), or -1. */
@@ -126,9 +193,15 @@ public final class InferenceRequestParser {
         private BoundedText restOf;
         private byte[] window;
         private char[] decoded;
+        /**
+         * Where a character starts at or after what Jackson has read of the current string, or -1 (set by
+         * {@link #decode} and {@link #closingQuote}): what Jackson is not handed of the string can begin there.
+         */
+        private int resumeAt;
 
-        Reader(JsonParser p, ByteBuf body, int limit) {
+        Reader(JsonParser p, BodyStream in, ByteBuf body, int limit) {
             this.p = p;
+            this.in = in;
             this.body = body;
             this.limit = limit;
         }
@@ -159,7 +232,7 @@ public final class InferenceRequestParser {
                     case "stream" -> stream = value == JsonToken.VALUE_TRUE;
                     case "stream_options" -> {
                         streamOptions = value == JsonToken.START_OBJECT;
-                        p.skipChildren();
+                        skip();
                     }
                     case "messages" -> readMessages(value, prompt);
                     case "instructions" -> {
@@ -167,7 +240,7 @@ public final class InferenceRequestParser {
                             instructions = new BoundedText(limit);
                             string(instructions);
                         } else {
-                            p.skipChildren();
+                            skip();
                         }
                     }
                     case "prompt", "input" -> tokenArrayLength += readPrompt(value, prompt);
@@ -177,7 +250,7 @@ public final class InferenceRequestParser {
                             maxTokens = (int) Math.min(Integer.MAX_VALUE, p.getLongValue());
                         }
                     }
-                    default -> p.skipChildren();
+                    default -> skip();
                 }
             }
             if (p.currentToken() != JsonToken.END_OBJECT || next() != null) {
@@ -202,7 +275,7 @@ public final class InferenceRequestParser {
             JsonToken t = p.nextToken();
             if (restFrom >= 0) {
                 // up to the next token: the string's closing quote, and perhaps a comma and blanks (an estimate)
-                restOf.length += Math.max(0, p.currentTokenLocation().getByteOffset() - restFrom - 1);
+                restOf.length += Math.max(0, p.currentTokenLocation().getByteOffset() + in.skipped - restFrom - 1);
                 restFrom = -1;
             }
             return t;
@@ -210,7 +283,7 @@ public final class InferenceRequestParser {
 
         private void readMessages(JsonToken value, BoundedText prompt) throws IOException {
             if (value != JsonToken.START_ARRAY) {
-                p.skipChildren();
+                skip();
                 return;
             }
             while (next() == JsonToken.START_OBJECT) {
@@ -236,7 +309,7 @@ public final class InferenceRequestParser {
                     content = new BoundedText(content.limit);
                     readContent(v, content);
                 } else {
-                    p.skipChildren();
+                    skip();
                 }
             }
             message(prompt, role, content);
@@ -249,12 +322,12 @@ public final class InferenceRequestParser {
                 return;
             }
             if (v != JsonToken.START_ARRAY) {
-                p.skipChildren();
+                skip();
                 return;
             }
             while (next() != JsonToken.END_ARRAY) {
                 if (p.currentToken() != JsonToken.START_OBJECT) {
-                    p.skipChildren();
+                    skip();
                     continue;
                 }
                 while (next() == JsonToken.FIELD_NAME) {
@@ -263,7 +336,7 @@ public final class InferenceRequestParser {
                     if ("text".equals(field) && t == JsonToken.VALUE_STRING) {
                         string(content);
                     } else {
-                        p.skipChildren();
+                        skip();
                     }
                 }
             }
@@ -279,7 +352,7 @@ public final class InferenceRequestParser {
                 return 0;
             }
             if (value != JsonToken.START_ARRAY) {
-                p.skipChildren();
+                skip();
                 return 0;
             }
             int tokenIds = 0;
@@ -288,7 +361,7 @@ public final class InferenceRequestParser {
                     case VALUE_STRING -> string(prompt);
                     case VALUE_NUMBER_INT -> tokenIds++;
                     case START_OBJECT -> readMessage(prompt);
-                    default -> p.skipChildren();
+                    default -> skip();
                 }
             }
             return tokenIds;
@@ -296,24 +369,23 @@ public final class InferenceRequestParser {
 
         private void skipRestOfArray() throws IOException {
             while (p.currentToken() != JsonToken.END_ARRAY) {
-                p.skipChildren();
+                skip();
                 next();
             }
         }
 
         /**
          * Appends the current string value to {@code into}. When it may not fit, decodes as much of it as
-         * {@code into} has room for straight from the body's bytes; Jackson skips the string (and checks it) on the
-         * next token.
+         * {@code into} has room for straight from the body's bytes. The rest is checked here and left out of what
+         * Jackson reads, unless it breaks the rules: then Jackson skips it on the next token and fails on it.
          */
         private void string(BoundedText into) throws IOException {
             if (body.readableBytes() <= into.room()) {
                 into.append(text(p)); // the whole body fits: no string in it can be cut
                 return;
             }
-            long quote = p.currentTokenLocation().getByteOffset();
-            int from = body.readerIndex() + (int) quote + 1;
-            if (quote < 0 || quote >= body.readableBytes() || body.getByte(from - 1) != '"') {
+            int from = stringStart();
+            if (from < 0) {
                 into.append(text(p)); // not where it should be: let Jackson decode it
                 return;
             }
@@ -321,6 +393,138 @@ public final class InferenceRequestParser {
             if (stop >= 0) {
                 restFrom = stop - body.readerIndex();
                 restOf = into;
+                leaveOutRest(stop, resumeAt);
+            }
+        }
+
+        /**
+         * Appends {@code out}'s first {@code n} characters to {@code into}, making room at once for as many as
+         * {@code more} after them: a long string grows the text once, not by doubling from a few characters.
+         */
+        private static void flush(BoundedText into, char[] out, int n, int more) {
+            into.grow(n + more);
+            into.append(out, n);
+        }
+
+        /** A buffer for the body's bytes from {@code from} on, made once per body. */
+        private byte[] window(int from) {
+            if (window == null) {
+                window = new byte[Math.min(8192, Math.max(16, body.writerIndex() - from))];
+            }
+            return window;
+        }
+
+        /** Where the current string value's characters start in the body, or -1 if its quote is not found there. */
+        private int stringStart() {
+            long quote = p.currentTokenLocation().getByteOffset() + in.skipped;
+            int from = body.readerIndex() + (int) quote + 1;
+            return quote < 0 || quote >= body.readableBytes() || body.getByte(from - 1) != '"' ? -1 : from;
+        }
+
+        /**
+         * Skips the current value. Its strings are checked here and left out of what Jackson reads where they go on
+         * past what it has read (a body longer than Jackson's buffer: a base64 image, say).
+         */
+        private void skip() throws IOException {
+            if (body.readableBytes() <= SMALL_BODY) {
+                p.skipChildren();
+                return;
+            }
+            int depth = 0;
+            JsonToken t = p.currentToken();
+            while (true) {
+                if (t == JsonToken.VALUE_STRING) {
+                    int from = stringStart();
+                    if (from >= 0) {
+                        leaveOutRest(from, -1);
+                    }
+                } else if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+                    depth++;
+                } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+                    depth--;
+                }
+                if (depth <= 0) {
+                    return;
+                }
+                t = next();
+                if (t == null) {
+                    return; // the end of the body: the caller reports what is missing
+                }
+            }
+        }
+
+        /**
+         * Leaves the rest of the current string, from {@code from}, out of what Jackson reads, if it is well-formed.
+         * {@code boundary}: where a character starts at or after what Jackson has read, before {@code from}, if known.
+         */
+        private void leaveOutRest(int from, int boundary) {
+            int close = closingQuote(from, boundary);
+            if (close > resumeAt) {
+                in.leaveOut(resumeAt, close);
+            }
+        }
+
+        /**
+         * The index of the closing quote of the JSON string whose characters continue at {@code from}, or -1 when the
+         * string breaks the rules or the body ends first (Jackson then reports it). Eight bytes at a time while none
+         * is a quote, a backslash, a control character or part of a UTF-8 sequence; each of those checked as Jackson
+         * does. Sets {@link #resumeAt} to {@code boundary} if there is one, else to the first character boundary at
+         * or after what Jackson has read.
+         */
+        private int closingQuote(int from, int boundary) {
+            int read = in.position();
+            int end = body.writerIndex();
+            byte[] w = window(from);
+            int wStart = from;
+            int wLen = 0;
+            int i = from;
+            resumeAt = boundary >= 0 ? boundary : Math.max(from, read);
+            while (true) {
+                if (i + 8 > wStart + wLen && wStart + wLen < end) {
+                    wStart = i;
+                    wLen = Math.min(w.length, end - i);
+                    body.getBytes(i, w, 0, wLen);
+                }
+                int k = plainWords(w, i - wStart, wLen);
+                i = wStart + k;
+                int left = wLen - k;
+                if (left < 8 && wStart + wLen < end) {
+                    continue; // a word across the window's end: read on from it
+                }
+                if (left <= 0) {
+                    return -1;
+                }
+                int c = w[k] & 0xFF;
+                int used;
+                if (c == '"') {
+                    return i;
+                } else if (c == '\\') {
+                    used = left < 2 ? 0 : switch (w[k + 1]) {
+                        case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> 2;
+                        case 'u' -> left >= 6 && hex4(w, k + 2) >= 0 ? 6 : 0;
+                        default -> 0;
+                    };
+                } else if (c < 0x20) {
+                    used = 0;
+                } else if (c < 0x80) {
+                    used = 1;
+                } else if ((c & 0xE0) == 0xC0) {
+                    used = left >= 2 && continuation(w[k + 1]) ? 2 : 0;
+                } else if ((c & 0xF0) == 0xE0) {
+                    used = left >= 3 && continuation(w[k + 1]) && continuation(w[k + 2]) ? 3 : 0;
+                } else if ((c & 0xF8) == 0xF0) {
+                    used = left >= 4 && continuation(w[k + 1]) && continuation(w[k + 2]) && continuation(w[k + 3])
+                            ? 4 : 0;
+                } else {
+                    used = 0;
+                }
+                if (used == 0) {
+                    return -1;
+                }
+                if (i < read && i + used > read) {
+                    resumeAt = i + used; // Jackson has part of this character: it reads the rest of it
+                }
+                i += used;
             }
         }
 
@@ -333,18 +537,22 @@ public final class InferenceRequestParser {
         private int decode(int from, BoundedText into) {
             int room = into.room();
             int end = body.writerIndex();
-            if (window == null) {
-                window = new byte[Math.min(8192, Math.max(16, end - from))];
-                decoded = new char[Math.min(4096, window.length)];
+            byte[] w = window(from);
+            if (decoded == null) {
+                decoded = new char[Math.min(4096, w.length)];
             }
-            byte[] w = window;
             char[] out = decoded;
+            int read = in.position();
+            resumeAt = -1;
             int wStart = from;
             int wLen = 0;
             int n = 0;
             int i = from;
             int result = -1;
             while (true) {
+                if (resumeAt < 0 && i >= read) {
+                    resumeAt = i; // i is always where a character starts
+                }
                 if (room == 0) {
                     result = i;
                     break;
@@ -362,12 +570,17 @@ public final class InferenceRequestParser {
                     break;
                 }
                 if (n == out.length) {
-                    into.append(out, n);
+                    flush(into, out, n, Math.min(room, end - i));
                     n = 0;
                 }
-                // a run of plain ASCII, the common case, copied without a look at each kind of byte
-                int j = k;
-                for (int runEnd = Math.min(wLen, k + Math.min(room, out.length - n)); j < runEnd; j++) {
+                // a run of plain ASCII, the common case: found eight bytes at a time and copied in one loop, then
+                // byte by byte up to what ends it
+                int runEnd = Math.min(wLen, k + Math.min(room, out.length - n));
+                int j = plainWords(w, k, runEnd);
+                for (int x = k; x < j; x++) {
+                    out[n++] = (char) w[x];
+                }
+                for (; j < runEnd; j++) {
                     byte b = w[j];
                     if (b < 0x20 || b == '"' || b == '\\') { // a negative byte is one of a UTF-8 sequence
                         break;
@@ -375,6 +588,9 @@ public final class InferenceRequestParser {
                     out[n++] = (char) b;
                 }
                 if (j > k) {
+                    if (resumeAt < 0 && i + (j - k) > read) {
+                        resumeAt = read; // inside a run of ASCII
+                    }
                     room -= j - k;
                     i += j - k;
                     continue;
@@ -453,7 +669,7 @@ public final class InferenceRequestParser {
                     break;
                 }
                 if (n == out.length) {
-                    into.append(out, n);
+                    flush(into, out, n, Math.min(room, end - i));
                     n = 0;
                 }
                 out[n++] = ch;
@@ -464,6 +680,36 @@ public final class InferenceRequestParser {
                 into.append(out, n);
             }
             return result;
+        }
+
+        /**
+         * Where the first word of eight bytes from {@code k} on with a quote, a backslash, a control character or a
+         * byte of a UTF-8 sequence starts (or one before it), or the first offset with less than a word left before
+         * {@code length}. Two words a step, one branch for both.
+         */
+        private static int plainWords(byte[] w, int k, int length) {
+            for (; k <= length - 16; k += 16) {
+                if ((special((long) LONGS.get(w, k)) | special((long) LONGS.get(w, k + 8))) != 0) {
+                    break;
+                }
+            }
+            for (; k <= length - 8; k += 8) {
+                if (special((long) LONGS.get(w, k)) != 0) {
+                    break;
+                }
+            }
+            return k;
+        }
+
+        /**
+         * Non-zero when a byte of {@code v} is a quote, a backslash, below a space or above 0x7F. A quote (0x22)
+         * becomes 0x20 under {@code ^ 0x02}, the only byte that does, and control characters stay below it: one
+         * "below 0x21" test finds both. (Each test flags a matching byte's high bit, perhaps also bytes above it.)
+         */
+        private static long special(long v) {
+            long quoteOrControl = v ^ QUOTE_TO_SPACE;
+            long backslash = v ^ BACKSLASHES;
+            return ((quoteOrControl - BELOW_QUOTE) & ~quoteOrControl | (backslash - ONES) & ~backslash | v) & HIGH_BITS;
         }
 
         private static boolean continuation(byte b) {

@@ -186,12 +186,58 @@ class InferenceRequestParserTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badBeyondTheLimit")
     void aPromptIsCheckedBeyondWhatIsDecoded(String scenario, byte[] bad) {
-        byte[] head = ("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(100)).getBytes(StandardCharsets.US_ASCII);
-        byte[] tail = "yz\"}".getBytes(StandardCharsets.US_ASCII);
-        ByteBuf body = Unpooled.wrappedBuffer(head, bad, tail);
-        for (int limit : new int[] {0, 50, Integer.MAX_VALUE}) {
-            assertThatThrownBy(() -> InferenceRequestParser.parse(body.duplicate(), limit))
-                    .as("limit %d", limit)
+        // near the start, where Jackson reads it, and far past what the parser hands Jackson of a long string
+        for (int before : new int[] {100, 60_000}) {
+            byte[] head = ("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(before)).getBytes(StandardCharsets.US_ASCII);
+            byte[] tail = ("yz" + "w".repeat(before) + "\"}").getBytes(StandardCharsets.US_ASCII);
+            ByteBuf body = Unpooled.wrappedBuffer(head, bad, tail);
+            for (int limit : new int[] {0, 50, Integer.MAX_VALUE}) {
+                assertThatThrownBy(() -> InferenceRequestParser.parse(body.duplicate(), limit))
+                        .as("%d bytes in, limit %d", before, limit)
+                        .isInstanceOf(GatewayError.class)
+                        .hasMessageContaining("not valid JSON");
+            }
+        }
+    }
+
+    @Test
+    void whatFollowsALongPromptIsStillReadAndChecked() {
+        String prompt = "a long prompt with \\\"escapes\\\" and é 中 😀 ".repeat(4_000);
+        String json = "{\"prompt\":\"" + prompt + "\",\"stream\":true,\"model\":\"m\",\"max_tokens\":7}";
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        for (int limit : new int[] {0, 16_384}) {
+            InferenceRequest r = InferenceRequestParser.parse(Unpooled.wrappedBuffer(bytes), limit);
+            assertThat(r.model()).isEqualTo("m");
+            assertThat(r.stream()).isTrue();
+            assertThat(r.maxTokens()).isEqualTo(7);
+            // what was not decoded counts by its bytes: at least the characters' estimate, at most the bytes'
+            assertThat(r.promptTokensEstimate()).isBetween(
+                    InferenceRequestParser.parse(Unpooled.wrappedBuffer(bytes)).promptTokensEstimate(),
+                    bytes.length / 4 + 1);
+            // the same body cut short, or broken after the prompt, is a 400
+            for (String broken : new String[] {json.substring(0, json.length() - 40), json.replace(",\"stream\"", ",stream"),
+                    json.replace("\",\"stream", "\" \"stream")}) {
+                assertThatThrownBy(() -> InferenceRequestParser.parse(
+                        Unpooled.wrappedBuffer(broken.getBytes(StandardCharsets.UTF_8)), limit))
+                        .as("limit %d", limit)
+                        .isInstanceOf(GatewayError.class)
+                        .hasMessageContaining("not valid JSON");
+            }
+        }
+    }
+
+    @Test
+    void aLongValueTheParserSkipsIsCheckedToo() {
+        String image = "data:image/png;base64," + "iVBORw0KGgo".repeat(10_000);
+        String json = "{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\""
+                + image + "\",\"detail\":\"low\"}},{\"type\":\"text\",\"text\":\"what is this?\"}]}],"
+                + "\"user\":\"" + "u".repeat(20_000) + "\",\"model\":\"m\"}";
+        InferenceRequest r = parse(json);
+        assertThat(r.model()).isEqualTo("m");
+        assertThat(r.promptText()).isEqualTo("<|user|>\nwhat is this?\n");
+        for (String broken : new String[] {json.replace("iVBORw0KGgoiVBORw0KGgo\"", "iVBORw0KGgo\u0001iVBORw0KGgo\""),
+                json.replace("\"user\":\"uuu", "\"user\":\"\\quu"), json.substring(0, 50_000)}) {
+            assertThatThrownBy(() -> parse(broken))
                     .isInstanceOf(GatewayError.class)
                     .hasMessageContaining("not valid JSON");
         }
