@@ -69,6 +69,7 @@ public final class PrefixIndex {
     private long tick;
     private int trimCursor;
     private long slotEpoch; // changes whenever an endpoint gets or loses a slot
+    private int lastSlot; // the slot slotFor returned last; its endpointOf entry tells whether it still is that pod's
     // the runs of a prompt's held blocks in its endpoint's LRU list (moveRunsToFront)
     private int[] runFirst = new int[0];
     private int[] runLast = new int[0];
@@ -129,13 +130,14 @@ public final class PrefixIndex {
         // deepest block first, so that block 0 ends up the most recent: eviction then cuts chains from the end.
         // The endpoint holds a prefix of the chain, so the blocks past it are added without looking them up first.
         int held = heldPrefix(hashes, n, slot);
-        warm(hashes, held, n, slot);
+        int share = sharePerEndpoint(); // the tracked endpoints stay the same while recording: once per record
+        warm(hashes, held, n, slot, share);
         for (int i = n - 1; i >= held; i--) {
-            add(slot, hashes[i]);
+            add(slot, hashes[i], share);
         }
         if (held > 0 && !moveRunsToFront(hashes, held, slot)) {
             for (int i = held - 1; i >= 0; i--) {
-                touch(slot, hashes[i]);
+                touch(slot, hashes[i], share);
             }
         }
     }
@@ -144,9 +146,9 @@ public final class PrefixIndex {
      * Brings in the table lines that adding blocks {@code held .. n-1} will touch, and those of the blocks the
      * endpoint's LRU will evict to make room for them (see {@link ProbeTables#warm}); it changes nothing.
      */
-    private void warm(long[] hashes, int held, int n, int slot) {
+    private void warm(long[] hashes, int held, int n, int slot, int share) {
         int adds = n - held;
-        int evictions = Math.min(adds, count[slot] + adds - Math.min(sharePerEndpoint(), limit[slot]));
+        int evictions = Math.min(adds, count[slot] + adds - Math.min(share, limit[slot]));
         int sum = 0;
         for (int i = held; i < n; i++) {
             sum += tables.warm(hashes[i], slot);
@@ -243,7 +245,7 @@ public final class PrefixIndex {
         return lo;
     }
 
-    private void touch(int slot, long h) {
+    private void touch(int slot, long h, int share) {
         int e = tables.findPair(h, slot);
         if (e != NONE) {
             if (lruHead[slot] != e) {
@@ -252,12 +254,11 @@ public final class PrefixIndex {
             }
             return;
         }
-        add(slot, h);
+        add(slot, h, share);
     }
 
-    /** Adds block {@code h}, which the endpoint does not hold, as its most recent. */
-    private void add(int slot, long h) {
-        int share = sharePerEndpoint();
+    /** Adds block {@code h}, which the endpoint does not hold, as its most recent; {@code share}: {@link #sharePerEndpoint()}. */
+    private void add(int slot, long h, int share) {
         int own = Math.min(share, limit[slot]);
         while (count[slot] >= own) {
             evict(lruTail[slot]);
@@ -402,8 +403,13 @@ public final class PrefixIndex {
     }
 
     private int slotFor(Endpoint endpoint) {
+        int last = lastSlot; // a pool's picks mostly go to few pods: the one recorded last, without the map
+        if (endpoint != null && endpointOf[last] == endpoint) {
+            return last;
+        }
         Integer known = slotOf.get(endpoint);
         if (known != null) {
+            lastSlot = known;
             return known;
         }
         if (slotOf.size() == maxEndpoints) {
@@ -416,6 +422,7 @@ public final class PrefixIndex {
         lruTail[slot] = NONE;
         slotOf.put(endpoint, slot);
         slotEpoch++;
+        lastSlot = slot;
         return slot;
     }
 
