@@ -67,6 +67,9 @@ public final class LoraAffinityScorer implements Scorer {
 
     private static int distinct(Set<String> running, Set<String> waiting) {
         int n = running.size();
+        if (waiting.isEmpty()) { // the usual case: no iterator for it
+            return n;
+        }
         for (String w : waiting) {
             if (!running.contains(w)) {
                 n++;

@@ -39,13 +39,18 @@ public final class MaxScorePicker implements Picker {
             max = Math.max(max, totals[i]);
         }
         int ties = 0;
+        int first = -1;
         for (int i = 0; i < n; i++) {
             if (totals[i] >= max - TIE) {
                 ties++;
+                first = first < 0 ? i : first;
             }
         }
-        int k = ties == 1 ? 0 : random.nextInt(ties);
-        for (int i = 0; i < n; i++) {
+        if (ties == 1) {
+            return endpoints.get(first);
+        }
+        int k = random.nextInt(ties);
+        for (int i = first; i < n; i++) {
             if (totals[i] >= max - TIE && k-- == 0) {
                 return endpoints.get(i);
             }

@@ -176,9 +176,12 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         }
         int best = 0;
         for (int i = 0; i < n; i++) {
-            scores[i] = (double) scratch[i] / total;
-            cycle.expectCachedTokens(i, scratch[i] * blockTokens);
-            best = Math.max(best, scratch[i]);
+            int matched = scratch[i];
+            if (matched > 0) { // most pods of a big pool hold nothing of the prompt: their score stays 0
+                scores[i] = (double) matched / total;
+                cycle.expectCachedTokens(i, matched * blockTokens);
+                best = Math.max(best, matched);
+            }
         }
         if (placement != null && feed == null) {
             credit(placement, blocks, total, best, endpoints, pods, scratch, scores, cycle);

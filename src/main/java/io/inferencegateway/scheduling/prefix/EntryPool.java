@@ -16,7 +16,7 @@ final class EntryPool {
     static final int STRIDE = 8;
     static final int BYTES_PER_ENTRY = STRIDE * 4;
 
-    // field offsets within an entry's STRIDE ints; the last int is padding, so that no entry straddles two lines
+    // field offsets within an entry's STRIDE ints; 8 ints, so that no entry straddles two cache lines
     private static final int HASH_LO = 0;
     private static final int HASH_HI = 1;
     private static final int OWNER = 2;        // endpoint slot; NONE when the entry is free
@@ -24,6 +24,7 @@ final class EntryPool {
     private static final int LRU_NEXT = 4;     // towards its least recent entry; next free entry when free
     private static final int HOLDER_PREV = 5;  // other endpoints holding the same block
     private static final int HOLDER_NEXT = 6;
+    private static final int MARK = 7;         // scratch for one operation of the index (PrefixIndex.moveRunsToFront)
 
     private int[] data;
     private int capacity;
@@ -93,6 +94,14 @@ final class EntryPool {
 
     void setHolderNext(int e, int v) {
         data[e * STRIDE + HOLDER_NEXT] = v;
+    }
+
+    int mark(int e) {
+        return data[e * STRIDE + MARK];
+    }
+
+    void setMark(int e, int v) {
+        data[e * STRIDE + MARK] = v;
     }
 
     int capacity() {

@@ -69,6 +69,12 @@ public final class PrefixIndex {
     private long tick;
     private int trimCursor;
     private long slotEpoch; // changes whenever an endpoint gets or loses a slot
+    private int lastSlot; // the slot slotFor returned last; its endpointOf entry tells whether it still is that pod's
+    // the runs of a prompt's held blocks in its endpoint's LRU list (moveRunsToFront)
+    private int[] runFirst = new int[0];
+    private int[] runLast = new int[0];
+    @SuppressWarnings("unused") // written so that warm's reads are kept
+    private int warmed;
 
     // candidate position -> slot, remembered from the last match: pools pass the same Endpoint objects
     // in the same order request after request, so this saves a hash lookup per candidate
@@ -124,12 +130,95 @@ public final class PrefixIndex {
         // deepest block first, so that block 0 ends up the most recent: eviction then cuts chains from the end.
         // The endpoint holds a prefix of the chain, so the blocks past it are added without looking them up first.
         int held = heldPrefix(hashes, n, slot);
+        int share = sharePerEndpoint(); // the tracked endpoints stay the same while recording: once per record
+        warm(hashes, held, n, slot, share);
         for (int i = n - 1; i >= held; i--) {
-            add(slot, hashes[i]);
+            add(slot, hashes[i], share);
         }
-        for (int i = held - 1; i >= 0; i--) {
-            touch(slot, hashes[i]);
+        if (held > 0 && !moveRunsToFront(hashes, held, slot)) {
+            for (int i = held - 1; i >= 0; i--) {
+                touch(slot, hashes[i], share);
+            }
         }
+    }
+
+    /**
+     * Brings in the table lines that adding blocks {@code held .. n-1} will touch, and those of the blocks the
+     * endpoint's LRU will evict to make room for them (see {@link ProbeTables#warm}); it changes nothing.
+     */
+    private void warm(long[] hashes, int held, int n, int slot, int share) {
+        int adds = n - held;
+        int evictions = Math.min(adds, count[slot] + adds - Math.min(share, limit[slot]));
+        int sum = 0;
+        for (int i = held; i < n; i++) {
+            sum += tables.warm(hashes[i], slot);
+        }
+        for (int e = lruTail[slot], k = 0; k < evictions && e != NONE; k++, e = entries.lruPrev(e)) {
+            sum += tables.warm(entries.hash(e), slot);
+        }
+        warmed = sum;
+    }
+
+    /**
+     * Makes blocks {@code 0 .. held-1}, all held, the endpoint's most recent, block 0 first: what touching them one
+     * by one, deepest first, does, without a table lookup and two relinks per block. A prompt's blocks mostly sit
+     * side by side in the LRU (they were added or moved together), so from block 0's entry the next ones are found
+     * by following the list; each stretch found so (a run) moves to the front in one splice, deepest run first,
+     * which leaves the list exactly as the one-by-one touches would. Returns false, having moved nothing, when one of
+     * the blocks is no longer held (the adds before evicted it) or the chain names an entry twice (a hash collision):
+     * the caller then touches block by block.
+     */
+    private boolean moveRunsToFront(long[] hashes, int held, int slot) {
+        if (runFirst.length < held) {
+            runFirst = new int[Math.max(held, 2 * runFirst.length)];
+            runLast = new int[runFirst.length];
+        }
+        int mark = (int) tick;
+        int runs = 0;
+        int e = NONE;
+        for (int i = 0; i < held; i++) {
+            int next = e == NONE ? NONE : entries.lruNext(e);
+            if (next == NONE || !entries.is(next, hashes[i], slot)) {
+                next = tables.findPair(hashes[i], slot);
+                if (next == NONE) {
+                    return false;
+                }
+                if (runs > 0) {
+                    runLast[runs - 1] = e;
+                }
+                runFirst[runs++] = next;
+            }
+            if (entries.mark(next) == mark) {
+                return false;
+            }
+            e = next;
+            entries.setMark(e, mark);
+        }
+        runLast[runs - 1] = e;
+        for (int r = runs - 1; r >= 0; r--) {
+            spliceToFront(slot, runFirst[r], runLast[r]);
+        }
+        return true;
+    }
+
+    /** Moves the stretch {@code first .. last} of the endpoint's LRU list to its front, keeping its order. */
+    private void spliceToFront(int slot, int first, int last) {
+        int p = entries.lruPrev(first);
+        if (p == NONE) {
+            return; // already the most recent
+        }
+        int nx = entries.lruNext(last);
+        entries.setLruNext(p, nx);
+        if (nx != NONE) {
+            entries.setLruPrev(nx, p);
+        } else {
+            lruTail[slot] = p;
+        }
+        int head = lruHead[slot];
+        entries.setLruPrev(first, NONE);
+        entries.setLruNext(last, head);
+        entries.setLruPrev(head, last);
+        lruHead[slot] = first;
     }
 
     /**
@@ -156,7 +245,7 @@ public final class PrefixIndex {
         return lo;
     }
 
-    private void touch(int slot, long h) {
+    private void touch(int slot, long h, int share) {
         int e = tables.findPair(h, slot);
         if (e != NONE) {
             if (lruHead[slot] != e) {
@@ -165,12 +254,11 @@ public final class PrefixIndex {
             }
             return;
         }
-        add(slot, h);
+        add(slot, h, share);
     }
 
-    /** Adds block {@code h}, which the endpoint does not hold, as its most recent. */
-    private void add(int slot, long h) {
-        int share = sharePerEndpoint();
+    /** Adds block {@code h}, which the endpoint does not hold, as its most recent; {@code share}: {@link #sharePerEndpoint()}. */
+    private void add(int slot, long h, int share) {
         int own = Math.min(share, limit[slot]);
         while (count[slot] >= own) {
             evict(lruTail[slot]);
@@ -315,8 +403,13 @@ public final class PrefixIndex {
     }
 
     private int slotFor(Endpoint endpoint) {
+        int last = lastSlot; // a pool's picks mostly go to few pods: the one recorded last, without the map
+        if (endpoint != null && endpointOf[last] == endpoint) {
+            return last;
+        }
         Integer known = slotOf.get(endpoint);
         if (known != null) {
+            lastSlot = known;
             return known;
         }
         if (slotOf.size() == maxEndpoints) {
@@ -329,6 +422,7 @@ public final class PrefixIndex {
         lruTail[slot] = NONE;
         slotOf.put(endpoint, slot);
         slotEpoch++;
+        lastSlot = slot;
         return slot;
     }
 

@@ -83,6 +83,17 @@ final class ProbeTables {
         return d == distance || d == FAR && distance >= FAR;
     }
 
+    /**
+     * Reads the table lines that inserting or deleting block {@code h} of endpoint {@code slot} will touch, and returns
+     * something of them for the caller to keep (so the reads are not optimised away). Java has no prefetch: a loop of
+     * these over a prompt's blocks has many independent cache misses in flight at once, where the inserts and deletes
+     * that follow would meet them one after another, each behind the last one's dependent work.
+     */
+    int warm(long h, int slot) {
+        int b = blockHome(h);
+        return pairs[pairHome(h, slot)] + blocks[b] + blockCounts[b];
+    }
+
     // ---------------------------------------------------------------- (hash, endpoint) -> entry
 
     private int pairHome(long h, int slot) {

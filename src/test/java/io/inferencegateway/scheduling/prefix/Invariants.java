@@ -2,6 +2,11 @@ package io.inferencegateway.scheduling.prefix;
 
 import static io.inferencegateway.scheduling.prefix.EntryPool.NONE;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import io.inferencegateway.domain.Endpoint;
+
 /** Walks every structure of a {@link PrefixIndex} and fails when two of them disagree. O(size). */
 final class Invariants {
 
@@ -50,6 +55,18 @@ final class Invariants {
                 holders += n;
             }
             check(holders == entries.used, "holders " + holders + " but used " + entries.used);
+        }
+    }
+
+    /** The endpoint's blocks in LRU order, least recent first. */
+    static List<Long> lruOrder(PrefixIndex index, Endpoint endpoint) {
+        synchronized (index) {
+            List<Long> order = new ArrayList<>();
+            Integer slot = index.slotOf.get(endpoint);
+            for (int e = slot == null ? NONE : index.lruTail[slot]; e != NONE; e = index.entries.lruPrev(e)) {
+                order.add(index.entries.hash(e));
+            }
+            return order;
         }
     }
 

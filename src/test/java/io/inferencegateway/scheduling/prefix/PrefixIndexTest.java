@@ -223,7 +223,8 @@ class PrefixIndexTest {
      * no endpoint holds. No global pressure here (maxEntries covers every endpoint's full share). With 6
      * pods every holder list is walked; with 40, popular blocks have more than 16 holders and are probed
      * per candidate instead. Colliding: every hash is bent to one of 8 home slots in each table, so probe runs
-     * are hundreds long and the tables' displacement marks saturate ({@code ProbeTables.FAR}).
+     * are hundreds long and the tables' displacement marks saturate ({@code ProbeTables.FAR}). After each record the
+     * pod's LRU list must be in the model's order exactly, least recent first.
      */
     @ParameterizedTest(name = "{0} pods, colliding {1}")
     @CsvSource({"6, false", "40, false", "6, true", "40, true"})
@@ -263,6 +264,7 @@ class PrefixIndexTest {
                     it.next();
                     it.remove();
                 }
+                assertThat(Invariants.lruOrder(index, e)).as("step %d, LRU order", step).containsExactlyElementsOf(lru);
             } else {
                 int[] out = new int[pods.size()];
                 index.match(h, n, pods, out);
