@@ -181,7 +181,11 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
         for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
             out.writeByte(HEX[(n >>> shift) & 0xf]);
         }
-        out.writeShort(CRLF).writeBytes(data, data.readerIndex(), n).writeShort(CRLF);
+        out.writeShort(CRLF);
+        // copied by the source: Netty 4.2's adaptive buffers copy from a slice through two NIO buffer views, while a
+        // slice's getBytes copies memory straight into a buffer that has an address
+        data.getBytes(data.readerIndex(), out, out.writerIndex(), n);
+        out.writerIndex(out.writerIndex() + n).writeShort(CRLF);
         data.release();
         return out;
     }
