@@ -79,7 +79,8 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
             StreamedHttpResponse response = new StreamedHttpResponse(upstream.head().status(), upstream.body());
             upstream.clientHeaders(response.headers(), close);
             addResponseHeaders(exchange, response);
-            upstream.body().attach(ctx.channel(), (ChunkedWriteHandler) ctx.pipeline().get(OUTBOUND_STREAMER), close);
+            upstream.body().attach(ctx.channel(), (ChunkedWriteHandler) ctx.pipeline().get(OUTBOUND_STREAMER), response,
+                    close);
             return response;
         }
         if (exchange.getException() != null) {

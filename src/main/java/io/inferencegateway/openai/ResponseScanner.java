@@ -10,6 +10,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.ByteProcessor;
+import io.netty.util.concurrent.FastThreadLocal;
 
 /**
  * Reads a model server's response as it is relayed, chunk by chunk, without buffering it: finds the first streamed
@@ -59,11 +60,14 @@ public final class ResponseScanner {
     private ByteBuf pending; // the unfinished event, held back until it ends
     private boolean eventHasUsage;
     private int newlines; // consecutive '\n' (a '\r' before one does not break the run)
-    // ByteBuf.forEachByte walks the bytes without the bounds and reference-count check getByte makes for each
-    private final ByteProcessor stepper = b -> {
-        step(b);
-        return true;
+    /** Per thread (scanners run on event loops), so that an open stream holds no buffer of its own. */
+    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[2048];
+        }
     };
+    // ByteBuf.forEachByte walks the bytes without the bounds and reference-count check getByte makes for each
     private final ByteProcessor eventEnd = b -> { // stops at the second '\n' of a blank line (strip mode)
         step(b);
         if (b == '\n') {
@@ -94,7 +98,17 @@ public final class ResponseScanner {
      */
     public ByteBuf scan(ByteBuf chunk) {
         if (!stripUsageEvents) {
-            chunk.forEachByte(stepper);
+            // copied a piece at a time into the thread's scratch array and walked there: a plain array loop, where
+            // forEachByte on a slice of a pooled buffer makes two or three calls for every byte
+            byte[] scratch = SCRATCH.get();
+            int end = chunk.writerIndex();
+            for (int i = chunk.readerIndex(); i < end; i += scratch.length) {
+                int n = Math.min(scratch.length, end - i);
+                chunk.getBytes(i, scratch, 0, n);
+                for (int k = 0; k < n; k++) {
+                    step(scratch[k]);
+                }
+            }
             return chunk;
         }
         return strip(chunk);

@@ -19,6 +19,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseEncoder;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.stream.ChunkedInput;
 import io.netty.handler.stream.ChunkedWriteHandler;
@@ -34,6 +37,11 @@ import io.netty.handler.stream.ChunkedWriteHandler;
  * connection takes more, a chunk is written to the client at once, past the writer, with no promise, and
  * the read batch it came in is flushed once when it ends ({@link #readComplete}). Anything else (another
  * loop, a client that does not keep up, the end) goes through the queue and the writer, in order.
+ *
+ * <p>A small chunk written that way to a chunked response is framed here, its length line, data and CRLF copied
+ * into one buffer, and written from the HTTP encoder's own context: it goes on towards the socket (through TLS
+ * when there is any) past the encoder, which would have made it three buffers. The head and the last chunk still
+ * go through the encoder, so its state stays right.
  */
 public final class StreamingBody implements ChunkedInput<HttpContent> {
 
@@ -51,6 +59,11 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
 
     static final long HIGH_WATER_BYTES = 1 << 20;
     static final long LOW_WATER_BYTES = 256 << 10;
+    /** Chunks up to this size are framed into one copied buffer; larger ones are left to the encoder. */
+    static final int MAX_FRAMED_BYTES = 4096;
+
+    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final short CRLF = ('\r' << 8) | '\n';
 
     private static final int OPEN = 0;
     private static final int FINISHED = 1;
@@ -68,6 +81,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private volatile ChunkedWriteHandler writer;
     private volatile Channel client;
     private volatile ChannelHandlerContext direct; // the writer's context: writes there go on past it, in order
+    private volatile ChannelHandlerContext framed; // the encoder's context for a chunked response, else null
     private volatile boolean closeClientAtEnd;
     private volatile Consumer<Outcome> onEnd = outcome -> { };
     private ResponseScanner scanner; // set before the first chunk, used on the upstream event loop only
@@ -101,13 +115,19 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     /**
      * Binds the body to the client channel whose {@link ChunkedWriteHandler} will read it.
      *
+     * @param head             the response head the writer sends first, as it goes to the client
      * @param closeClientAtEnd close the client connection once the body is written (the client asked
      *                         for {@code Connection: close})
      */
-    public void attach(Channel clientChannel, ChunkedWriteHandler clientWriter, boolean closeClientAtEnd) {
+    public void attach(Channel clientChannel, ChunkedWriteHandler clientWriter, HttpResponse head,
+            boolean closeClientAtEnd) {
         this.closeClientAtEnd = closeClientAtEnd;
         this.client = clientChannel;
         this.direct = clientChannel.pipeline().context(clientWriter);
+        // netty-http's server pipeline has a plain HttpResponseEncoder (HttpServerInitializerFactory); with any other
+        // codec the encoder frames every chunk itself
+        this.framed = HttpUtil.isTransferEncodingChunked(head)
+                ? clientChannel.pipeline().context(HttpResponseEncoder.class) : null;
         this.writer = clientWriter;
         wake();
     }
@@ -139,12 +159,35 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
                 || !ctx.channel().isWritable()) {
             return false;
         }
-        progress += chunk.readableBytes();
-        // the void promise keeps HttpObjectEncoder from combining a promise per part of the chunk; a failed
-        // write closes the connection, which ends the body through the writer (close)
-        ctx.write(new DefaultHttpContent(chunk), ctx.voidPromise());
+        int n = chunk.readableBytes();
+        progress += n;
+        // a void promise: HttpObjectEncoder would combine a promise for each part of the chunk; a failed write
+        // closes the connection, which ends the body through the writer (close)
+        ChannelHandlerContext encoder = framed;
+        if (encoder != null && n <= MAX_FRAMED_BYTES) {
+            encoder.write(frame(encoder.alloc(), chunk), encoder.voidPromise());
+        } else {
+            ctx.write(new DefaultHttpContent(chunk), ctx.voidPromise());
+        }
         unflushed = true;
         return true;
+    }
+
+    /** {@code data} as one HTTP/1.1 chunk: its length in hex, CRLF, the data, CRLF. Releases {@code data}. */
+    static ByteBuf frame(ByteBufAllocator allocator, ByteBuf data) {
+        int n = data.readableBytes();
+        int digits = (Integer.SIZE - Integer.numberOfLeadingZeros(n) + 3) / 4;
+        ByteBuf out = allocator.ioBuffer(digits + 2 + n + 2);
+        for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
+            out.writeByte(HEX[(n >>> shift) & 0xf]);
+        }
+        out.writeShort(CRLF);
+        // copied by the source: Netty 4.2's adaptive buffers copy from a slice through two NIO buffer views, while a
+        // slice's getBytes copies memory straight into a buffer that has an address
+        data.getBytes(data.readerIndex(), out, out.writerIndex(), n);
+        out.writerIndex(out.writerIndex() + n).writeShort(CRLF);
+        data.release();
+        return out;
     }
 
     /** The upstream read batch ended: the chunks it wrote directly go out, in one flush. */

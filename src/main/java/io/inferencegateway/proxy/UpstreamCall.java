@@ -39,6 +39,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     private boolean keepAlive = true;
     private volatile boolean paused;
     private long lastActivityNanos;
+    private volatile long resumedNanos; // set on the client's loop, which may be another
     private ScheduledFuture<?> timer;
 
     UpstreamCall(UpstreamClient client, Endpoint endpoint, FullHttpRequest request, long timeoutNanos,
@@ -95,6 +96,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         handler(ch).begin(this);
         ch.config().setAutoRead(true);
         lastActivityNanos = System.nanoTime();
+        resumedNanos = lastActivityNanos;
         scheduleTimer(timeoutNanos);
         ch.writeAndFlush(request.retainedDuplicate()).addListener(f -> {
             // the connection may already have reported its close (and this call moved on): act once
@@ -231,7 +233,10 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         if (done) {
             return;
         }
-        long idle = System.nanoTime() - lastActivityNanos;
+        // a read resumed after a long pause counts from the resume: the timer may run before the first read does
+        long last = lastActivityNanos;
+        long resumed = resumedNanos;
+        long idle = System.nanoTime() - (resumed - last > 0 ? resumed : last);
         if (idle < timeoutNanos || paused) {
             // activity since, or a slow client holds reading back: not the server's fault
             scheduleTimer(paused ? timeoutNanos : timeoutNanos - idle);
@@ -258,6 +263,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
 
     @Override
     public void resumeReading() {
+        resumedNanos = System.nanoTime();
         paused = false;
         channel.config().setAutoRead(true);
     }

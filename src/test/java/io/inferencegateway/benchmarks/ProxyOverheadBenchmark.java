@@ -547,7 +547,8 @@ public final class ProxyOverheadBenchmark {
             Process p = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(new File("target/" + name + ".log")).start();
             HttpClient http = HttpClient.newHttpClient();
-            for (int i = 0; i < 120; i++) {
+            // up to 3 minutes: on a shared 2-core machine at load 20 Camel Main took over a minute to start
+            for (int i = 0; i < 360; i++) {
                 try {
                     if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ready")).build(),
                             HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {

@@ -186,6 +186,59 @@ class StreamingProxyTest {
         }
     }
 
+    @Test
+    void aStreamedResponseIsExactlyFramedChunkByChunkAndTheConnectionCarriesTheNextRequest() throws Exception {
+        upstream.behave(new TestUpstream.Sse(6, 20));
+        try (Socket s = rawStreamRequest(gateway.port(), "framing")) {
+            InputStream in = new java.io.BufferedInputStream(s.getInputStream());
+            assertThat(readHead(in)).startsWith("HTTP/1.1 200").containsIgnoringCase("transfer-encoding: chunked");
+            java.io.ByteArrayOutputStream payload = new java.io.ByteArrayOutputStream();
+            int chunks = 0;
+            while (true) {
+                String size = crlfLine(in);
+                assertThat(size).as("chunk %d: its size in hex, no leading zeros, no extensions", chunks)
+                        .matches("0|[1-9a-fA-F][0-9a-fA-F]*");
+                int n = Integer.parseInt(size, 16);
+                if (n == 0) {
+                    assertThat(crlfLine(in)).as("no trailers: the body ends with an empty line").isEmpty();
+                    break;
+                }
+                byte[] data = in.readNBytes(n);
+                assertThat(data).as("chunk %d's data", chunks).hasSize(n);
+                assertThat(new String(in.readNBytes(2), StandardCharsets.US_ASCII)).as("CRLF after chunk %d", chunks)
+                        .isEqualTo("\r\n");
+                payload.write(data);
+                chunks++;
+            }
+            StringBuilder events = new StringBuilder();
+            for (int i = 0; i < 6; i++) {
+                events.append(TestUpstream.sseEvent(i));
+            }
+            assertThat(payload.toString(StandardCharsets.UTF_8)).isEqualTo(events.toString());
+
+            // nothing after the last chunk: the next response on this connection starts where it should
+            upstream.behave(new TestUpstream.Json(200, "{\"n\":2}"));
+            String body = "{\"model\":\"m\"}";
+            s.getOutputStream().write(("POST /v1/completions HTTP/1.1\r\nHost: gw\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: " + body.length() + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII));
+            assertThat(readResponse(in)).startsWith("HTTP/1.1 200").endsWith("\r\n\r\n{\"n\":2}");
+        }
+    }
+
+    /** One line ended by CRLF exactly (a bare LF or CR fails), without its end. */
+    private static String crlfLine(InputStream in) throws Exception {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); ; c = in.read()) {
+            assertThat(c).as("the connection ended inside a line: " + line).isNotEqualTo(-1);
+            if (c == '\r') {
+                assertThat(in.read()).as("LF after CR in: " + line).isEqualTo('\n');
+                return line.toString();
+            }
+            assertThat(c).as("a bare LF in a chunk's framing: " + line).isNotEqualTo('\n');
+            line.append((char) c);
+        }
+    }
+
     private static String readHead(InputStream in) throws Exception {
         StringBuilder head = new StringBuilder();
         while (!head.toString().endsWith("\r\n\r\n")) {

@@ -130,6 +130,17 @@ class ResponseScannerTest {
     }
 
     @Test
+    void aChunkLongerThanTheScannersScratchArrayIsReadWhole() {
+        // one chunk of 5 KB, read in 2,048-byte pieces: "usage": straddles the first boundary
+        String body = "{\"pad\":\"" + "x".repeat(2035) + "\",\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":9},"
+                + "\"tail\":\"" + "y".repeat(3000) + "\"}";
+        assertThat(body.indexOf("\"usage\":")).isLessThan(2048).isGreaterThan(2048 - "\"usage\":".length());
+        Run run = scan(body, false, false, body.length());
+        assertThat(run.seen().usages).containsExactly(new int[] {4, 9, -1});
+        assertThat(run.relayed()).isEqualTo(body);
+    }
+
+    @Test
     void anUnterminatedLastEventIsRelayedAtTheEnd() {
         String body = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: [DONE]";
         assertThat(scan(body, true, true, 4).relayed()).isEqualTo(body);

@@ -12,8 +12,17 @@ import io.inferencegateway.domain.GatewayError;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseEncoder;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.stream.ChunkedWriteHandler;
 
 /** The relayed body on its own: queueing, back-pressure, ends and failures, without sockets. */
 class StreamingBodyTest {
@@ -95,6 +104,52 @@ class StreamingBodyTest {
         assertThat(outcomes).containsExactly(StreamingBody.Outcome.CLIENT_GONE);
         body.close();
         assertThat(outcomes).as("ends once").hasSize(1);
+    }
+
+    @Test
+    void aSmallChunkGoesOutAsOneFramedBufferAndTheEncoderStillFramesLargeOnesAndTheEnd() {
+        ChunkedWriteHandler writer = new ChunkedWriteHandler();
+        EmbeddedChannel client = new EmbeddedChannel(new HttpResponseEncoder(), writer);
+        HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+        StreamingBody body = new StreamingBody(upstream, true);
+        List<StreamingBody.Outcome> outcomes = new ArrayList<>();
+        body.onEnd(outcomes::add);
+        body.attach(client, writer, head, false);
+        client.write(head);
+        client.writeAndFlush(body); // the writer pulls once and finds nothing yet
+        String large = "x".repeat(StreamingBody.MAX_FRAMED_BYTES + 1);
+
+        body.offer(text("data: 1\n\n"));
+        body.offer(text(large));
+        body.readComplete();
+        body.finish();
+
+        List<String> writes = new ArrayList<>();
+        StringBuilder wire = new StringBuilder();
+        for (ByteBuf b; (b = client.readOutbound()) != null; b.release()) {
+            writes.add(b.toString(StandardCharsets.US_ASCII));
+            wire.append(writes.get(writes.size() - 1));
+        }
+        assertThat(wire.toString()).isEqualTo("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"
+                + "9\r\ndata: 1\n\n\r\n" + Integer.toHexString(large.length()) + "\r\n" + large + "\r\n0\r\n\r\n");
+        assertThat(writes).as("the small chunk is one buffer").contains("9\r\ndata: 1\n\n\r\n");
+        assertThat(outcomes).containsExactly(StreamingBody.Outcome.COMPLETED);
+        assertThat(client.finishAndReleaseAll()).isFalse();
+    }
+
+    @Test
+    void aFramedChunkCarriesItsLengthInHexWithoutLeadingZeros() {
+        for (int n : new int[] {1, 15, 16, 255, 256, 4095, 4096}) {
+            ByteBuf data = Unpooled.wrappedBuffer(new byte[n]);
+            ByteBuf framed = StreamingBody.frame(alloc, data);
+            String size = Integer.toHexString(n);
+            assertThat(framed.toString(0, size.length() + 2, StandardCharsets.US_ASCII)).isEqualTo(size + "\r\n");
+            assertThat(framed.readableBytes()).isEqualTo(size.length() + 2 + n + 2);
+            assertThat(framed.toString(framed.writerIndex() - 2, 2, StandardCharsets.US_ASCII)).isEqualTo("\r\n");
+            assertThat(data.refCnt()).as("the data was copied and released").isZero();
+            framed.release();
+        }
     }
 
     private static ByteBuf text(String s) {
