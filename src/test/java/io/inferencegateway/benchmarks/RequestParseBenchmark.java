@@ -20,10 +20,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.profile.GCProfiler;
-import org.openjdk.jmh.runner.Runner;
-import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.openai.InferenceRequestParser;
@@ -40,7 +36,7 @@ import io.netty.buffer.Unpooled;
  *
  * <pre>
  * mvn -B -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test
- * java -cp target/classes:target/test-classes:$(cat target/cp.txt) io.inferencegateway.benchmarks.RequestParseBenchmark
+ * java -cp target/classes:target/test-classes:$(cat target/cp.txt) org.openjdk.jmh.Main RequestParseBenchmark -prof gc
  * </pre>
  *
  * Benchmarks: {@code gateway} (the parser) and {@code jacksonSkip} (Jackson streaming over the same buffer, skipping
@@ -91,12 +87,5 @@ public class RequestParseBenchmark {
             }
         }
         return tokens;
-    }
-
-    public static void main(String[] args) throws RunnerException {
-        new Runner(new OptionsBuilder()
-                .include(RequestParseBenchmark.class.getSimpleName())
-                .addProfiler(GCProfiler.class)
-                .build()).run();
     }
 }
