@@ -97,24 +97,31 @@ public final class InferenceRequestParser {
 
         @Override
         public int read() {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+            return readable() > 0 ? body.getByte(position++) & 0xFF : -1;
         }
 
         @Override
         public int read(byte[] into, int offset, int length) {
+            if (length == 0) {
+                return 0;
+            }
+            int n = Math.min(length, readable());
+            if (n <= 0) {
+                return -1;
+            }
+            body.getBytes(position, into, offset, n);
+            position += n;
+            return n;
+        }
+
+        /** Bytes Jackson may read before the gap or the end, once past a gap that starts here. */
+        private int readable() {
             if (position == gapFrom) {
                 skipped += gapTo - gapFrom;
                 position = gapTo;
                 gapFrom = -1;
             }
-            int n = Math.min(length, (gapFrom >= 0 ? gapFrom : end) - position);
-            if (n <= 0) {
-                return length == 0 ? 0 : -1;
-            }
-            body.getBytes(position, into, offset, n);
-            position += n;
-            return n;
+            return (gapFrom >= 0 ? gapFrom : end) - position;
         }
     }
 
@@ -506,17 +513,8 @@ public final class InferenceRequestParser {
                     };
                 } else if (c < 0x20) {
                     used = 0;
-                } else if (c < 0x80) {
-                    used = 1;
-                } else if ((c & 0xE0) == 0xC0) {
-                    used = left >= 2 && continuation(w[k + 1]) ? 2 : 0;
-                } else if ((c & 0xF0) == 0xE0) {
-                    used = left >= 3 && continuation(w[k + 1]) && continuation(w[k + 2]) ? 3 : 0;
-                } else if ((c & 0xF8) == 0xF0) {
-                    used = left >= 4 && continuation(w[k + 1]) && continuation(w[k + 2]) && continuation(w[k + 3])
-                            ? 4 : 0;
                 } else {
-                    used = 0;
+                    used = c < 0x80 ? 1 : sequenceLength(w, k, left);
                 }
                 if (used == 0) {
                     return -1;
@@ -596,6 +594,7 @@ public final class InferenceRequestParser {
                     continue;
                 }
                 int c = w[k] & 0xFF;
+                int sequence = c < 0x80 ? 1 : sequenceLength(w, k, left);
                 char ch;
                 int used;
                 if (c == '"') {
@@ -638,17 +637,16 @@ public final class InferenceRequestParser {
                 } else if (c < 0x20) {
                     result = i;
                     break;
-                } else if (c < 0x80) {
+                } else if (sequence == 1) {
                     ch = (char) c;
                     used = 1;
-                } else if ((c & 0xE0) == 0xC0 && left >= 2 && continuation(w[k + 1])) {
+                } else if (sequence == 2) {
                     ch = (char) (((c & 0x1F) << 6) | (w[k + 1] & 0x3F));
                     used = 2;
-                } else if ((c & 0xF0) == 0xE0 && left >= 3 && continuation(w[k + 1]) && continuation(w[k + 2])) {
+                } else if (sequence == 3) {
                     ch = (char) (((c & 0x0F) << 12) | ((w[k + 1] & 0x3F) << 6) | (w[k + 2] & 0x3F));
                     used = 3;
-                } else if ((c & 0xF8) == 0xF0 && left >= 4 && continuation(w[k + 1]) && continuation(w[k + 2])
-                        && continuation(w[k + 3])) {
+                } else if (sequence == 4) {
                     int cp = ((c & 0x07) << 18) | ((w[k + 1] & 0x3F) << 12) | ((w[k + 2] & 0x3F) << 6)
                             | (w[k + 3] & 0x3F);
                     cp -= 0x10000;
@@ -710,6 +708,24 @@ public final class InferenceRequestParser {
             long quoteOrControl = v ^ QUOTE_TO_SPACE;
             long backslash = v ^ BACKSLASHES;
             return ((quoteOrControl - BELOW_QUOTE) & ~quoteOrControl | (backslash - ONES) & ~backslash | v) & HIGH_BITS;
+        }
+
+        /**
+         * The length of the UTF-8 sequence that starts with the byte at {@code k}, above 0x7F, if it is whole within
+         * {@code left} bytes and well-formed as Jackson checks it (a lead byte and its continuation bytes); else 0.
+         */
+        private static int sequenceLength(byte[] w, int k, int left) {
+            int c = w[k] & 0xFF;
+            int length = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+            if (length > left) {
+                return 0;
+            }
+            for (int j = 1; j < length; j++) {
+                if (!continuation(w[k + j])) {
+                    return 0;
+                }
+            }
+            return length;
         }
 
         private static boolean continuation(byte b) {
