@@ -127,31 +127,54 @@ public final class InferenceRequestParser {
 
     /**
      * The first {@code limit} characters of a text put together piece by piece, and the length of the whole text
-     * (what was skipped undecoded counted by its bytes).
+     * (what was skipped undecoded counted by its bytes). A text that is one string appended whole (a completion's
+     * prompt, a message's content) keeps that string and copies nothing; the array for one of several pieces is made
+     * when the second arrives, {@code capacity} characters at first (the body's length for the prompt, so that it
+     * is not grown by doubling).
      */
     private static final class BoundedText {
-        private char[] chars = new char[64];
+        private static final char[] NONE = new char[0];
+
+        private final int capacity;
+        /** The one string appended so far, whole; null once the text is in {@link #chars}. */
+        private String single;
+        private char[] chars = NONE;
         private int size;
         final int limit;
         long length;
 
         BoundedText(int limit) {
+            this(limit, 64);
+        }
+
+        BoundedText(int limit, int capacity) {
             this.limit = limit;
+            this.capacity = Math.max(16, Math.min(limit, capacity));
         }
 
         int room() {
             return limit - size;
         }
 
-        /** Room for {@code n} more characters. */
+        /** Room for {@code n} more characters in the array (where the one string kept so far moves to). */
         void grow(int n) {
             if (size + n > chars.length) {
-                chars = Arrays.copyOf(chars, (int) Math.min(Integer.MAX_VALUE - 8,
-                        Math.max((long) size + n, 2L * chars.length)));
+                long wanted = Math.max((long) size + n, chars.length == 0 ? capacity : 2L * chars.length);
+                chars = Arrays.copyOf(chars, (int) Math.min(Integer.MAX_VALUE - 8, wanted));
+            }
+            if (single != null) {
+                single.getChars(0, size, chars, 0);
+                single = null;
             }
         }
 
         BoundedText append(String s) {
+            if (size == 0 && s.length() <= limit && s.length() > 0) {
+                single = s;
+                size = s.length();
+                length += size;
+                return this;
+            }
             length += s.length();
             int n = Math.min(room(), s.length());
             if (n > 0) {
@@ -173,6 +196,12 @@ public final class InferenceRequestParser {
         }
 
         BoundedText append(BoundedText t) {
+            if (t.single != null) {
+                long whole = length + t.length;
+                append(t.single);
+                length = whole;
+                return this;
+            }
             long whole = length + t.length;
             append(t.chars, t.size);
             length = whole;
@@ -185,7 +214,7 @@ public final class InferenceRequestParser {
          */
         @Override
         public String toString() {
-            return new String(chars, 0, size);
+            return single != null ? single : new String(chars, 0, size);
         }
     }
 
@@ -221,7 +250,7 @@ public final class InferenceRequestParser {
             boolean modelSeen = false;
             boolean stream = false;
             boolean streamOptions = false;
-            BoundedText prompt = new BoundedText(limit);
+            BoundedText prompt = new BoundedText(limit, body.readableBytes());
             BoundedText instructions = null;
             int tokenArrayLength = 0;
             int maxTokens = -1;
