@@ -97,16 +97,28 @@ public final class FleetView implements RequestListener {
         return a != null ? a : activity.computeIfAbsent(pool, p -> new PoolActivity());
     }
 
-    private static FleetSnapshot.Decision decision(RequestRecord r, long ttftNanos) {
-        PickDecision d = r.decision();
-        return new FleetSnapshot.Decision(r.startEpochMillis(), r.request() == null ? null : r.request().model(),
-                d == null ? null : d.endpoint().toString(), d == null ? null : d.reason().label(), r.attempts(),
-                r.status(), r.stream(), ttftNanos < 0 ? null : millis(ttftNanos),
-                millis(r.endNanos() - r.startNanos()),
-                r.ending() == null ? null : r.ending().name().toLowerCase(Locale.ROOT),
-                RequestMeters.errorCode(r),
-                d == null ? 0 : d.expectedCachedTokens(), count(r.inputTokens()), count(r.outputTokens()),
-                count(r.cachedTokens()));
+    /**
+     * What the decisions table shows of one ended request, as it was recorded: the labels and boxed numbers the page
+     * wants are made when it reads the table (toDecision), not per request.
+     */
+    private record Recent(long timeMillis, String model, PickDecision pick, int attempts, int status, boolean stream,
+            long ttftNanos, long durationNanos, RequestRecord.Ending ending, String error, int inputTokens,
+            int outputTokens, int cachedTokens) {
+
+        FleetSnapshot.Decision toDecision() {
+            return new FleetSnapshot.Decision(timeMillis, model, pick == null ? null : pick.endpoint().toString(),
+                    pick == null ? null : pick.reason().label(), attempts, status, stream,
+                    ttftNanos < 0 ? null : millis(ttftNanos), millis(durationNanos),
+                    ending == null ? null : ending.name().toLowerCase(Locale.ROOT), error,
+                    pick == null ? 0 : pick.expectedCachedTokens(), count(inputTokens), count(outputTokens),
+                    count(cachedTokens));
+        }
+    }
+
+    private static Recent decision(RequestRecord r, long ttftNanos) {
+        return new Recent(r.startEpochMillis(), r.request() == null ? null : r.request().model(), r.decision(),
+                r.attempts(), r.status(), r.stream(), ttftNanos, r.endNanos() - r.startNanos(), r.ending(),
+                RequestMeters.errorCode(r), r.inputTokens(), r.outputTokens(), r.cachedTokens());
     }
 
     // ---- the page's read: a snapshot of everything ----------------------------------------------
@@ -218,7 +230,7 @@ public final class FleetView implements RequestListener {
     private static final class PoolActivity {
 
         final Map<Endpoint, PodActivity> pods = new ConcurrentHashMap<>();
-        private final FleetSnapshot.Decision[] ring = new FleetSnapshot.Decision[DECISIONS_KEPT];
+        private final Recent[] ring = new Recent[DECISIONS_KEPT];
         private int next;
         private int size;
 
@@ -234,7 +246,7 @@ public final class FleetView implements RequestListener {
             return p;
         }
 
-        synchronized void remember(FleetSnapshot.Decision d) {
+        synchronized void remember(Recent d) {
             ring[next] = d;
             next = (next + 1) % ring.length;
             size = Math.min(size + 1, ring.length);
@@ -244,7 +256,7 @@ public final class FleetView implements RequestListener {
         synchronized List<FleetSnapshot.Decision> decisions() {
             List<FleetSnapshot.Decision> out = new ArrayList<>(size);
             for (int k = 1; k <= size; k++) {
-                out.add(ring[Math.floorMod(next - k, ring.length)]);
+                out.add(ring[Math.floorMod(next - k, ring.length)].toDecision());
             }
             return out;
         }
