@@ -90,7 +90,16 @@ public class ParseInferenceRequest implements Processor {
         if (contentType == null) {
             return false;
         }
-        int semi = contentType.indexOf(';');
-        return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().equalsIgnoreCase(mime);
+        // the media type before any parameters, trimmed as String.trim does, compared in place
+        int end = contentType.indexOf(';');
+        end = end < 0 ? contentType.length() : end;
+        int start = 0;
+        while (start < end && contentType.charAt(start) <= ' ') {
+            start++;
+        }
+        while (end > start && contentType.charAt(end - 1) <= ' ') {
+            end--;
+        }
+        return end - start == mime.length() && contentType.regionMatches(true, start, mime, 0, mime.length());
     }
 }

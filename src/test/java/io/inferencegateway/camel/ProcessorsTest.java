@@ -114,4 +114,16 @@ class ProcessorsTest {
         assertThat(other.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(500);
         assertThat(new String(other.getMessage().getBody(byte[].class), StandardCharsets.UTF_8)).doesNotContain("secret");
     }
+
+    @Test
+    void theMediaTypeIsMatchedWithoutItsParametersCaseAndBlanks() {
+        assertThat(ParseInferenceRequest.isMime("application/json", "application/json")).isTrue();
+        assertThat(ParseInferenceRequest.isMime(" Application/JSON ; charset=utf-8", "application/json")).isTrue();
+        assertThat(ParseInferenceRequest.isMime("application/json;charset=utf-8", "application/json")).isTrue();
+        assertThat(ParseInferenceRequest.isMime("application/jsonl", "application/json")).isFalse();
+        assertThat(ParseInferenceRequest.isMime("application/jso", "application/json")).isFalse();
+        assertThat(ParseInferenceRequest.isMime("  ", "application/json")).isFalse();
+        assertThat(ParseInferenceRequest.isMime(null, "application/json")).isFalse();
+        assertThat(ParseInferenceRequest.isMime("multipart/form-data; boundary=x", "multipart/form-data")).isTrue();
+    }
 }
