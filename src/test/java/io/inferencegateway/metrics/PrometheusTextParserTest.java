@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -224,6 +225,26 @@ class PrometheusTextParserTest {
         assertThat(stats.garbageLines()).isZero();
         assertThat(stats.sampleLines()).isEqualTo(expectedSamples);
         assertThat(visitor.samples).hasSize((int) expectedSamples);
+    }
+
+    /** Every line end found, wherever it falls in the bytes the parser looks at together, past UTF-8 too. */
+    @Test
+    void findsEveryLineEndAfterSkippedAndUtf8Lines() {
+        StringBuilder text = new StringBuilder();
+        List<RecordingVisitor.Sample> expected = new ArrayList<>();
+        for (int k = 0; k < 100; k++) {
+            String value = "é".repeat(k % 3) + "x".repeat(k);
+            text.append("# HELP skipped ").append("h".repeat(k)).append('\n');
+            text.append("skipped_").append("s".repeat(k)).append(" 1\n");
+            text.append("m{l=\"").append(value).append("\"} ").append(k).append('\n');
+            expected.add(new RecordingVisitor.Sample("m", Map.of("l", value), k));
+        }
+        RecordingVisitor visitor = RecordingVisitor.naming("m");
+
+        PrometheusTextParser.Stats stats = new PrometheusTextParser().parse(bytes(text.toString()), visitor);
+
+        assertThat(visitor.samples).isEqualTo(expected);
+        assertThat(stats.garbageLines()).isZero();
     }
 
     /** Giving up on a name at its first byte no wanted name has there must change nothing but the work done. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -186,8 +187,9 @@ class InferenceRequestParserTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("badBeyondTheLimit")
     void aPromptIsCheckedBeyondWhatIsDecoded(String scenario, byte[] bad) {
-        // near the start, where Jackson reads it, and far past what the parser hands Jackson of a long string
-        for (int before : new int[] {100, 60_000}) {
+        // near the start, where Jackson reads it, and far past what the parser hands Jackson of a long string, at
+        // every place within the stretch of bytes the parser checks at once
+        for (int before : IntStream.concat(IntStream.of(100), IntStream.range(60_000, 60_040)).toArray()) {
             byte[] head = ("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(before)).getBytes(StandardCharsets.US_ASCII);
             byte[] tail = ("yz" + "w".repeat(before) + "\"}").getBytes(StandardCharsets.US_ASCII);
             ByteBuf body = Unpooled.wrappedBuffer(head, bad, tail);
