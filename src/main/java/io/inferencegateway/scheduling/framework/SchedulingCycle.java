@@ -80,20 +80,41 @@ public final class SchedulingCycle {
      * plugin asks first.
      */
     public PromptBlocks promptBlocks(int blockChars, int maxBlocks) {
-        int i = 0;
-        while (i < blocks.length && !(blocks[i].blockChars() == blockChars && blocks[i].maxBlocks() == maxBlocks)) {
-            i++;
-        }
-        if (i == blocks.length) { // first request of this thread with this geometry
-            blocks = Arrays.copyOf(blocks, i + 1);
-            blocksReady = Arrays.copyOf(blocksReady, i + 1);
-            blocks[i] = new PromptBlocks(blockChars, maxBlocks);
-        }
+        int i = geometry(blockChars, maxBlocks);
         if (!blocksReady[i]) {
             blocks[i].compute(request.model(), request.adapter(), request.promptText());
             blocksReady[i] = true;
         }
         return blocks[i];
+    }
+
+    /** The slot of a block geometry in {@link #blocks}, made on first use. */
+    private int geometry(int blockChars, int maxBlocks) {
+        int i = 0;
+        while (i < blocks.length && !(blocks[i].blockChars() == blockChars && blocks[i].maxBlocks() == maxBlocks)) {
+            i++;
+        }
+        if (i == blocks.length) { // first request of this cycle with this geometry
+            blocks = Arrays.copyOf(blocks, i + 1);
+            blocksReady = Arrays.copyOf(blocksReady, i + 1);
+            blocks[i] = new PromptBlocks(blockChars, maxBlocks);
+        }
+        return i;
+    }
+
+    /**
+     * Begins {@code into} with this decision's request and time and the prompt blocks computed so far (copied), so
+     * that observers told after this cycle has moved on ({@link DeferredPick}) see the same prompt.
+     */
+    void carryPromptTo(SchedulingCycle into) {
+        into.begin(request, nowNanos);
+        for (int i = 0; i < blocks.length; i++) {
+            if (blocksReady[i]) {
+                int j = into.geometry(blocks[i].blockChars(), blocks[i].maxBlocks());
+                into.blocks[j].copyFrom(blocks[i]);
+                into.blocksReady[j] = true;
+            }
+        }
     }
 
     /** Adds a (reused) state object to this cycle's candidate list and returns it for filling in. */
