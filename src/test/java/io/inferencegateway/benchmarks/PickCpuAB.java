@@ -25,7 +25,9 @@ import java.util.List;
  * /tmp/old-classes target/classes target/test-classes:$(cat target/cp.txt)} (pods, workload, blocks per build, picks
  * per block, build A, build B, the rest of the class path), optionally followed by the benchmark method timed in A and
  * in B ({@code choose}, the decision and its commit, unless given; {@code decide} times the decision alone and commits
- * it untimed after each call, in a build that has it).
+ * it untimed after each call, in a build that has it). A build is a class path: a build whose API the current
+ * benchmark does not compile against (one from before {@code SchedulingPolicy.decideDeferred}) needs its own
+ * {@link PickLatencyBenchmark} compiled in front of it, e.g. {@code /tmp/old-classes:/tmp/old-bench}.
  */
 public final class PickCpuAB {
 
@@ -85,8 +87,7 @@ public final class PickCpuAB {
     private static MethodHandle[] benchmark(String classes, String rest, int pods, String workload, String method)
             throws Exception {
         List<URL> urls = new ArrayList<>();
-        urls.add(new File(classes).toURI().toURL());
-        for (String p : rest.split(File.pathSeparator)) {
+        for (String p : (classes + File.pathSeparator + rest).split(File.pathSeparator)) {
             urls.add(new File(p).toURI().toURL());
         }
         ClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
