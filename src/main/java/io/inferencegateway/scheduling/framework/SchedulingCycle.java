@@ -1,6 +1,7 @@
 package io.inferencegateway.scheduling.framework;
 
 import java.util.AbstractList;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -21,6 +22,9 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
 public final class SchedulingCycle {
 
     private final List<EndpointState> states = new States();
+    // the filters' kept lists, in turn (keptList)
+    private final ArrayList<EndpointState> keptA = new ArrayList<>();
+    private final ArrayList<EndpointState> keptB = new ArrayList<>();
     private int stateCount;
     // one PromptBlocks per block geometry asked for (in practice one: the prefix scorer's), reused per thread
     private PromptBlocks[] blocks = new PromptBlocks[0];
@@ -64,6 +68,8 @@ public final class SchedulingCycle {
     public void end() {
         request = null;
         Arrays.fill(blocksReady, false);
+        keptA.clear();
+        keptB.clear();
     }
 
     public InferenceRequest request() {
@@ -134,6 +140,17 @@ public final class SchedulingCycle {
 
     public List<EndpointState> states() {
         return states;
+    }
+
+    /**
+     * An empty list for a filter to return what it keeps of {@code endpoints} in, reused from decision to decision (so
+     * it is valid until the decision ends): never {@code endpoints} itself, so the next filter can fill one while it
+     * reads the other.
+     */
+    public List<EndpointState> keptList(List<EndpointState> endpoints) {
+        ArrayList<EndpointState> kept = endpoints == keptA ? keptB : keptA;
+        kept.clear();
+        return kept;
     }
 
     double[] scores(int n) {
