@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
 
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
@@ -22,6 +23,7 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
 public final class SchedulingCycle {
 
     private final List<EndpointState> states = new States();
+    private final EndpointsView endpoints = new EndpointsView();
     // the filters' kept lists, in turn (keptList)
     private final ArrayList<EndpointState> keptA = new ArrayList<>();
     private final ArrayList<EndpointState> keptB = new ArrayList<>();
@@ -70,6 +72,7 @@ public final class SchedulingCycle {
         Arrays.fill(blocksReady, false);
         keptA.clear();
         keptB.clear();
+        endpoints.states = List.of();
     }
 
     public InferenceRequest request() {
@@ -140,6 +143,12 @@ public final class SchedulingCycle {
 
     public List<EndpointState> states() {
         return states;
+    }
+
+    /** The endpoints of {@code states}, as a view (no copy) that this cycle reuses: valid until its next call. */
+    public List<Endpoint> endpointsOf(List<EndpointState> states) {
+        endpoints.states = states;
+        return endpoints;
     }
 
     /**
@@ -332,6 +341,21 @@ public final class SchedulingCycle {
         outcomeCount[outcomes] = endpoints;
         outcomeMeaning[outcomes] = meaning;
         outcomes++;
+    }
+
+    /** The endpoints of some states ({@link #endpointsOf}). */
+    private static final class EndpointsView extends AbstractList<Endpoint> implements RandomAccess {
+        private List<EndpointState> states = List.of();
+
+        @Override
+        public Endpoint get(int index) {
+            return states.get(index).endpoint();
+        }
+
+        @Override
+        public int size() {
+            return states.size();
+        }
     }
 
     /** The cycle's candidates: a view of the first {@code stateCount} pooled states, rebuilt by every decision. */
