@@ -107,6 +107,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                 client.closeFuture().addListener(onClientClosed);
             }
             send(placement != null ? placement.endpoint() : getEndpoint().target());
+            commit();
         }
 
         private void send(Endpoint target) {
@@ -216,7 +217,18 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                 listeners.picked(record);
             }
             send(next);
+            commit();
             return true;
+        }
+
+        /**
+         * The request is on its way (the write or the connect is issued): now the policy learns from the decision, off
+         * the request's own latency (pool/Placement.java). On the thread that decided, for the most part.
+         */
+        private void commit() {
+            if (placement != null) {
+                placement.commit();
+            }
         }
 
         private void finish() {

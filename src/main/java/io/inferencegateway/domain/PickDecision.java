@@ -3,7 +3,8 @@ package io.inferencegateway.domain;
 import java.util.Objects;
 
 /**
- * The outcome of one scheduling decision.
+ * The outcome of one scheduling decision. As a {@link PendingPick} it is a decision with nothing left to teach its
+ * policy (one that learns nothing from its decisions, or whose lesson was applied already): its commit does nothing.
  *
  * @param endpoint              the chosen endpoint
  * @param reason                what decided it
@@ -11,11 +12,21 @@ import java.util.Objects;
  *                              (0 when it expects none or does not track prefixes)
  * @param candidates            how many endpoints were considered
  */
-public record PickDecision(Endpoint endpoint, PickReason reason, int expectedCachedTokens, int candidates) {
+public record PickDecision(Endpoint endpoint, PickReason reason, int expectedCachedTokens, int candidates)
+        implements PendingPick {
 
     public PickDecision {
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(reason, "reason");
+    }
+
+    @Override
+    public PickDecision decision() {
+        return this;
+    }
+
+    @Override
+    public void commit() {
     }
 
     /** A decision by a policy that does not explain itself. */

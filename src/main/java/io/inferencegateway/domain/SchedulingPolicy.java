@@ -21,6 +21,16 @@ public interface SchedulingPolicy {
     }
 
     /**
+     * Like {@link #decide}, but leaves what the decision teaches the policy (the GPU-aware policy's prefix index: the
+     * chosen pod now holds the prompt) to the returned pick's {@link PendingPick#commit}, which the caller runs once
+     * the request is on its way. The in-flight count is the caller's, as with {@link #decide}. Policies that learn
+     * nothing from their decisions return the decision itself; {@link #decide} is this plus the commit at once.
+     */
+    default PendingPick decideDeferred(InferenceRequest request, List<Endpoint> candidates) {
+        return decide(request, candidates);
+    }
+
+    /**
      * Whether no candidate has room for another request right now, so that the request should wait in the gateway
      * rather than be pushed into a full pod's queue (pool/FlowControl.java). Policies without a load signal never
      * say so. Called on the request path before {@link #decide}: cheap, no blocking, no side effect.

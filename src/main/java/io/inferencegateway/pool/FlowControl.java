@@ -242,6 +242,7 @@ public final class FlowControl {
                 GatewayError error = null;
                 try {
                     placement = Placement.choose(pool, t.request, t.inFlight);
+                    placement.commit(); // now: the next waiter's decision, a moment later, must see this one
                 } catch (GatewayError e) {
                     error = e;
                 }

@@ -7,6 +7,7 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.PendingPick;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 
@@ -14,6 +15,10 @@ import io.inferencegateway.domain.PickReason;
  * Where one request is being served: the endpoint its pool's policy chose, and the endpoints tried
  * before it. Counts the request in flight on its endpoint until {@link #finish()}; when the endpoint
  * cannot be reached before any byte was sent, {@link #failover()} asks the policy for another one.
+ *
+ * <p>What a decision teaches the policy (its prefix index) waits for {@link #commit()}, which the caller runs once
+ * the request is on its way to the endpoint; at the latest {@link #finish()} and the next {@link #failover()} run it.
+ * Every decision is committed once, whatever becomes of the request: a pod that failed was still sent the prompt.
  */
 public final class Placement {
 
@@ -22,13 +27,14 @@ public final class Placement {
     private final InFlightRequests inFlight;
     private final List<Endpoint> tried = new ArrayList<>(2);
     private PickDecision decision;
+    private PendingPick uncommitted;
     private boolean finished;
 
-    private Placement(ModelPool pool, InferenceRequest request, InFlightRequests inFlight, PickDecision first) {
+    private Placement(ModelPool pool, InferenceRequest request, InFlightRequests inFlight, PendingPick first) {
         this.pool = pool;
         this.request = request;
         this.inFlight = inFlight;
-        start(first);
+        start(first, first.decision());
     }
 
     /** Picks the endpoint for a request; 503 when the pool has none. */
@@ -38,7 +44,8 @@ public final class Placement {
             throw GatewayError.noEndpoint(pool.name());
         }
         pool.retryBudget().request();
-        return new Placement(pool, request, inFlight, pool.policy().decide(request, pool.outliers().admitted(candidates)));
+        return new Placement(pool, request, inFlight,
+                pool.policy().decideDeferred(request, pool.outliers().admitted(candidates)));
     }
 
     public Endpoint endpoint() {
@@ -67,6 +74,7 @@ public final class Placement {
      * was not tried yet, or returns null when none is left.
      */
     public synchronized Endpoint failover() {
+        commit();
         release();
         List<Endpoint> left = new ArrayList<>(pool.endpoints());
         left.removeAll(tried);
@@ -74,9 +82,25 @@ public final class Placement {
             return null;
         }
         left = pool.outliers().admitted(left);
-        PickDecision next = pool.policy().decide(request, left);
-        start(new PickDecision(next.endpoint(), PickReason.FAILOVER, next.expectedCachedTokens(), left.size()));
+        PendingPick next = pool.policy().decideDeferred(request, left);
+        PickDecision d = next.decision();
+        start(next, new PickDecision(d.endpoint(), PickReason.FAILOVER, d.expectedCachedTokens(), left.size()));
         return decision.endpoint();
+    }
+
+    /**
+     * Lets the policy learn from the current decision (its prefix index: the endpoint now holds the prompt), once the
+     * request is on its way there; a second call, or one after {@link #finish()}, does nothing. Any thread.
+     */
+    public void commit() {
+        PendingPick pick;
+        synchronized (this) {
+            pick = uncommitted;
+            uncommitted = null;
+        }
+        if (pick != null) {
+            pick.commit();
+        }
     }
 
     /** How many endpoints were tried, the current one included. */
@@ -89,6 +113,7 @@ public final class Placement {
      * queue may let a waiting request go.
      */
     public void finish() {
+        commit();
         boolean released;
         synchronized (this) {
             released = release();
@@ -98,7 +123,8 @@ public final class Placement {
         }
     }
 
-    private void start(PickDecision d) {
+    private void start(PendingPick pick, PickDecision d) {
+        uncommitted = pick;
         decision = d;
         tried.add(d.endpoint());
         finished = false;

@@ -19,10 +19,12 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.PendingPick;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsView;
+import io.inferencegateway.scheduling.framework.DeferredPicks;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
 import io.inferencegateway.scheduling.framework.MembershipListener;
@@ -159,6 +161,19 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
      */
     @Override
     public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
+        return decide(request, candidates, false).decision();
+    }
+
+    /**
+     * Like {@link #decide}, with the prefix index told (and with shared placement, the other replicas) only when the
+     * returned pick is committed; the in-flight counts are the caller's, as there.
+     */
+    @Override
+    public PendingPick decideDeferred(InferenceRequest request, List<Endpoint> candidates) {
+        return decide(request, candidates, true);
+    }
+
+    private PendingPick decide(InferenceRequest request, List<Endpoint> candidates, boolean deferred) {
         long now = clock.nanoTime();
         double factor = estimator.factor(); // once per pick: with shared placement it is measured
         PerThread thread = threads.get();
@@ -179,21 +194,26 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         if (fresh == 0) {
             setFallback(true);
             chosen = fallbackPick(cycle);
-            profile.observe(cycle, chosen);
             reason = PickReason.FALLBACK;
             expectedCached = 0;
         } else {
             setFallback(false);
-            chosen = profile.schedule(cycle, cycle.states());
+            chosen = profile.decide(cycle, cycle.states());
             reason = cycle.reason();
             expectedCached = cycle.expectedCachedTokens();
             for (int row = 0; row < cycle.filterOutcomes(); row++) {
                 events.filtered(pool, cycle.filterOf(row).toString(), cycle.outcomeOf(row), cycle.endpointsOf(row));
             }
         }
-        Endpoint endpoint = chosen.endpoint();
+        PickDecision decision = new PickDecision(chosen.endpoint(), reason, expectedCached, candidates.size());
+        PendingPick pick = decision;
+        if (deferred) {
+            pick = thread.deferred.defer(profile.observers(), cycle, chosen, decision);
+        } else {
+            profile.observe(cycle, chosen); // the fallback's choice too, so that what they learn stays whole
+        }
         cycle.end();
-        return new PickDecision(endpoint, reason, expectedCached, candidates.size());
+        return pick;
     }
 
     /**
@@ -313,12 +333,13 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     }
 
     /**
-     * What one request thread reuses from decision to decision: the cycle, a probe state, and each candidate
-     * position's scrape reader and in-flight tally. Pools pass the same endpoints in the same order request after
-     * request, so the two found once save two map lookups per candidate until the list or the endpoint changes.
+     * What one request thread reuses from decision to decision: the cycle, its deferred picks, a probe state, and each
+     * candidate position's scrape reader and in-flight tally. Pools pass the same endpoints in the same order request
+     * after request, so the two found once save two map lookups per candidate until the list or the endpoint changes.
      */
     private static final class PerThread {
         final SchedulingCycle cycle = new SchedulingCycle();
+        final DeferredPicks deferred = new DeferredPicks();
         final EndpointState probe = new EndpointState();
         MetricsView.Reader[] readers = new MetricsView.Reader[0];
         InFlightRequests.Tally[] tallies = new InFlightRequests.Tally[0];

@@ -23,7 +23,11 @@ import java.util.List;
  * <p>Run, with a directory of the older build's classes ({@code unzip} its jar and keep {@code io/inferencegateway}):
  * {@code java -Xmx2g -cp target/test-classes io.inferencegateway.benchmarks.PickCpuAB 64 shared-prefix 40 1000
  * /tmp/old-classes target/classes target/test-classes:$(cat target/cp.txt)} (pods, workload, blocks per build, picks
- * per block, build A, build B, the rest of the class path).
+ * per block, build A, build B, the rest of the class path), optionally followed by the benchmark method timed in A and
+ * in B ({@code choose}, the decision and its commit, unless given; {@code decide} times the decision alone and commits
+ * it untimed after each call, in a build that has it). A build is a class path: a build whose API the current
+ * benchmark does not compile against (one from before {@code SchedulingPolicy.decideDeferred}) needs its own
+ * {@link PickLatencyBenchmark} compiled in front of it, e.g. {@code /tmp/old-classes:/tmp/old-bench}.
  */
 public final class PickCpuAB {
 
@@ -36,13 +40,18 @@ public final class PickCpuAB {
         int blocks = Integer.parseInt(args[2]);
         int block = Integer.parseInt(args[3]);
         String[] builds = {args[4], args[5]};
+        String[] methods = {args.length > 7 ? args[7] : "choose", args.length > 8 ? args[8] : "choose"};
         MethodHandle[] choose = new MethodHandle[2];
+        MethodHandle[] after = new MethodHandle[2];
         for (int s = 0; s < 2; s++) {
-            choose[s] = benchmark(builds[s], args[6], pods, workload);
+            MethodHandle[] both = benchmark(builds[s], args[6], pods, workload, methods[s]);
+            choose[s] = both[0];
+            after[s] = both[1];
         }
         for (int s = 0; s < 2; s++) { // warm-up, both builds
             for (int i = 0; i < 16 * block; i++) {
                 Object unused = choose[s].invokeExact();
+                after[s].invokeExact();
             }
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -58,22 +67,27 @@ public final class PickCpuAB {
                     Object unused = choose[s].invokeExact();
                     long w1 = System.nanoTime();
                     long c1 = threads.getCurrentThreadCpuTime();
+                    after[s].invokeExact();
                     cpu[s][taken[s]] = c1 - c0;
                     wall[s][taken[s]++] = w1 - w0;
                 }
             }
         }
         for (int s = 0; s < 2; s++) {
-            print(pods, workload, (s == 0 ? "A " : "B ") + builds[s], "cpu ", cpu[s]);
-            print(pods, workload, (s == 0 ? "A " : "B ") + builds[s], "wall", wall[s]);
+            String build = (s == 0 ? "A " : "B ") + builds[s] + " " + methods[s];
+            print(pods, workload, build, "cpu ", cpu[s]);
+            print(pods, workload, build, "wall", wall[s]);
         }
     }
 
-    /** A set-up benchmark of the build in {@code classes}, as a handle on its {@code choose}. */
-    private static MethodHandle benchmark(String classes, String rest, int pods, String workload) throws Exception {
+    /**
+     * A set-up benchmark of the build in {@code classes}, as handles on its {@code method} and on what runs untimed after
+     * each call (its {@code commitPending}, or nothing in a build without one).
+     */
+    private static MethodHandle[] benchmark(String classes, String rest, int pods, String workload, String method)
+            throws Exception {
         List<URL> urls = new ArrayList<>();
-        urls.add(new File(classes).toURI().toURL());
-        for (String p : rest.split(File.pathSeparator)) {
+        for (String p : (classes + File.pathSeparator + rest).split(File.pathSeparator)) {
             urls.add(new File(p).toURI().toURL());
         }
         ClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
@@ -83,8 +97,16 @@ public final class PickCpuAB {
         type.getField("workload").set(benchmark, workload);
         type.getMethod("setUp").invoke(benchmark);
         Class<?> endpoint = loader.loadClass("io.inferencegateway.domain.Endpoint");
-        return MethodHandles.publicLookup().findVirtual(type, "choose", MethodType.methodType(endpoint))
+        MethodHandle timed = MethodHandles.publicLookup().findVirtual(type, method, MethodType.methodType(endpoint))
                 .bindTo(benchmark).asType(MethodType.methodType(Object.class));
+        MethodHandle untimed;
+        try {
+            untimed = MethodHandles.publicLookup().findVirtual(type, "commitPending", MethodType.methodType(void.class))
+                    .bindTo(benchmark);
+        } catch (NoSuchMethodException e) { // a build from before decisions were committed apart
+            untimed = MethodHandles.empty(MethodType.methodType(void.class));
+        }
+        return new MethodHandle[] {timed, untimed};
     }
 
     private static void print(int pods, String workload, String build, String clock, long[] nanos) {

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -18,6 +19,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.inferencegateway.config.EngineType;
@@ -27,6 +29,7 @@ import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PendingPick;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.scheduling.SchedulerEvents;
@@ -34,8 +37,13 @@ import io.inferencegateway.scheduling.SchedulingPolicies;
 import io.inferencegateway.domain.SchedulingPolicy;
 
 /**
- * Latency of one GPU-aware decision ({@code choose} plus the gateway's {@code started}/{@code finished}
- * bookkeeping) with default weights, over 8 to 2,048 endpoints and 8,000-character prompts.
+ * Latency of one GPU-aware pick with default weights, over 8 to 2,048 endpoints and 8,000-character prompts, two ways:
+ * <ul>
+ * <li>{@link #decide}: the decision alone (filters, scorers, picker) plus the in-flight count it starts, what delays
+ * the request; its commit (the prefix index learning the choice) runs after the timed call, as the gateway runs it
+ * after handing the request to the upstream connection (pool/Placement.java);</li>
+ * <li>{@link #choose}: the decision and its commit, the whole work of a pick on the request thread.</li>
+ * </ul>
  *
  * <p>Prompts: 256 groups × 16; each prompt is a 6,000-character group prefix plus a 2,000-character tail
  * of its own (125 blocks). In {@code system-prompt}, every group prefix starts with the same 2,048
@@ -71,6 +79,7 @@ public class PickLatencyBenchmark {
     private InFlightRequests inFlight;
     private InferenceRequest[] requests;
     private int next;
+    private PendingPick pending;
 
     @Setup
     public void setUp() {
@@ -124,10 +133,43 @@ public class PickLatencyBenchmark {
         return e;
     }
 
-    @Benchmark
-    public Endpoint choose() {
+    private InferenceRequest nextRequest() {
         InferenceRequest r = requests[next];
         next = next + 1 == requests.length ? 0 : next + 1;
-        return pick(r);
+        return r;
+    }
+
+    /** The decision and its commit, as the gateway runs them for one request (the count ends with the request). */
+    @Benchmark
+    public Endpoint choose() {
+        InferenceRequest r = nextRequest();
+        PendingPick pick = policy.decideDeferred(r, pods);
+        Endpoint e = pick.decision().endpoint();
+        inFlight.started(e, r.promptTokensEstimate());
+        pick.commit();
+        inFlight.finished(e);
+        return e;
+    }
+
+    /** The decision only; {@link #commitPending} commits it outside the timed call. */
+    @Benchmark
+    public Endpoint decide() {
+        InferenceRequest r = nextRequest();
+        pending = policy.decideDeferred(r, pods);
+        Endpoint e = pending.decision().endpoint();
+        inFlight.started(e, r.promptTokensEstimate());
+        return e;
+    }
+
+    /** After each call: commits what {@link #decide} left, and ends its request; nothing after {@link #choose}. */
+    @TearDown(Level.Invocation)
+    public void commitPending() {
+        PendingPick pick = pending;
+        if (pick != null) {
+            pending = null;
+            Endpoint e = pick.decision().endpoint();
+            pick.commit();
+            inFlight.finished(e);
+        }
     }
 }

@@ -6,6 +6,7 @@ import static io.inferencegateway.scheduling.Scenarios.base;
 import static io.inferencegateway.scheduling.Scenarios.pod;
 import static io.inferencegateway.scheduling.Scenarios.prompt;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +28,8 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.PendingPick;
+import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.Scenarios.Scrape;
 import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
@@ -286,6 +289,32 @@ class GpuAwarePolicyTest {
         assertThat(send(policy, base(doc), List.of(p1, p2))).as("fallback: fewest in flight").isEqualTo(p2);
         idle(p1, p2);
         assertThat(policy.choose(base(doc), List.of(p1, p2))).as("prefix learnt during fallback").isEqualTo(p2);
+    }
+
+    @Test
+    void aDeferredDecisionTeachesTheIndexOnlyOnceCommittedAndOnAnyThread() throws InterruptedException {
+        idle(p1, p2, p3);
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        String doc = prompt("doc", 10);
+        PendingPick first = policy.decideDeferred(base(doc), List.of(p3, p2, p1));
+        assertThat(first.decision().endpoint()).as("all tie: the first").isEqualTo(p3);
+        assertThat(prefixScorer(policy).index().entries()).as("nothing learnt before the commit").isZero();
+        PendingPick unrelated = policy.decideDeferred(base(prompt("other", 10)), List.of(p1, p2, p3));
+        Thread elsewhere = new Thread(first::commit);
+        elsewhere.start();
+        elsewhere.join();
+        unrelated.commit();
+        assertThat(prefixScorer(policy).index().entries()).isEqualTo(20);
+        PendingPick again = policy.decideDeferred(base(doc), List.of(p1, p2, p3));
+        assertThat(again.decision().endpoint()).as("the committed prompt's pod").isEqualTo(p3);
+        assertThat(again.decision().reason()).isEqualTo(PickReason.PREFIX_HIT);
+        again.commit();
+        assertThatThrownBy(again::commit).isInstanceOf(IllegalStateException.class);
+    }
+
+    private static PrefixCacheScorer prefixScorer(GpuAwarePolicy policy) {
+        return (PrefixCacheScorer) policy.profile().scorers().stream()
+                .map(ws -> ws.scorer()).filter(s -> s instanceof PrefixCacheScorer).findFirst().orElseThrow();
     }
 
     @Test

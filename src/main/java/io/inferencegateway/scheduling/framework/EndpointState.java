@@ -35,6 +35,12 @@ public final class EndpointState {
         this.finishedSinceScrape = finishedSinceScrape;
     }
 
+    /** Makes this a copy of {@code other}, for a deferred observer ({@link DeferredPick}). */
+    void copyFrom(EndpointState other) {
+        set(other.endpoint, other.metrics, other.fresh, other.waiting, other.running, other.kvUsage, other.inFlight,
+                other.sentSinceScrape, other.finishedSinceScrape);
+    }
+
     public Endpoint endpoint() {
         return endpoint;
     }

@@ -18,7 +18,8 @@ public interface Filter {
 
     /**
      * @return the endpoints that may take the request: {@code endpoints} itself when nothing is removed,
-     *         otherwise a new list; the states are only valid during this call
+     *         otherwise another list, best {@link SchedulingCycle#keptList} (no allocation); the states are only
+     *         valid during this call
      */
     List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints);
 }

@@ -9,7 +9,7 @@ import io.inferencegateway.domain.PickReason;
 
 /**
  * One scheduling pipeline: filters in order, then weighted scorers, then a picker, then the observers
- * that learn from the choice. The profile owns the arithmetic so plugins stay simple: it applies fail
+ * that learn from the choice (at once, or once the request is on its way: {@link DeferredPicks}). The profile owns the arithmetic so plugins stay simple: it applies fail
  * open, clamps every score to [0,1] (NaN counts as 0), multiplies by the weight and sums.
  */
 public final class SchedulerProfile {
@@ -58,6 +58,16 @@ public final class SchedulerProfile {
      * </ul>
      */
     public EndpointState schedule(SchedulingCycle cycle, List<EndpointState> candidates) {
+        EndpointState chosen = decide(cycle, candidates);
+        observe(cycle, chosen);
+        return chosen;
+    }
+
+    /**
+     * {@link #schedule} without telling the observers: the caller tells them, at once ({@link #observe}) or once the
+     * request is on its way ({@link DeferredPicks}).
+     */
+    public EndpointState decide(SchedulingCycle cycle, List<EndpointState> candidates) {
         List<EndpointState> current = candidates;
         PickReason narrowed = null;
         for (Filter f : filters) {
@@ -108,7 +118,6 @@ public final class SchedulerProfile {
         PickReason why = n == 1 ? (narrowed != null ? narrowed : PickReason.ONLY_CANDIDATE)
                 : decisive(weighted, rows, totals, n, c);
         cycle.decided(why, c < 0 ? 0 : cached[c]);
-        observe(cycle, chosen);
         return chosen;
     }
 

@@ -1,11 +1,13 @@
 package io.inferencegateway.scheduling.framework;
 
 import java.util.AbstractList;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.RandomAccess;
 
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
@@ -21,6 +23,10 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
 public final class SchedulingCycle {
 
     private final List<EndpointState> states = new States();
+    private final EndpointsView endpoints = new EndpointsView();
+    // the filters' kept lists, in turn (keptList)
+    private final ArrayList<EndpointState> keptA = new ArrayList<>();
+    private final ArrayList<EndpointState> keptB = new ArrayList<>();
     private int stateCount;
     // one PromptBlocks per block geometry asked for (in practice one: the prefix scorer's), reused per thread
     private PromptBlocks[] blocks = new PromptBlocks[0];
@@ -64,6 +70,9 @@ public final class SchedulingCycle {
     public void end() {
         request = null;
         Arrays.fill(blocksReady, false);
+        keptA.clear();
+        keptB.clear();
+        endpoints.states = List.of();
     }
 
     public InferenceRequest request() {
@@ -80,20 +89,41 @@ public final class SchedulingCycle {
      * plugin asks first.
      */
     public PromptBlocks promptBlocks(int blockChars, int maxBlocks) {
-        int i = 0;
-        while (i < blocks.length && !(blocks[i].blockChars() == blockChars && blocks[i].maxBlocks() == maxBlocks)) {
-            i++;
-        }
-        if (i == blocks.length) { // first request of this thread with this geometry
-            blocks = Arrays.copyOf(blocks, i + 1);
-            blocksReady = Arrays.copyOf(blocksReady, i + 1);
-            blocks[i] = new PromptBlocks(blockChars, maxBlocks);
-        }
+        int i = geometry(blockChars, maxBlocks);
         if (!blocksReady[i]) {
             blocks[i].compute(request.model(), request.adapter(), request.promptText());
             blocksReady[i] = true;
         }
         return blocks[i];
+    }
+
+    /** The slot of a block geometry in {@link #blocks}, made on first use. */
+    private int geometry(int blockChars, int maxBlocks) {
+        int i = 0;
+        while (i < blocks.length && !(blocks[i].blockChars() == blockChars && blocks[i].maxBlocks() == maxBlocks)) {
+            i++;
+        }
+        if (i == blocks.length) { // first request of this cycle with this geometry
+            blocks = Arrays.copyOf(blocks, i + 1);
+            blocksReady = Arrays.copyOf(blocksReady, i + 1);
+            blocks[i] = new PromptBlocks(blockChars, maxBlocks);
+        }
+        return i;
+    }
+
+    /**
+     * Begins {@code into} with this decision's request and time and the prompt blocks computed so far (copied), so
+     * that observers told after this cycle has moved on ({@link DeferredPick}) see the same prompt.
+     */
+    void carryPromptTo(SchedulingCycle into) {
+        into.begin(request, nowNanos);
+        for (int i = 0; i < blocks.length; i++) {
+            if (blocksReady[i]) {
+                int j = into.geometry(blocks[i].blockChars(), blocks[i].maxBlocks());
+                into.blocks[j].copyFrom(blocks[i]);
+                into.blocksReady[j] = true;
+            }
+        }
     }
 
     /** Adds a (reused) state object to this cycle's candidate list and returns it for filling in. */
@@ -113,6 +143,23 @@ public final class SchedulingCycle {
 
     public List<EndpointState> states() {
         return states;
+    }
+
+    /** The endpoints of {@code states}, as a view (no copy) that this cycle reuses: valid until its next call. */
+    public List<Endpoint> endpointsOf(List<EndpointState> states) {
+        endpoints.states = states;
+        return endpoints;
+    }
+
+    /**
+     * An empty list for a filter to return what it keeps of {@code endpoints} in, reused from decision to decision (so
+     * it is valid until the decision ends): never {@code endpoints} itself, so the next filter can fill one while it
+     * reads the other.
+     */
+    public List<EndpointState> keptList(List<EndpointState> endpoints) {
+        ArrayList<EndpointState> kept = endpoints == keptA ? keptB : keptA;
+        kept.clear();
+        return kept;
     }
 
     double[] scores(int n) {
@@ -294,6 +341,21 @@ public final class SchedulingCycle {
         outcomeCount[outcomes] = endpoints;
         outcomeMeaning[outcomes] = meaning;
         outcomes++;
+    }
+
+    /** The endpoints of some states ({@link #endpointsOf}). */
+    private static final class EndpointsView extends AbstractList<Endpoint> implements RandomAccess {
+        private List<EndpointState> states = List.of();
+
+        @Override
+        public Endpoint get(int index) {
+            return states.get(index).endpoint();
+        }
+
+        @Override
+        public int size() {
+            return states.size();
+        }
     }
 
     /** The cycle's candidates: a view of the first {@code stateCount} pooled states, rebuilt by every decision. */

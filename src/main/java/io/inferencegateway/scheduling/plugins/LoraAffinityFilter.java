@@ -1,6 +1,5 @@
 package io.inferencegateway.scheduling.plugins;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.inferencegateway.domain.PickReason;
@@ -60,7 +59,7 @@ public final class LoraAffinityFilter implements Filter {
         if (keep == n) {
             return endpoints;
         }
-        List<EndpointState> kept = new ArrayList<>(keep);
+        List<EndpointState> kept = cycle.keptList(endpoints);
         for (int i = 0; i < n; i++) {
             if (affinity[i] == best) {
                 kept.add(endpoints.get(i));

@@ -1,6 +1,5 @@
 package io.inferencegateway.scheduling.plugins;
 
-import java.util.AbstractList;
 import java.util.List;
 import java.util.Set;
 
@@ -167,7 +166,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         }
         int n = endpoints.size();
         int[] scratch = cycle.intScratch(2 * n); // [0, n): matched blocks; [n, 2n): loads
-        EndpointsOf pods = new EndpointsOf(endpoints);
+        List<Endpoint> pods = cycle.endpointsOf(endpoints);
         if (index.match(blocks.hashes(), total, pods, scratch) == 0) {
             if (placement != null && (feed == null || !feed.live())) {
                 credit(placement, blocks, total, 0, endpoints, pods, scratch, scores, cycle);
@@ -197,7 +196,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
      * bound.
      */
     private void credit(PrefixPlacement placement, PromptBlocks blocks, int total, int best,
-            List<EndpointState> endpoints, EndpointsOf pods, int[] scratch, double[] scores, SchedulingCycle cycle) {
+            List<EndpointState> endpoints, List<Endpoint> pods, int[] scratch, double[] scores, SchedulingCycle cycle) {
         int n = endpoints.size();
         for (int i = 0; i < n; i++) {
             // the queue, not the batch: the batch is capped by the engine, and waiting is what delays a first token
@@ -232,7 +231,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         for (int i = 0; i < n; i++) {
             loads[i] = (int) Math.min(Integer.MAX_VALUE, states.get(i).inFlight());
         }
-        return placement.home(placement.key(blocks.hashes(), blocks.count()), new EndpointsOf(states), loads, 0);
+        return placement.home(placement.key(blocks.hashes(), blocks.count()), cycle.endpointsOf(states), loads, 0);
     }
 
     /** Deciding a pick means the pod probably holds the longest part of the prompt. */
@@ -282,24 +281,5 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     @Override
     public String toString() {
         return TYPE;
-    }
-
-    /** The endpoints of the states, without copying. */
-    private static final class EndpointsOf extends AbstractList<Endpoint> {
-        private final List<EndpointState> states;
-
-        EndpointsOf(List<EndpointState> states) {
-            this.states = states;
-        }
-
-        @Override
-        public Endpoint get(int index) {
-            return states.get(index).endpoint();
-        }
-
-        @Override
-        public int size() {
-            return states.size();
-        }
     }
 }

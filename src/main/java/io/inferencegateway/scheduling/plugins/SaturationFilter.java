@@ -1,6 +1,5 @@
 package io.inferencegateway.scheduling.plugins;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.inferencegateway.scheduling.framework.EndpointState;
@@ -67,7 +66,7 @@ public final class SaturationFilter implements Filter, SaturationDetector {
         if (first == n) {
             return endpoints; // nobody saturated: no copy
         }
-        List<EndpointState> kept = new ArrayList<>(n - 1);
+        List<EndpointState> kept = cycle.keptList(endpoints);
         for (int i = 0; i < n; i++) {
             EndpointState e = endpoints.get(i);
             if (i < first || (i > first && !saturated(e))) {

@@ -24,7 +24,7 @@ public final class PromptBlocks {
     private final int blockChars;
     private final int maxBlocks;
     private final long[] hashes;
-    private final char[] chars;
+    private char[] chars; // the prompt's first blocks, copied for hashing; made by the first compute
     private int count;
     // the last seed and what it was made of: a thread's requests mostly name the same model
     private String seedModel;
@@ -46,12 +46,14 @@ public final class PromptBlocks {
         this.blockChars = blockChars;
         this.maxBlocks = maxBlocks;
         this.hashes = new long[maxBlocks];
-        this.chars = new char[blockChars * maxBlocks];
     }
 
     /** Hashes the prompt's full blocks, at most {@code maxBlocks} of them. */
     public PromptBlocks compute(String model, String adapter, String prompt) {
         int blocks = Math.min(prompt.length() / blockChars, maxBlocks);
+        if (chars == null) {
+            chars = new char[blockChars * maxBlocks];
+        }
         prompt.getChars(0, blocks * blockChars, chars, 0);
         if (!seeded || !Objects.equals(model, seedModel) || !Objects.equals(adapter, seedAdapter)) {
             seed = seed(model, adapter);
@@ -65,6 +67,16 @@ public final class PromptBlocks {
             hashes[b] = h;
         }
         count = blocks;
+        return this;
+    }
+
+    /** Makes these the hashes {@code other} computed, which must have the same geometry; copies no characters. */
+    public PromptBlocks copyFrom(PromptBlocks other) {
+        if (other.blockChars != blockChars || other.maxBlocks != maxBlocks) {
+            throw new IllegalArgumentException("different block geometry");
+        }
+        System.arraycopy(other.hashes, 0, hashes, 0, other.count);
+        count = other.count;
         return this;
     }
 

@@ -1,0 +1,109 @@
+package io.inferencegateway.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.config.EngineType;
+import io.inferencegateway.config.Policy;
+import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.Weights;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PendingPick;
+import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.SchedulingPolicy;
+
+/**
+ * A placement commits every decision it made exactly once, whatever becomes of the request: when the caller says the
+ * request is on its way, else when it finishes, and the failed endpoint's decision before a failover asks again.
+ */
+class PlacementTest {
+
+    static final Endpoint A = Endpoint.parse("10.0.0.1:8000");
+    static final Endpoint B = Endpoint.parse("10.0.0.2:8000");
+
+    final InFlightRequests inFlight = new InFlightRequests();
+    final List<String> events = new ArrayList<>();
+
+    /** Picks the first candidate; says when it decides and when each decision is committed. */
+    final SchedulingPolicy policy = new SchedulingPolicy() {
+        @Override
+        public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
+            return candidates.get(0);
+        }
+
+        @Override
+        public PendingPick decideDeferred(InferenceRequest request, List<Endpoint> candidates) {
+            PickDecision d = decide(request, candidates);
+            events.add("decided " + d.endpoint());
+            return new PendingPick() {
+                @Override
+                public PickDecision decision() {
+                    return d;
+                }
+
+                @Override
+                public void commit() {
+                    events.add("committed " + d.endpoint() + ", in flight " + inFlight.inFlight(d.endpoint()));
+                }
+            };
+        }
+    };
+
+    final ModelPool pool = new ModelPool(new PoolConfig("p", "m", List.of(), List.of(A, B), Map.of(), null, 8000,
+            EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(30), Duration.ofMillis(50)),
+            policy, List.of(A, B));
+
+    Placement placement() {
+        return Placement.choose(pool, new InferenceRequest("m", null, "prompt", 1, false), inFlight);
+    }
+
+    @Test
+    void theDecisionIsCountedInFlightAtOnceAndCommittedWhenTheCallerSays() {
+        Placement p = placement();
+        assertThat(events).containsExactly("decided 10.0.0.1:8000");
+        assertThat(inFlight.inFlight(A)).isOne();
+        p.commit();
+        p.commit();
+        p.finish();
+        assertThat(events).containsExactly("decided 10.0.0.1:8000", "committed 10.0.0.1:8000, in flight 1");
+    }
+
+    @Test
+    void aRequestThatEndsBeforeItWasSentIsCommittedWhenItFinishes() {
+        Placement p = placement();
+        p.finish();
+        p.commit();
+        assertThat(events).containsExactly("decided 10.0.0.1:8000", "committed 10.0.0.1:8000, in flight 1");
+        assertThat(inFlight.inFlight(A)).isZero();
+    }
+
+    @Test
+    void aFailoverCommitsTheFailedPodsDecisionBeforeDecidingAgain() {
+        Placement p = placement();
+        p.commit();
+        assertThat(p.failover()).isEqualTo(B);
+        p.finish();
+        // the failed pod's count ends before the next decision, as it did before commits were deferred
+        assertThat(events).containsExactly("decided 10.0.0.1:8000", "committed 10.0.0.1:8000, in flight 1",
+                "decided 10.0.0.2:8000", "committed 10.0.0.2:8000, in flight 1");
+        assertThat(p.attempts()).isEqualTo(2);
+    }
+
+    @Test
+    void aFailoverBeforeTheCommitStillCommitsBothDecisionsOnce() {
+        Placement p = placement();
+        p.failover();
+        p.commit();
+        p.finish();
+        assertThat(events).containsExactly("decided 10.0.0.1:8000", "committed 10.0.0.1:8000, in flight 1",
+                "decided 10.0.0.2:8000", "committed 10.0.0.2:8000, in flight 1");
+    }
+}
