@@ -324,8 +324,8 @@ public final class ProxyOverheadBenchmark {
                 double nPer = nCpu / 1e3 / n.millis().length;
                 double nSteadyPer = nSteady.microsPerRequest();
                 System.out.printf(Locale.ROOT, "  nginx:    %.1f CPU-s, %.0f µs per stream (%.0f in the kernel), TTFB p50"
-                        + " %.2f ms, errors %d; steady: %.0f µs per stream%n", nCpu / 1e9, nPer, nKernel, n.p(50),
-                        n.errors(), nSteadyPer);
+                        + " %.2f ms, errors %d; steady: %.0f µs per stream%s%n", nCpu / 1e9, nPer, nKernel, n.p(50),
+                        n.errors(), nSteadyPer, notSteady(n));
                 System.out.printf(Locale.ROOT, "  gateway / nginx CPU per streamed request: %.2fx (steady %.2fx)%n",
                         gPer / nPer, steadyMicros.get("gateway:") / nSteadyPer);
                 if (baseline != null) {
@@ -335,6 +335,11 @@ public final class ProxyOverheadBenchmark {
                 }
             }
         }
+    }
+
+    /** A run whose streams waited long for their first byte was falling behind: its steady window means little. */
+    private static String notSteady(Result r) {
+        return r.p(50) > 500 ? " (not steady: TTFB p50 over 0.5 s, the machine did not keep up)" : "";
     }
 
     /** The last {@link #streamCpu} steady-window numbers, by label. */
@@ -358,9 +363,9 @@ public final class ProxyOverheadBenchmark {
         double idlePerStream = idlePerSecond * wall * 1e6 / r.millis().length;
         System.out.printf(Locale.ROOT,
                 "  %s %.1f CPU-s, %.0f µs per stream (of which idle, i.e. scraping and timers: %.3f cores, %.0f µs),"
-                        + " TTFB p50 %.2f ms, errors %d; steady: %.0f µs per stream%n",
+                        + " TTFB p50 %.2f ms, errors %d; steady: %.0f µs per stream%s%n",
                 label, cpu / 1e9, perStream, idlePerSecond, idlePerStream, r.p(50), r.errors(),
-                steady.microsPerRequest());
+                steady.microsPerRequest(), notSteady(r));
         steadyMicros.put(label.trim(), steady.microsPerRequest());
         if (!threads1.isEmpty()) {
             StringBuilder split = new StringBuilder("            by thread, µs per stream:");
