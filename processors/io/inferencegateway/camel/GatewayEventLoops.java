@@ -14,9 +14,9 @@ public final class GatewayEventLoops extends NioEventLoopGroup implements AutoCl
 
     /**
      * @param threads I/O threads; 0 means one per core, as nginx's {@code worker_processes auto}: Netty's own default of
-     *                two per core cost about a sixth more CPU per request and per stream on two cores, for the same
-     *                throughput (ProxyOverheadBenchmark with {@code -DbaselineJvmArgs=-Dgateway.ioThreads=2}), since
-     *                nothing blocks these threads
+     *                two per core cost about a fifth more CPU per request and per stream on two cores, for the same
+     *                throughput (ProxyOverheadBenchmark, the same jar as baseline with
+     *                {@code -DbaselineJvmArgs=-Dgateway.ioThreads=4}), since nothing blocks these threads
      */
     public GatewayEventLoops(int threads) {
         super(threads > 0 ? threads : Runtime.getRuntime().availableProcessors(),
