@@ -12,9 +12,15 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  */
 public final class GatewayEventLoops extends NioEventLoopGroup implements AutoCloseable {
 
-    /** @param threads I/O threads; 0 means Netty's default of two per core */
+    /**
+     * @param threads I/O threads; 0 means one per core, as nginx's {@code worker_processes auto}: Netty's own default of
+     *                two per core cost about a fifth more CPU per request and per stream on two cores, for the same
+     *                throughput (ProxyOverheadBenchmark, the same jar as baseline with
+     *                {@code -DbaselineJvmArgs=-Dgateway.ioThreads=4}), since nothing blocks these threads
+     */
     public GatewayEventLoops(int threads) {
-        super(threads, new DefaultThreadFactory("gateway-io", true));
+        super(threads > 0 ? threads : Runtime.getRuntime().availableProcessors(),
+                new DefaultThreadFactory("gateway-io", true));
     }
 
     @Override

@@ -103,6 +103,22 @@ final class NginxProcess implements AutoCloseable {
         return sum[0];
     }
 
+    /** Of {@link #cpuNanos}, the time spent in the kernel (system calls), from /proc on Linux; 0 elsewhere. */
+    long kernelNanos() {
+        long[] sum = {kernel(process.toHandle())};
+        process.toHandle().descendants().forEach(h -> sum[0] += kernel(h));
+        return sum[0];
+    }
+
+    private static long kernel(ProcessHandle h) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(h.pid()), "stat"));
+            return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[12]) * 10_000_000L; // USER_HZ 100
+        } catch (java.io.IOException | RuntimeException notLinux) {
+            return 0;
+        }
+    }
+
     private static long cpu(ProcessHandle h) {
         return h.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
     }

@@ -50,7 +50,10 @@ import io.netty.handler.codec.http.LastHttpContent;
  * {@code -Dsections=closed,streamcpu,open,heap} picks what runs (default: all;
  * {@code -Dstreams=10000} for the heap per open stream at issue 15's count); {@code -Drounds=N} repeats the
  * side-by-side sections; {@code -DbaselineJar=other.jar} adds another build of the gateway to
- * the closed loop and the streaming CPU rounds.
+ * the closed loop and the streaming CPU rounds ({@code -DbaselineJvmArgs=...} its own JVM flags, e.g. the same jar
+ * with one setting changed). Streaming CPU: {@code -DstreamTokens} (64) per stream, {@code -DstreamSeconds},
+ * {@code -DstreamRate}, {@code -DstreamWarmup} (15,000 streams before the first round); each gateway's CPU is also
+ * split by thread (event loops, scraper, JIT, GC) and given for the steady middle of the run.
  *
  * <pre>
  * mvn -B -q package -DskipTests && mvn -B -q test-compile
@@ -277,7 +280,8 @@ public final class ProxyOverheadBenchmark {
     static void streamingCpu(int rounds, int seconds, int rate) throws Exception {
         int cores = Runtime.getRuntime().availableProcessors();
         String model = io.inferencegateway.lab.simulator.EngineConfig.DEFAULT_MODEL;
-        byte[] body = requestOfSize(1024, model, true, 64);
+        int tokens = Integer.getInteger("streamTokens", 64); // two lengths split the cost into per chunk and per stream
+        byte[] body = requestOfSize(1024, model, true, tokens);
         int idleSeconds = Math.max(5, seconds / 3);
         try (io.inferencegateway.lab.simulator.SimulatedFleet fleet = io.inferencegateway.lab.simulator.SimulatedFleet
                 .start(io.inferencegateway.lab.simulator.FleetOptions.builder().pods(8).model(model).build());
@@ -286,16 +290,23 @@ public final class ProxyOverheadBenchmark {
                 GatewayProcess baseline = baselineJar() == null ? null
                         : GatewayProcess.start(fleet.endpoints(), model, "", "overhead-stream-baseline", baselineJar())) {
             InetSocketAddress viaNginx = new InetSocketAddress("127.0.0.1", nginx.port);
-            System.out.println("\nstreaming CPU: warming up (JIT) ...");
-            run(new InetSocketAddress("127.0.0.1", gateway.port), rate, 20, true, 4096, body);
+            // HotSpot compiles a method with C2 after about 5,000 calls: code that runs once a stream needs that many
+            // streams first, or its compilation (up to a third of the CPU at 20 s of warm-up) and its slower profiled
+            // code before it are counted against each stream of the first rounds
+            int warmStreams = Integer.getInteger("streamWarmup", 15_000);
+            int warmRate = 3 * rate;
+            System.out.printf(Locale.ROOT, "%nstreaming CPU: warming up (JIT), %,d streams at %d/s ...%n", warmStreams,
+                    warmRate);
+            run(new InetSocketAddress("127.0.0.1", gateway.port), warmRate, warmStreams / warmRate, true, 4096, body);
             if (baseline != null) {
-                run(new InetSocketAddress("127.0.0.1", baseline.port), rate, 20, true, 4096, body);
+                run(new InetSocketAddress("127.0.0.1", baseline.port), warmRate, warmStreams / warmRate, true, 4096,
+                        body);
             }
             run(viaNginx, rate, 5, true, 4096, body);
             for (int round = 1; round <= rounds; round++) {
                 System.out.printf(Locale.ROOT,
-                        "%nstreaming CPU round %d of %d: %d streams/s of 64 tokens for %d s over 8 simulated pods (load average %s)%n",
-                        round, rounds, rate, seconds, loadAverage());
+                        "%nstreaming CPU round %d of %d: %d streams/s of %d tokens for %d s over 8 simulated pods (load average %s)%n",
+                        round, rounds, rate, tokens, seconds, loadAverage());
                 // the two builds swap places every round: on this 2-core box the one measured first (after nginx's
                 // run or the warm-up) paid about 13 % more CPU per stream, whichever build it was
                 boolean baselineFirst = baseline != null && round % 2 == 0;
@@ -305,27 +316,45 @@ public final class ProxyOverheadBenchmark {
                     bPer = streamCpu("baseline:", baseline, rate, seconds, idleSeconds, body);
                 }
                 long n0 = nginx.cpuNanos();
-                Result n = run(viaNginx, rate, seconds, true, 4096, body);
+                long k0 = nginx.kernelNanos();
+                Window nSteady = new Window(rate * seconds / 3, nginx::cpuNanos);
+                Result n = run(viaNginx, rate, seconds, true, 4096, body, nSteady);
                 long nCpu = nginx.cpuNanos() - n0;
+                double nKernel = (nginx.kernelNanos() - k0) / 1e3 / n.millis().length;
                 double nPer = nCpu / 1e3 / n.millis().length;
-                System.out.printf(Locale.ROOT, "  nginx:    %.1f CPU-s, %.0f µs per stream, TTFB p50 %.2f ms, errors %d%n",
-                        nCpu / 1e9, nPer, n.p(50), n.errors());
-                System.out.printf(Locale.ROOT, "  gateway / nginx CPU per streamed request: %.2fx%n", gPer / nPer);
+                double nSteadyPer = nSteady.microsPerRequest();
+                System.out.printf(Locale.ROOT, "  nginx:    %.1f CPU-s, %.0f µs per stream (%.0f in the kernel), TTFB p50"
+                        + " %.2f ms, errors %d; steady: %.0f µs per stream%s%n", nCpu / 1e9, nPer, nKernel, n.p(50),
+                        n.errors(), nSteadyPer, notSteady(n));
+                System.out.printf(Locale.ROOT, "  gateway / nginx CPU per streamed request: %.2fx (steady %.2fx)%n",
+                        gPer / nPer, steadyMicros.get("gateway:") / nSteadyPer);
                 if (baseline != null) {
-                    System.out.printf(Locale.ROOT, "  baseline / nginx: %.2fx; this build / baseline: %.2fx%n",
-                            bPer / nPer, gPer / bPer);
+                    System.out.printf(Locale.ROOT, "  baseline / nginx: %.2fx (steady %.2fx); this build / baseline: %.2fx"
+                            + " (steady %.2fx)%n", bPer / nPer, steadyMicros.get("baseline:") / nSteadyPer, gPer / bPer,
+                            steadyMicros.get("gateway:") / steadyMicros.get("baseline:"));
                 }
             }
         }
     }
+
+    /** A run whose streams waited long for their first byte was falling behind: its steady window means little. */
+    private static String notSteady(Result r) {
+        return r.p(50) > 500 ? " (not steady: TTFB p50 over 0.5 s, the machine did not keep up)" : "";
+    }
+
+    /** The last {@link #streamCpu} steady-window numbers, by label. */
+    private static final java.util.Map<String, Double> steadyMicros = new java.util.HashMap<>();
 
     /** One streaming run through {@code g} and then as long without traffic; prints both, returns µs per stream. */
     private static double streamCpu(String label, GatewayProcess g, int rate, int seconds, int idleSeconds, byte[] body)
             throws Exception {
         long t0 = System.nanoTime();
         long c0 = g.cpuNanos();
-        Result r = run(new InetSocketAddress("127.0.0.1", g.port), rate, seconds, true, 4096, body);
+        java.util.Map<String, Long> threads0 = g.cpuByThreadGroup();
+        Window steady = new Window(rate * seconds / 3, g::cpuNanos);
+        Result r = run(new InetSocketAddress("127.0.0.1", g.port), rate, seconds, true, 4096, body, steady);
         long cpu = g.cpuNanos() - c0;
+        java.util.Map<String, Long> threads1 = g.cpuByThreadGroup();
         double wall = (System.nanoTime() - t0) / 1e9;
         long i0 = g.cpuNanos();
         Thread.sleep(idleSeconds * 1000L);
@@ -334,8 +363,16 @@ public final class ProxyOverheadBenchmark {
         double idlePerStream = idlePerSecond * wall * 1e6 / r.millis().length;
         System.out.printf(Locale.ROOT,
                 "  %s %.1f CPU-s, %.0f µs per stream (of which idle, i.e. scraping and timers: %.3f cores, %.0f µs),"
-                        + " TTFB p50 %.2f ms, errors %d%n",
-                label, cpu / 1e9, perStream, idlePerSecond, idlePerStream, r.p(50), r.errors());
+                        + " TTFB p50 %.2f ms, errors %d; steady: %.0f µs per stream%s%n",
+                label, cpu / 1e9, perStream, idlePerSecond, idlePerStream, r.p(50), r.errors(),
+                steady.microsPerRequest(), notSteady(r));
+        steadyMicros.put(label.trim(), steady.microsPerRequest());
+        if (!threads1.isEmpty()) {
+            StringBuilder split = new StringBuilder("            by thread, µs per stream:");
+            threads1.forEach((group, nanos) -> split.append(String.format(Locale.ROOT, " %s %.0f", group,
+                    (nanos - threads0.getOrDefault(group, 0L)) / 1e3 / r.millis().length)));
+            System.out.println(split);
+        }
         return perStream;
     }
 
@@ -376,6 +413,35 @@ public final class ProxyOverheadBenchmark {
 
     static Result run(InetSocketAddress target, int rate, int seconds, boolean stream, int maxConnections, byte[] body)
             throws Exception {
+        return run(target, rate, seconds, stream, maxConnections, body, null);
+    }
+
+    /**
+     * A proxy's CPU in the steady part of a run, from when request {@code from} is sent to when the last one is: every
+     * connection is open by then and no stream is draining yet, which is what a proxy serving continuous traffic pays.
+     * Divided by the requests that completed in between (not those sent: a proxy falling behind would look cheap).
+     */
+    static final class Window {
+        final int from;
+        final java.util.function.LongSupplier cpuNanos;
+        long cpu0;
+        long cpu1;
+        int done0;
+        int done1;
+
+        Window(int from, java.util.function.LongSupplier cpuNanos) {
+            this.from = from;
+            this.cpuNanos = cpuNanos;
+        }
+
+        /** µs of CPU per request completed in the window. */
+        double microsPerRequest() {
+            return (cpu1 - cpu0) / 1e3 / Math.max(1, done1 - done0);
+        }
+    }
+
+    static Result run(InetSocketAddress target, int rate, int seconds, boolean stream, int maxConnections, byte[] body,
+            Window window) throws Exception {
         EventLoopGroup loop = new NioEventLoopGroup(1);
         int total = rate * seconds;
         long[] latency = new long[total];
@@ -450,6 +516,17 @@ public final class ProxyOverheadBenchmark {
             long wait = intended[i] - System.nanoTime();
             if (wait > 0) {
                 LockSupport.parkNanos(wait);
+            }
+            if (window != null && (i == window.from || i == total - 1)) {
+                long cpu = window.cpuNanos.getAsLong();
+                int completed = loop.submit(() -> done[0]).get(); // counted on the client's loop
+                if (i == window.from) {
+                    window.cpu0 = cpu;
+                    window.done0 = completed;
+                } else {
+                    window.cpu1 = cpu;
+                    window.done1 = completed;
+                }
             }
             int id = i;
             loop.execute(() -> {
@@ -538,7 +615,11 @@ public final class ProxyOverheadBenchmark {
             }
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             List<String> command = new java.util.ArrayList<>(List.of(java, "-Xmx512m"));
+            // -DbaselineJvmArgs: the baseline build's own flags (else it gets the gateway's), e.g. to compare a setting
             String jvmArgs = System.getProperty("gatewayJvmArgs", "");
+            if (jar.equals(baselineJar())) {
+                jvmArgs = System.getProperty("baselineJvmArgs", jvmArgs);
+            }
             if (!jvmArgs.isBlank()) {
                 command.addAll(List.of(jvmArgs.trim().split("\\s+")));
             }
@@ -566,6 +647,48 @@ public final class ProxyOverheadBenchmark {
         /** CPU time the process has used so far, in nanoseconds. */
         long cpuNanos() {
             return process.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
+        }
+
+        /**
+         * CPU time by thread group (event loops, scraper, JIT compilers, GC, the rest), from /proc on Linux (empty
+         * elsewhere): a JIT still compiling or a collector is told apart from the work per stream.
+         */
+        java.util.Map<String, Long> cpuByThreadGroup() {
+            java.util.Map<String, Long> groups = new java.util.TreeMap<>();
+            long nanosPerTick = 10_000_000L; // USER_HZ is 100 on Linux
+            try (var tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
+                tasks.forEach(t -> {
+                    try {
+                        String stat = Files.readString(t.resolve("stat"));
+                        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        long system = Long.parseLong(f[12]);
+                        groups.merge(threadGroup(name), (Long.parseLong(f[11]) + system) * nanosPerTick, Long::sum);
+                        groups.merge("(of all: in the kernel)", system * nanosPerTick, Long::sum);
+                    } catch (java.io.IOException | RuntimeException gone) {
+                        // the thread ended
+                    }
+                });
+            } catch (java.io.IOException notLinux) {
+                return java.util.Map.of();
+            }
+            return groups;
+        }
+
+        private static String threadGroup(String name) {
+            if (name.startsWith("gateway-io") || name.startsWith("upstream-io")) {
+                return "io";
+            }
+            if (name.startsWith("metrics-scrape")) {
+                return "scrape";
+            }
+            if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                return "jit";
+            }
+            if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+                return "gc";
+            }
+            return "other";
         }
 
         /** The gateway's {@code inference_gateway_connections_open}: client connections open now. */
