@@ -146,7 +146,7 @@ public final class SchedulingCycle {
     }
 
     /** The endpoints of {@code states}, as a view (no copy) that this cycle reuses: valid until its next call. */
-    public List<Endpoint> endpointsOf(List<EndpointState> states) {
+    public List<Endpoint> endpointView(List<EndpointState> states) {
         endpoints.states = states;
         return endpoints;
     }
@@ -343,7 +343,7 @@ public final class SchedulingCycle {
         outcomes++;
     }
 
-    /** The endpoints of some states ({@link #endpointsOf}). */
+    /** The endpoints of some states ({@link #endpointView}). */
     private static final class EndpointsView extends AbstractList<Endpoint> implements RandomAccess {
         private List<EndpointState> states = List.of();
 

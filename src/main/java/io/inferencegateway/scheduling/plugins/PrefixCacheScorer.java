@@ -166,7 +166,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         }
         int n = endpoints.size();
         int[] scratch = cycle.intScratch(2 * n); // [0, n): matched blocks; [n, 2n): loads
-        List<Endpoint> pods = cycle.endpointsOf(endpoints);
+        List<Endpoint> pods = cycle.endpointView(endpoints);
         if (index.match(blocks.hashes(), total, pods, scratch) == 0) {
             if (placement != null && (feed == null || !feed.live())) {
                 credit(placement, blocks, total, 0, endpoints, pods, scratch, scores, cycle);
@@ -231,7 +231,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         for (int i = 0; i < n; i++) {
             loads[i] = (int) Math.min(Integer.MAX_VALUE, states.get(i).inFlight());
         }
-        return placement.home(placement.key(blocks.hashes(), blocks.count()), cycle.endpointsOf(states), loads, 0);
+        return placement.home(placement.key(blocks.hashes(), blocks.count()), cycle.endpointView(states), loads, 0);
     }
 
     /** Deciding a pick means the pod probably holds the longest part of the prompt. */
