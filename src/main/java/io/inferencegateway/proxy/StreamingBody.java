@@ -1,6 +1,7 @@
 package io.inferencegateway.proxy;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -62,7 +63,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     /** Chunks up to this size are framed into one copied buffer; larger ones are left to the encoder. */
     static final int MAX_FRAMED_BYTES = 4096;
 
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
     private static final short CRLF = ('\r' << 8) | '\n';
 
     private static final int OPEN = 0;
