@@ -1,6 +1,9 @@
 package io.inferencegateway.openai;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -35,6 +38,11 @@ public final class ResponseScanner {
     }
 
     static final int MAX_USAGE_BYTES = 4096;
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long QUOTES = ONES * '"';
 
     private static final JsonFactory JSON = new JsonFactory();
     private static final byte[] USAGE = bytes("\"usage\":");
@@ -99,13 +107,20 @@ public final class ResponseScanner {
     public ByteBuf scan(ByteBuf chunk) {
         if (!stripUsageEvents) {
             // copied a piece at a time into the thread's scratch array and walked there: a plain array loop, where
-            // forEachByte on a slice of a pooled buffer makes two or three calls for every byte
+            // forEachByte on a slice of a pooled buffer makes two or three calls for every byte; while nothing is
+            // being matched, only a quote can start a match, and the bytes before the next one are skipped
             byte[] scratch = SCRATCH.get();
             int end = chunk.writerIndex();
             for (int i = chunk.readerIndex(); i < end; i += scratch.length) {
                 int n = Math.min(scratch.length, end - i);
                 chunk.getBytes(i, scratch, 0, n);
                 for (int k = 0; k < n; k++) {
+                    if (idle()) {
+                        k = nextQuote(scratch, k, n);
+                        if (k == n) {
+                            break;
+                        }
+                    }
                     step(scratch[k]);
                 }
             }
@@ -221,6 +236,29 @@ public final class ResponseScanner {
                 contentMatched[p] = m;
             }
         }
+    }
+
+    /** Nothing is being matched or captured: {@link #step} passes over every byte but a quote. */
+    private boolean idle() {
+        return capture == null && !awaitingBrace && usageMatched == 0 && (contentFound || !watchContent);
+    }
+
+    /**
+     * The index of the first quote in {@code a} from {@code k} on, before {@code end}, or {@code end}: eight bytes a
+     * step, where a byte equal to a quote becomes zero under the XOR and the lowest zero byte is found exactly.
+     */
+    private static int nextQuote(byte[] a, int k, int end) {
+        for (; k <= end - 8; k += 8) {
+            long x = (long) LONGS.get(a, k) ^ QUOTES;
+            long zero = (x - ONES) & ~x & HIGH_BITS;
+            if (zero != 0) {
+                return k + (Long.numberOfTrailingZeros(zero) >>> 3);
+            }
+        }
+        while (k < end && a[k] != '"') {
+            k++;
+        }
+        return k;
     }
 
     /** One step of matching {@code pattern}, whose only repeated byte is its leading quote. */

@@ -141,6 +141,24 @@ class ResponseScannerTest {
     }
 
     @Test
+    void theUsageIsFoundAtEveryOffsetAfterAPlainRun() {
+        // the scanner skips what cannot start a match a word at a time: the usage field's quote lands on every byte
+        // of a word, after a run with and without quotes in it, read whole and in pieces
+        for (int pad = 0; pad < 24; pad++) {
+            for (String run : new String[] {"x".repeat(pad), "\\\"".repeat(pad % 3) + "y".repeat(pad)}) {
+                String body = "{\"text\":\"" + run + "\",\"usage\":{\"prompt_tokens\":" + pad
+                        + ",\"completion_tokens\":2}}";
+                for (int chunkSize : new int[] {1, 5, 8, 9, body.length()}) {
+                    Run scanned = scan(body, false, false, chunkSize);
+                    assertThat(scanned.seen().usages).as("%s in chunks of %d", body, chunkSize)
+                            .containsExactly(new int[] {pad, 2, -1});
+                    assertThat(scanned.relayed()).isEqualTo(body);
+                }
+            }
+        }
+    }
+
+    @Test
     void anUnterminatedLastEventIsRelayedAtTheEnd() {
         String body = "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\ndata: [DONE]";
         assertThat(scan(body, true, true, 4).relayed()).isEqualTo(body);
