@@ -211,10 +211,12 @@ public final class ProxyOverheadBenchmark {
                                 baselineJar())) {
             Path small = Wrk.script(requestOfSize(1024, "m", false, 16));
             Path large = Wrk.script(requestOfSize(200 * 1024, "m", false, 16));
-            // -DclosedCases=1 measures only the 1 KiB row (the first N of the three)
-            Object[][] cases = Arrays.copyOf(new Object[][] {{"1 KiB", small, 16}, {"200 KB", large, 16},
-                    {"200 KB", large, 1}}, Integer.parseInt(System.getProperty("closedCases", "3")));
-            boolean withLarge = cases.length > 1;
+            // -DclosedCases=1 measures only the 1 KiB row (the first N of the three); -DclosedCase=3 only the third
+            Object[][] all = {{"1 KiB", small, 16}, {"200 KB", large, 16}, {"200 KB", large, 1}};
+            String one = System.getProperty("closedCase");
+            Object[][] cases = one != null ? new Object[][] {all[Integer.parseInt(one) - 1]}
+                    : Arrays.copyOf(all, Integer.parseInt(System.getProperty("closedCases", "3")));
+            boolean withLarge = cases.length > 1 || cases[0][1] == large;
             System.out.println("closed loop (wrk -t1), warming up (JIT) ...");
             Wrk.run(gateway.port, small, 16, 15);
             if (withLarge) {
