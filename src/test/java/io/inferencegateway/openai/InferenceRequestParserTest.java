@@ -189,7 +189,7 @@ class InferenceRequestParserTest {
     void aPromptIsCheckedBeyondWhatIsDecoded(String scenario, byte[] bad) {
         // near the start, where Jackson reads it, and far past what the parser hands Jackson of a long string, at
         // every place within the stretch of bytes the parser checks at once
-        for (int before : IntStream.concat(IntStream.of(100), IntStream.range(60_000, 60_264)).toArray()) {
+        for (int before : IntStream.concat(IntStream.of(100), IntStream.range(60_000, 60_040)).toArray()) {
             byte[] head = ("{\"model\":\"m\",\"prompt\":\"" + "x".repeat(before)).getBytes(StandardCharsets.US_ASCII);
             byte[] tail = ("yz" + "w".repeat(before) + "\"}").getBytes(StandardCharsets.US_ASCII);
             ByteBuf body = Unpooled.wrappedBuffer(head, bad, tail);
