@@ -216,7 +216,7 @@ public final class ProxyOverheadBenchmark {
             String one = System.getProperty("closedCase");
             Object[][] cases = one != null ? new Object[][] {all[Integer.parseInt(one) - 1]}
                     : Arrays.copyOf(all, Integer.parseInt(System.getProperty("closedCases", "3")));
-            boolean withLarge = cases.length > 1 || cases[0][1] == large;
+            boolean withLarge = Arrays.stream(cases).anyMatch(c -> c[1] == large);
             System.out.println("closed loop (wrk -t1), warming up (JIT) ...");
             Wrk.run(gateway.port, small, 16, 15);
             if (withLarge) {
