@@ -32,6 +32,8 @@ public final class GatewayServer implements AutoCloseable {
         // the client's HTTP headers stay Netty's (StreamingHttpBinding); Camel's own, set and read by constant, need
         // no case-insensitive map, which every header access and each copy between steps would pay for
         main.addInitialProperty("camel.main.caseInsensitiveHeaders", "false");
+        // Netty's epoll transport wherever it loads (GatewayEventLoops); -Dgateway.nativeTransport=false overrides
+        main.addInitialProperty("gateway.nativeTransport", Boolean.toString(GatewayEventLoops.nativeTransportAvailable()));
         return main;
     }
 

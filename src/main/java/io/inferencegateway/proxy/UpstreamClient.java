@@ -15,6 +15,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoop;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -90,7 +92,6 @@ public final class UpstreamClient implements AutoCloseable {
     public UpstreamClient(Options options) {
         this.options = options;
         this.bootstrap = new Bootstrap()
-                .channel(NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
@@ -115,7 +116,7 @@ public final class UpstreamClient implements AutoCloseable {
      */
     public UpstreamCall send(Endpoint endpoint, FullHttpRequest request, Duration timeout, UpstreamListener listener,
             EventLoop loop) {
-        EventLoop home = loop instanceof NioEventLoop ? loop : ownLoops().next();
+        EventLoop home = socketChannelFor(loop) != null ? loop : ownLoops().next();
         UpstreamCall call = new UpstreamCall(this, endpoint, request, timeout.toNanos(), listener, home);
         Channel pooled = pollIdle(new PoolKey(endpoint, home));
         if (pooled != null) {
@@ -128,7 +129,7 @@ public final class UpstreamClient implements AutoCloseable {
 
     void connect(UpstreamCall call) {
         Endpoint e = call.endpoint();
-        ChannelFuture f = bootstrap.clone(call.loop()).connect(e.host(), e.port());
+        ChannelFuture f = bootstrap.clone(call.loop()).channel(socketChannelFor(call.loop())).connect(e.host(), e.port());
         f.addListener(done -> {
             if (done.isSuccess()) {
                 Channel ch = f.channel();
@@ -138,6 +139,17 @@ public final class UpstreamClient implements AutoCloseable {
                 call.connectFailed(done.cause());
             }
         });
+    }
+
+    /**
+     * The socket channel of {@code loop}'s transport (the gateway's loops are NIO or epoll, GatewayEventLoops), or null
+     * for a loop this client does not connect from. By the group for epoll: Netty 4.1 keeps its epoll loop class private.
+     */
+    private static Class<? extends SocketChannel> socketChannelFor(EventLoop loop) {
+        if (loop instanceof NioEventLoop) {
+            return NioSocketChannel.class;
+        }
+        return loop != null && loop.parent() instanceof EpollEventLoopGroup ? EpollSocketChannel.class : null;
     }
 
     private EventLoopGroup ownLoops() {

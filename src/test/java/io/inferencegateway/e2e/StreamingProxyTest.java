@@ -15,12 +15,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.camel.CamelContext;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,26 +30,49 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.TestUpstream;
+import io.netty.channel.epoll.EpollEventLoopGroup;
 
-/** The proxy relays streams as they are produced, on few threads, and cleans up when either side leaves. */
+/**
+ * The proxy relays streams as they are produced, on few threads, and cleans up when either side leaves; on Netty's
+ * epoll transport, the gateway's default on Linux ({@link StreamingProxyNioTest}: the same on NIO).
+ */
 class StreamingProxyTest {
 
     static TestUpstream upstream;
     static GatewayHarness gateway;
+    static Class<?> transport;
     static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @BeforeAll
     static void start() throws Exception {
+        start(Map.of(), EpollEventLoopGroup.class);
+    }
+
+    static void start(Map<String, String> properties, Class<?> expectedTransport) throws Exception {
         upstream = new TestUpstream();
         // one I/O thread each way: a design that blocked a thread per stream could not serve two streams
-        gateway = GatewayHarness.start(GatewayHarness.config("m", "round-robin", upstream.address()),
-                Map.of("gateway.ioThreads", "1", "camel.component.upstream.ioThreads", "1"));
+        Map<String, String> all = new HashMap<>(properties);
+        all.putAll(Map.of("gateway.ioThreads", "1", "camel.component.upstream.ioThreads", "1"));
+        gateway = GatewayHarness.start(GatewayHarness.config("m", "round-robin", upstream.address()), all);
+        transport = expectedTransport;
     }
 
     @AfterAll
     static void stop() throws Exception {
         gateway.close();
         upstream.close();
+    }
+
+    @Test
+    void theIngressAndTheUpstreamCallsRunOnTheChosenTransport() throws Exception {
+        CamelContext camel = gateway.server().camelContext();
+        assertThat(camel.getRegistry().lookupByName("gatewayEventLoops")).isInstanceOf(transport);
+        upstream.behave(new TestUpstream.Json(200, "{\"id\":\"cmpl-t\"}"));
+        HttpResponse<String> r = HTTP.send(post("{\"model\":\"m\",\"user\":\"transport\"}"),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(r.body()).isEqualTo("{\"id\":\"cmpl-t\"}");
+        // the upstream connection is on a gateway loop: no upstream client loops of its own were started
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("upstream-io"));
     }
 
     @Test
