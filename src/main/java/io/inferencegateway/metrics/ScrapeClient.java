@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import io.inferencegateway.domain.Endpoint;
@@ -16,6 +17,9 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -58,12 +62,15 @@ final class ScrapeClient implements AutoCloseable {
      * @param maxBodyBytes a larger body fails the GET and closes its connection
      */
     ScrapeClient(int ioThreads, Duration timeout, int maxBodyBytes) {
-        // NioEventLoopGroup rather than Netty 4.2's IoHandler groups: the Camel Quarkus build runs on Netty 4.1
-        this.loops = new NioEventLoopGroup(ioThreads, new DefaultThreadFactory("metrics-scrape", true));
+        // Netty 4.1's group classes rather than 4.2's IoHandler groups: the Camel Quarkus build runs on Netty 4.1. Epoll
+        // wherever it loads: 512 pods cost 0.45-0.51 cores on it, 0.47-0.59 on NIO (four runs each, ScrapeCostBenchmark)
+        ThreadFactory names = new DefaultThreadFactory("metrics-scrape", true);
+        boolean epoll = Epoll.isAvailable();
+        this.loops = epoll ? new EpollEventLoopGroup(ioThreads, names) : new NioEventLoopGroup(ioThreads, names);
         this.timeoutNanos = timeout.toNanos();
         this.maxBodyBytes = maxBodyBytes;
         this.bootstrap = new Bootstrap()
-                .channel(NioSocketChannel.class)
+                .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
                 .option(ChannelOption.TCP_NODELAY, true)
                 // pooled: Netty 4.2's default (adaptive) allocator frees and re-allocates the direct read buffers and
                 // the 52 KB body buffer of a vLLM exposition on most scrapes instead of reusing them
