@@ -30,11 +30,13 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.TestUpstream;
+import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
 
 /**
  * The proxy relays streams as they are produced, on few threads, and cleans up when either side leaves; on Netty's
- * epoll transport, the gateway's default on Linux ({@link StreamingProxyNioTest}: the same on NIO).
+ * epoll transport, the gateway's default wherever it loads ({@link StreamingProxyNioTest}: the same on NIO).
  */
 class StreamingProxyTest {
 
@@ -45,7 +47,7 @@ class StreamingProxyTest {
 
     @BeforeAll
     static void start() throws Exception {
-        start(Map.of(), EpollEventLoopGroup.class);
+        start(Map.of(), Epoll.isAvailable() ? EpollEventLoopGroup.class : NioEventLoopGroup.class);
     }
 
     static void start(Map<String, String> properties, Class<?> expectedTransport) throws Exception {

@@ -1,6 +1,7 @@
 package io.inferencegateway.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import io.inferencegateway.testing.TestUpstream;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.codec.http.HttpResponse;
@@ -40,6 +42,7 @@ class UpstreamClientTest {
     @ParameterizedTest
     @ValueSource(strings = {"nio", "epoll"})
     void theCallAndItsAnswerStayOnTheClientsLoop(String transport) throws Exception {
+        assumeTrue(transport.equals("nio") || Epoll.isAvailable(), "Netty's epoll transport does not load here");
         IntFunction<EventLoopGroup> groups = transport.equals("nio") ? NioEventLoopGroup::new : EpollEventLoopGroup::new;
         EventLoopGroup group = groups.apply(1);
         try (UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {
