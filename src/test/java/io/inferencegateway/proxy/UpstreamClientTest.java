@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,15 +42,13 @@ class UpstreamClientTest {
     @ValueSource(strings = {"nio", "epoll"})
     void theCallAndItsAnswerStayOnTheClientsLoop(String transport) throws Exception {
         assumeTrue(transport.equals("nio") || Epoll.isAvailable(), "Netty's epoll transport does not load here");
-        IntFunction<EventLoopGroup> groups = transport.equals("nio") ? NioEventLoopGroup::new : EpollEventLoopGroup::new;
-        EventLoopGroup group = groups.apply(1);
+        EventLoopGroup group = transport.equals("nio") ? new NioEventLoopGroup(1) : new EpollEventLoopGroup(1);
+        Endpoint target = new Endpoint("127.0.0.1", upstream.port());
         try (UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {
             EventLoop loop = group.next();
             CompletableFuture<Boolean> onLoop = new CompletableFuture<>();
-            loop.execute(() -> client.send(new Endpoint("127.0.0.1", upstream.port()),
-                    UpstreamRequests.forward("POST", "/v1/completions", null,
-                            Unpooled.copiedBuffer("{\"model\":\"m\"}", StandardCharsets.UTF_8),
-                            new Endpoint("127.0.0.1", upstream.port())),
+            loop.execute(() -> client.send(target, UpstreamRequests.forward("POST", "/v1/completions", null,
+                            Unpooled.copiedBuffer("{\"model\":\"m\"}", StandardCharsets.UTF_8), target),
                     Duration.ofSeconds(5), new UpstreamListener() {
                         @Override
                         public void onResponse(HttpResponse head, StreamingBody body) {
