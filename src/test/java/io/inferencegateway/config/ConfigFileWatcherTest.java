@@ -74,8 +74,10 @@ class ConfigFileWatcherTest {
 
         await().atMost(Duration.ofSeconds(5)).until(() -> applied.size() == 1);
         assertThat(applied.get(0).pools().get(0).modelName()).isEqualTo("b");
-        assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
-                .contains("applied config " + volume.file().toAbsolutePath() + ": ok");
+        // the watcher logs the outcome after the config was applied, on its own thread
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(log.list)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .contains("applied config " + volume.file().toAbsolutePath() + ": ok"));
     }
 
     @Test
