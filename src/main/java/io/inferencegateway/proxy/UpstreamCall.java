@@ -31,6 +31,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     private final AtomicBoolean released = new AtomicBoolean();
 
     private volatile Channel channel;
+    private UpstreamHandler handler; // the channel's; written before channel, read after it
     private volatile boolean cancelled;
     private boolean reused;
     private boolean retried;
@@ -73,6 +74,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     // ---- lifecycle ------------------------------------------------------------------------------
 
     void dispatch(Channel ch, boolean pooled) {
+        handler = UpstreamHandler.of(ch);
         channel = ch;
         reused = pooled;
         if (ch.eventLoop().inEventLoop()) {
@@ -93,15 +95,16 @@ public final class UpstreamCall implements StreamingBody.Upstream {
             retryOrFail(null);
             return;
         }
-        handler(ch).begin(this);
+        UpstreamHandler h = handler;
+        h.begin(this);
         ch.config().setAutoRead(true);
         lastActivityNanos = System.nanoTime();
         resumedNanos = lastActivityNanos;
         scheduleTimer(timeoutNanos);
         ch.writeAndFlush(request.retainedDuplicate()).addListener(f -> {
             // the connection may already have reported its close (and this call moved on): act once
-            if (!f.isSuccess() && !done && handler(ch).carries(this)) {
-                handler(ch).end();
+            if (!f.isSuccess() && !done && h.carries(this)) {
+                h.end();
                 ch.close();
                 retryOrFail(f.cause());
             }
@@ -143,7 +146,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
             cancelTimer();
             body.finish();
             Channel ch = channel;
-            handler(ch).end();
+            handler.end();
             if (keepAlive && !cancelled) {
                 client.recycle(endpoint, ch);
             } else {
@@ -199,7 +202,9 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         done = true;
         cancelTimer();
         Channel ch = channel;
-        handler(ch).end();
+        if (handler != null) { // null: the connection was gone when it was handed over, a retry is connecting
+            handler.end();
+        }
         ch.close();
         if (body == null) {
             fail(UpstreamFailure.Kind.CANCELLED, "cancelled");
@@ -243,7 +248,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
             return;
         }
         Channel ch = channel;
-        handler(ch).end();
+        handler.end();
         ch.close();
         if (body == null) {
             fail(UpstreamFailure.Kind.TIMEOUT, "no response within the route timeout");
@@ -272,10 +277,6 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         if (released.compareAndSet(false, true)) {
             request.release();
         }
-    }
-
-    private static UpstreamHandler handler(Channel ch) {
-        return (UpstreamHandler) ch.pipeline().get("call");
     }
 
     private static String describe(Throwable cause) {

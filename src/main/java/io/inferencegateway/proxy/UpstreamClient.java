@@ -23,8 +23,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.ScheduledFuture;
 
 /**
  * A non-blocking HTTP/1.1 client for model servers: keep-alive connections pooled per endpoint, the
@@ -33,6 +33,9 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * <p>A call runs on the event loop of the client connection it serves when there is one: the upstream
  * connection lives on that same loop, so a request, its response and every streamed chunk cross no
  * thread. Idle connections are therefore pooled per endpoint and loop.
+ *
+ * <p>A connection idle for {@code idleConnectionTimeout} is not reused, and a sweep on each loop, every half of that
+ * timeout, closes such connections; a connection in use pays nothing for its timeout.
  */
 public final class UpstreamClient implements AutoCloseable {
 
@@ -53,20 +56,32 @@ public final class UpstreamClient implements AutoCloseable {
 
     private final Options options;
     private final Bootstrap bootstrap;
+    private final long idleTimeoutNanos;
     private final ConcurrentHashMap<PoolKey, IdleConnections> idle = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<EventLoop, ScheduledFuture<?>> sweeps = new ConcurrentHashMap<>();
     private volatile EventLoopGroup ownLoops;
 
     /** Connections are pooled per endpoint and per event loop. */
     private record PoolKey(Endpoint endpoint, EventLoop loop) {
     }
 
-    /** Idle keep-alive connections to one endpoint, most recently used last; its size kept in O(1). */
+    /**
+     * Idle keep-alive connections to one endpoint on one loop, most recently used last (so the oldest is first); its
+     * size kept in O(1). Used on its loop, but for {@link #close} and {@link #idleConnections}.
+     */
     private static final class IdleConnections {
         final Deque<Channel> channels = new ConcurrentLinkedDeque<>();
         final AtomicInteger size = new AtomicInteger();
 
         Channel pollNewest() {
-            Channel ch = channels.pollLast();
+            return counted(channels.pollLast());
+        }
+
+        Channel pollOldest() {
+            return counted(channels.pollFirst());
+        }
+
+        private Channel counted(Channel ch) {
             if (ch != null) {
                 size.decrementAndGet();
             }
@@ -91,6 +106,7 @@ public final class UpstreamClient implements AutoCloseable {
 
     public UpstreamClient(Options options) {
         this.options = options;
+        this.idleTimeoutNanos = options.idleConnectionTimeout().toNanos();
         this.bootstrap = new Bootstrap()
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
@@ -100,9 +116,7 @@ public final class UpstreamClient implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline()
                                 .addLast("codec", new HttpClientCodec())
-                                .addLast("idle", new IdleStateHandler(0, 0,
-                                        options.idleConnectionTimeout().toMillis(), TimeUnit.MILLISECONDS))
-                                .addLast("call", new UpstreamHandler());
+                                .addLast(UpstreamHandler.NAME, new UpstreamHandler());
                     }
                 });
     }
@@ -172,18 +186,52 @@ public final class UpstreamClient implements AutoCloseable {
         }
         Channel ch;
         while ((ch = q.pollNewest()) != null) {
-            if (ch.isActive()) {
+            if (ch.isActive() && !idleTooLong(ch, System.nanoTime())) {
                 return ch;
             }
+            ch.close();
         }
         return null;
     }
 
+    private boolean idleTooLong(Channel ch, long now) {
+        return now - UpstreamHandler.of(ch).idleSinceNanos() >= idleTimeoutNanos;
+    }
+
     /** Returns a connection whose response was read fully, for the next call to the same endpoint. */
     void recycle(Endpoint endpoint, Channel ch) {
-        IdleConnections q = idle.computeIfAbsent(new PoolKey(endpoint, ch.eventLoop()), k -> new IdleConnections());
+        IdleConnections q = idle.computeIfAbsent(new PoolKey(endpoint, ch.eventLoop()), this::newPool);
+        UpstreamHandler.of(ch).idleSince(System.nanoTime());
         if (!ch.isActive() || !q.offer(ch, options.maxIdleConnectionsPerEndpoint())) {
             ch.close();
+        }
+    }
+
+    /** The pool of a new endpoint on a loop, and the loop's sweep if it has none yet. */
+    private IdleConnections newPool(PoolKey key) {
+        EventLoop loop = key.loop();
+        sweeps.computeIfAbsent(loop, l -> {
+            long period = Math.max(1, idleTimeoutNanos / 2);
+            return l.scheduleAtFixedRate(() -> sweep(l), period, period, TimeUnit.NANOSECONDS);
+        });
+        return new IdleConnections();
+    }
+
+    /** On {@code loop}: closes its pooled connections that were idle too long, oldest first. */
+    private void sweep(EventLoop loop) {
+        long now = System.nanoTime();
+        for (var e : idle.entrySet()) {
+            if (e.getKey().loop() != loop) {
+                continue;
+            }
+            IdleConnections q = e.getValue();
+            Channel oldest;
+            while ((oldest = q.channels.peekFirst()) != null && idleTooLong(oldest, now)) {
+                Channel ch = q.pollOldest();
+                if (ch != null) {
+                    ch.close();
+                }
+            }
         }
     }
 
@@ -207,6 +255,8 @@ public final class UpstreamClient implements AutoCloseable {
 
     @Override
     public void close() {
+        sweeps.values().forEach(sweep -> sweep.cancel(false));
+        sweeps.clear();
         for (IdleConnections q : idle.values()) {
             Channel ch;
             while ((ch = q.pollNewest()) != null) {

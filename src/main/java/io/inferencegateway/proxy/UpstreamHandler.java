@@ -1,16 +1,34 @@
 package io.inferencegateway.proxy;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.util.ReferenceCountUtil;
 
 /** Hands what one upstream connection reads to the call it currently carries. */
 final class UpstreamHandler extends ChannelInboundHandlerAdapter {
 
+    /** Its name in the connection's pipeline. */
+    static final String NAME = "call";
+
     private UpstreamCall call;
+    private long idleSinceNanos;
+
+    /** The handler of an upstream connection. */
+    static UpstreamHandler of(Channel ch) {
+        return (UpstreamHandler) ch.pipeline().get(NAME);
+    }
+
+    /** When the connection went back to the pool ({@link System#nanoTime}). */
+    long idleSinceNanos() {
+        return idleSinceNanos;
+    }
+
+    void idleSince(long nanos) {
+        idleSinceNanos = nanos;
+    }
 
     void begin(UpstreamCall c) {
         this.call = c;
@@ -67,12 +85,5 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
             c.onClosed(cause);
         }
         ctx.close();
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof IdleStateEvent && call == null) {
-            ctx.close();
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.inferencegateway.proxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -10,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -23,7 +25,10 @@ import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.handler.codec.http.HttpResponse;
 
-/** An upstream call runs on the event loop of the client connection it serves, on either of the gateway's transports. */
+/**
+ * An upstream call runs on the event loop of the client connection it serves, on either of the gateway's transports;
+ * kept-alive connections are reused, and closed once idle for the pool's timeout.
+ */
 class UpstreamClientTest {
 
     static TestUpstream upstream;
@@ -65,5 +70,56 @@ class UpstreamClientTest {
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
+    }
+
+    @Test
+    void anIdleConnectionIsReusedUntilTheTimeoutThenClosed() throws Exception {
+        EventLoopGroup group = new NioEventLoopGroup(1);
+        Endpoint target = new Endpoint("127.0.0.1", upstream.port());
+        var options = UpstreamClient.Options.defaults();
+        Duration timeout = Duration.ofMillis(300);
+        try (UpstreamClient client = new UpstreamClient(new UpstreamClient.Options(1, options.connectTimeout(), timeout,
+                options.maxIdleConnectionsPerEndpoint()))) {
+            EventLoop loop = group.next();
+            int before = upstream.connectionsAccepted();
+            call(client, target, loop);
+            call(client, target, loop);
+            assertThat(upstream.connectionsAccepted()).as("the second call reused the first's connection")
+                    .isEqualTo(before + 1);
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> client.idleConnections(target) == 0);
+            assertThat(upstream.connectionsAccepted()).isEqualTo(before + 1);
+            call(client, target, loop);
+            assertThat(upstream.connectionsAccepted()).as("a call after the timeout opened a new connection")
+                    .isEqualTo(before + 2);
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** One call from {@code loop}, answered 200; returns once its connection is back in the pool. */
+    private static void call(UpstreamClient client, Endpoint target, EventLoop loop) throws Exception {
+        CompletableFuture<StreamingBody> answered = new CompletableFuture<>();
+        loop.execute(() -> client.send(target, UpstreamRequests.forward("POST", "/v1/completions", null,
+                        Unpooled.copiedBuffer("{\"model\":\"m\"}", StandardCharsets.UTF_8), target),
+                Duration.ofSeconds(5), new UpstreamListener() {
+                    @Override
+                    public void onResponse(HttpResponse head, StreamingBody body) {
+                        if (head.status().code() == 200) {
+                            answered.complete(body);
+                        } else {
+                            answered.completeExceptionally(new AssertionError(head.status().toString()));
+                        }
+                    }
+
+                    @Override
+                    public void onFailure(UpstreamFailure failure) {
+                        answered.completeExceptionally(new AssertionError(failure.toString()));
+                    }
+                }, loop));
+        StreamingBody body = answered.get(10, TimeUnit.SECONDS);
+        // while the call holds the connection the pool is empty; once the body is read it is back
+        await().atMost(Duration.ofSeconds(5)).until(() -> client.idleConnections(target) == 1);
+        body.abandon(); // no client reads it here: releases what was read, the call is over
     }
 }
