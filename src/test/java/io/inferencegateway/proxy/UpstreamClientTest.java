@@ -17,12 +17,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.testing.TestUpstream;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponse;
 
 /**
@@ -52,20 +54,18 @@ class UpstreamClientTest {
         try (UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {
             EventLoop loop = group.next();
             CompletableFuture<Boolean> onLoop = new CompletableFuture<>();
-            loop.execute(() -> client.send(target, UpstreamRequests.forward("POST", "/v1/completions", null,
-                            Unpooled.copiedBuffer("{\"model\":\"m\"}", StandardCharsets.UTF_8), target),
-                    Duration.ofSeconds(5), new UpstreamListener() {
-                        @Override
-                        public void onResponse(HttpResponse head, StreamingBody body) {
-                            body.abandon();
-                            onLoop.complete(head.status().code() == 200 && loop.inEventLoop());
-                        }
+            send(client, target, loop, Duration.ofSeconds(5), new UpstreamListener() {
+                @Override
+                public void onResponse(HttpResponse head, StreamingBody body) {
+                    body.abandon();
+                    onLoop.complete(head.status().code() == 200 && loop.inEventLoop());
+                }
 
-                        @Override
-                        public void onFailure(UpstreamFailure failure) {
-                            onLoop.completeExceptionally(new AssertionError(failure.toString()));
-                        }
-                    }, loop));
+                @Override
+                public void onFailure(UpstreamFailure failure) {
+                    onLoop.completeExceptionally(new AssertionError(failure.toString()));
+                }
+            });
             assertThat(onLoop.get(10, TimeUnit.SECONDS)).as("answered, on the client's loop").isTrue();
         } finally {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
@@ -97,26 +97,112 @@ class UpstreamClientTest {
         }
     }
 
+    @Test
+    void aCallOnAReusedConnectionTimesOutByItsOwnDeadline() throws Exception {
+        EventLoopGroup group = new NioEventLoopGroup(1);
+        try (TestUpstream server = new TestUpstream().behave(new TestUpstream.Json(200, "{}"));
+                UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {
+            Endpoint target = new Endpoint("127.0.0.1", server.port());
+            EventLoop loop = group.next();
+            call(client, target, loop, Duration.ofSeconds(60));
+            server.behave(new TestUpstream.Hang());
+            CompletableFuture<UpstreamFailure> failed = new CompletableFuture<>();
+            send(client, target, loop, Duration.ofMillis(200), new UpstreamListener() {
+                @Override
+                public void onResponse(HttpResponse head, StreamingBody body) {
+                    body.abandon();
+                    failed.completeExceptionally(new AssertionError("answered " + head.status()));
+                }
+
+                @Override
+                public void onFailure(UpstreamFailure failure) {
+                    failed.complete(failure);
+                }
+            });
+            // the first call's 60 s deadline is not the second's
+            assertThat(failed.get(20, TimeUnit.SECONDS).kind()).isEqualTo(UpstreamFailure.Kind.TIMEOUT);
+            assertThat(server.connectionsAccepted()).as("both calls on one connection").isEqualTo(1);
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    @Test
+    void aStreamThatPausesLongerThanTheTimeoutEndsWithATimeoutEvent() throws Exception {
+        EventLoopGroup group = new NioEventLoopGroup(1);
+        try (TestUpstream server = new TestUpstream().behave(new TestUpstream.Sse(3, 3_000));
+                UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {
+            Endpoint target = new Endpoint("127.0.0.1", server.port());
+            EventLoop loop = group.next();
+            CompletableFuture<String> relayed = new CompletableFuture<>();
+            send(client, target, loop, Duration.ofMillis(300), new UpstreamListener() {
+                @Override
+                public void onResponse(HttpResponse head, StreamingBody body) {
+                    drain(loop, body, new StringBuilder(), relayed);
+                }
+
+                @Override
+                public void onFailure(UpstreamFailure failure) {
+                    relayed.completeExceptionally(new AssertionError(failure.toString()));
+                }
+            });
+            String text = relayed.get(20, TimeUnit.SECONDS);
+            assertThat(text).as("the first event, then the gateway's error event")
+                    .contains(TestUpstream.sseEvent(0)).contains("upstream_timeout")
+                    .doesNotContain(TestUpstream.sseEvent(1));
+        } finally {
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** Reads {@code body} on {@code loop} as a client connection's writer would, every 20 ms, to its end. */
+    private static void drain(EventLoop loop, StreamingBody body, StringBuilder text, CompletableFuture<String> done) {
+        try {
+            HttpContent chunk;
+            while ((chunk = body.readChunk(ByteBufAllocator.DEFAULT)) != null) {
+                text.append(chunk.content().toString(StandardCharsets.UTF_8));
+                chunk.release();
+            }
+            if (body.isEndOfInput()) {
+                body.close();
+                done.complete(text.toString());
+            } else {
+                loop.schedule(() -> drain(loop, body, text, done), 20, TimeUnit.MILLISECONDS);
+            }
+        } catch (Exception e) {
+            done.completeExceptionally(e);
+        }
+    }
+
     /** One call from {@code loop}, answered 200; returns once its connection is back in the pool. */
     private static void call(UpstreamClient client, Endpoint target, EventLoop loop) throws Exception {
-        CompletableFuture<StreamingBody> answered = new CompletableFuture<>();
-        loop.execute(() -> client.send(target, UpstreamRequests.forward("POST", "/v1/completions", null,
-                        Unpooled.copiedBuffer("{\"model\":\"m\"}", StandardCharsets.UTF_8), target),
-                Duration.ofSeconds(5), new UpstreamListener() {
-                    @Override
-                    public void onResponse(HttpResponse head, StreamingBody body) {
-                        if (head.status().code() == 200) {
-                            answered.complete(body);
-                        } else {
-                            answered.completeExceptionally(new AssertionError(head.status().toString()));
-                        }
-                    }
+        call(client, target, loop, Duration.ofSeconds(5));
+    }
 
-                    @Override
-                    public void onFailure(UpstreamFailure failure) {
-                        answered.completeExceptionally(new AssertionError(failure.toString()));
+    private static void send(UpstreamClient client, Endpoint target, EventLoop loop, Duration timeout,
+            UpstreamListener listener) {
+        loop.execute(() -> client.send(target, UpstreamRequests.forward("POST", "/v1/completions", null,
+                Unpooled.copiedBuffer("{\"model\":\"m\"}", StandardCharsets.UTF_8), target), timeout, listener, loop));
+    }
+
+    private static void call(UpstreamClient client, Endpoint target, EventLoop loop, Duration timeout)
+            throws Exception {
+        CompletableFuture<StreamingBody> answered = new CompletableFuture<>();
+        send(client, target, loop, timeout, new UpstreamListener() {
+                @Override
+                public void onResponse(HttpResponse head, StreamingBody body) {
+                    if (head.status().code() == 200) {
+                        answered.complete(body);
+                    } else {
+                        answered.completeExceptionally(new AssertionError(head.status().toString()));
                     }
-                }, loop));
+                }
+
+                @Override
+                public void onFailure(UpstreamFailure failure) {
+                    answered.completeExceptionally(new AssertionError(failure.toString()));
+                }
+            });
         StreamingBody body = answered.get(10, TimeUnit.SECONDS);
         // while the call holds the connection the pool is empty; once the body is read it is back
         await().atMost(Duration.ofSeconds(5)).until(() -> client.idleConnections(target) == 1);
