@@ -195,7 +195,8 @@ public final class UpstreamClient implements AutoCloseable {
     }
 
     private boolean idleTooLong(Channel ch, long now) {
-        return now - UpstreamHandler.of(ch).idleSinceNanos() >= idleTimeoutNanos;
+        UpstreamHandler h = UpstreamHandler.of(ch);
+        return h == null || now - h.idleSinceNanos() >= idleTimeoutNanos; // null: closed, its handlers gone
     }
 
     /** Returns a connection whose response was read fully, for the next call to the same endpoint. */
