@@ -202,7 +202,6 @@ public final class UpstreamClient implements AutoCloseable {
     /** Returns a connection whose response was read fully, for the next call to the same endpoint. */
     void recycle(Endpoint endpoint, Channel ch) {
         IdleConnections q = idle.computeIfAbsent(new PoolKey(endpoint, ch.eventLoop()), this::newPool);
-        UpstreamHandler.of(ch).idleSince(System.nanoTime());
         if (!ch.isActive() || !q.offer(ch, options.maxIdleConnectionsPerEndpoint())) {
             ch.close();
         }

@@ -21,13 +21,14 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
         return (UpstreamHandler) ch.pipeline().get(NAME);
     }
 
-    /** When the connection went back to the pool ({@link System#nanoTime}). */
+    /** Since when the connection carries no call ({@link System#nanoTime}): since it opened, or its last call ended. */
     long idleSinceNanos() {
         return idleSinceNanos;
     }
 
-    void idleSince(long nanos) {
-        idleSinceNanos = nanos;
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        idleSinceNanos = System.nanoTime();
     }
 
     void begin(UpstreamCall c) {
@@ -36,6 +37,7 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
 
     void end() {
         this.call = null;
+        idleSinceNanos = System.nanoTime();
     }
 
     boolean carries(UpstreamCall c) {
