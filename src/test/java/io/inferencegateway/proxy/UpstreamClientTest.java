@@ -34,22 +34,26 @@ import io.netty.handler.codec.http.HttpResponse;
 class UpstreamClientTest {
 
     static TestUpstream upstream;
+    /** the client connection's loop, as the gateway's NIO transport has it */
+    static EventLoopGroup nio;
 
     @BeforeAll
     static void start() throws Exception {
         upstream = new TestUpstream().behave(new TestUpstream.Json(200, "{}"));
+        nio = new NioEventLoopGroup(1);
     }
 
     @AfterAll
     static void stop() throws Exception {
         upstream.close();
+        nio.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"nio", "epoll"})
     void theCallAndItsAnswerStayOnTheClientsLoop(String transport) throws Exception {
         assumeTrue(transport.equals("nio") || Epoll.isAvailable(), "Netty's epoll transport does not load here");
-        EventLoopGroup group = transport.equals("nio") ? new NioEventLoopGroup(1) : new EpollEventLoopGroup(1);
+        EventLoopGroup group = transport.equals("nio") ? nio : new EpollEventLoopGroup(1);
         Endpoint target = new Endpoint("127.0.0.1", upstream.port());
         try (UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {
             EventLoop loop = group.next();
@@ -68,19 +72,20 @@ class UpstreamClientTest {
             });
             assertThat(onLoop.get(10, TimeUnit.SECONDS)).as("answered, on the client's loop").isTrue();
         } finally {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            if (group != nio) {
+                group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+            }
         }
     }
 
     @Test
     void anIdleConnectionIsReusedUntilTheTimeoutThenClosed() throws Exception {
-        EventLoopGroup group = new NioEventLoopGroup(1);
         Endpoint target = new Endpoint("127.0.0.1", upstream.port());
         var options = UpstreamClient.Options.defaults();
         Duration timeout = Duration.ofMillis(300);
         try (UpstreamClient client = new UpstreamClient(new UpstreamClient.Options(1, options.connectTimeout(), timeout,
                 options.maxIdleConnectionsPerEndpoint()))) {
-            EventLoop loop = group.next();
+            EventLoop loop = nio.next();
             int before = upstream.connectionsAccepted();
             call(client, target, loop);
             call(client, target, loop);
@@ -92,18 +97,15 @@ class UpstreamClientTest {
             call(client, target, loop);
             assertThat(upstream.connectionsAccepted()).as("a call after the timeout opened a new connection")
                     .isEqualTo(before + 2);
-        } finally {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 
     @Test
     void aCallOnAReusedConnectionTimesOutByItsOwnDeadline() throws Exception {
-        EventLoopGroup group = new NioEventLoopGroup(1);
         try (TestUpstream server = new TestUpstream().behave(new TestUpstream.Json(200, "{}"));
                 UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {
             Endpoint target = new Endpoint("127.0.0.1", server.port());
-            EventLoop loop = group.next();
+            EventLoop loop = nio.next();
             call(client, target, loop, Duration.ofSeconds(60));
             server.behave(new TestUpstream.Hang());
             CompletableFuture<UpstreamFailure> failed = new CompletableFuture<>();
@@ -122,18 +124,15 @@ class UpstreamClientTest {
             // the first call's 60 s deadline is not the second's
             assertThat(failed.get(20, TimeUnit.SECONDS).kind()).isEqualTo(UpstreamFailure.Kind.TIMEOUT);
             assertThat(server.connectionsAccepted()).as("both calls on one connection").isEqualTo(1);
-        } finally {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 
     @Test
     void aStreamThatPausesLongerThanTheTimeoutEndsWithATimeoutEvent() throws Exception {
-        EventLoopGroup group = new NioEventLoopGroup(1);
         try (TestUpstream server = new TestUpstream().behave(new TestUpstream.Sse(3, 3_000));
                 UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {
             Endpoint target = new Endpoint("127.0.0.1", server.port());
-            EventLoop loop = group.next();
+            EventLoop loop = nio.next();
             CompletableFuture<String> relayed = new CompletableFuture<>();
             send(client, target, loop, Duration.ofMillis(300), new UpstreamListener() {
                 @Override
@@ -150,8 +149,6 @@ class UpstreamClientTest {
             assertThat(text).as("the first event, then the gateway's error event")
                     .contains(TestUpstream.sseEvent(0)).contains("upstream_timeout")
                     .doesNotContain(TestUpstream.sseEvent(1));
-        } finally {
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
     }
 
