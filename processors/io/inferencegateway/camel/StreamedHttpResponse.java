@@ -6,6 +6,7 @@ import io.inferencegateway.proxy.StreamingBody;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
@@ -22,7 +23,9 @@ final class StreamedHttpResponse extends OutboundStreamHttpResponse {
 
     /** An HTTP/1.1 response with {@code status} and no headers yet (UpstreamResponse.clientHeaders adds them). */
     StreamedHttpResponse(HttpResponseStatus status, StreamingBody body) {
-        super(InputStream.nullInputStream(), new DefaultHttpResponse(HttpVersion.HTTP_1_1, status, false));
+        // the response passed is read for its version and status only
+        super(InputStream.nullInputStream(), new DefaultHttpResponse(HttpVersion.HTTP_1_1, status,
+                EmptyHttpHeaders.INSTANCE));
         this.body = body;
     }
 

@@ -8,6 +8,7 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -101,7 +102,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         lastActivityNanos = System.nanoTime();
         resumedNanos = lastActivityNanos;
         scheduleTimer(timeoutNanos);
-        ch.writeAndFlush(request.retainedDuplicate()).addListener(f -> {
+        ch.writeAndFlush(sendable()).addListener(f -> {
             // the connection may already have reported its close (and this call moved on): act once
             if (!f.isSuccess() && !done && h.carries(this)) {
                 h.end();
@@ -109,6 +110,15 @@ public final class UpstreamCall implements StreamingBody.Upstream {
                 retryOrFail(f.cause());
             }
         });
+    }
+
+    /**
+     * The request to write: its own view of the body, so that a retry can send it again, and the same headers (the
+     * encoder only reads them; {@code retainedDuplicate()} would copy them and the trailers for every call).
+     */
+    private FullHttpRequest sendable() {
+        return new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
+                request.content().retainedDuplicate(), request.headers(), request.trailingHeaders(), false);
     }
 
     void connectFailed(Throwable cause) {

@@ -3,6 +3,8 @@ package io.inferencegateway.proxy;
 import io.inferencegateway.domain.Endpoint;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -14,6 +16,10 @@ public final class UpstreamRequests {
 
     /** The W3C trace context header. */
     public static final String TRACEPARENT = "traceparent";
+
+    // names and values come from the client's request, already checked by its decoder, or from the gateway
+    private static final DefaultHttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory()
+            .withValidation(false);
 
     private UpstreamRequests() {
     }
@@ -30,9 +36,10 @@ public final class UpstreamRequests {
     /** Like {@link #forward(String, String, HttpHeaders, ByteBuf, Endpoint)}, with the gateway's own trace context. */
     public static FullHttpRequest forward(String method, String uri, HttpHeaders clientHeaders, ByteBuf body,
             Endpoint target, String traceparent) {
+        HttpHeaders headers = HEADERS.newHeaders();
+        // no trailers: the body is sent with a Content-Length
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), uri,
-                body.retainedDuplicate(), false);
-        HttpHeaders headers = request.headers();
+                body.retainedDuplicate(), headers, EmptyHttpHeaders.INSTANCE);
         if (clientHeaders != null) {
             HopByHopHeaders.copyEndToEnd(clientHeaders, headers, HttpHeaderNames.HOST, HttpHeaderNames.CONTENT_LENGTH);
         }
