@@ -101,6 +101,26 @@ class UpstreamClientTest {
     }
 
     @Test
+    void aCallWhosePooledConnectionBreaksIsSentWholeOnAFreshOne() throws Exception {
+        try (TestUpstream server = new TestUpstream().behave(new TestUpstream.Json(200, "{}"));
+                UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {
+            Endpoint target = new Endpoint("127.0.0.1", server.port());
+            EventLoop loop = nio.next();
+            call(client, target, loop);
+            // the pooled connection breaks as the next call arrives, as when the server's keep-alive ran out then
+            server.behave(new TestUpstream.ResetThen(new TestUpstream.Json(200, "{}")));
+            call(client, target, loop);
+            assertThat(server.connectionsAccepted()).as("the retry opened a connection of its own").isEqualTo(2);
+            assertThat(server.received()).hasSize(3);
+            for (TestUpstream.Received sent : server.received().subList(1, 3)) {
+                assertThat(sent.bodyText()).as("each send carries the whole body").isEqualTo("{\"model\":\"m\"}");
+                assertThat(sent.headers().get("Host")).isEqualTo(target.toString());
+                assertThat(sent.headers().getInt("Content-Length")).isEqualTo(13);
+            }
+        }
+    }
+
+    @Test
     void aCallOnAReusedConnectionTimesOutByItsOwnDeadline() throws Exception {
         try (TestUpstream server = new TestUpstream().behave(new TestUpstream.Json(200, "{}"));
                 UpstreamClient client = new UpstreamClient(UpstreamClient.Options.defaults())) {

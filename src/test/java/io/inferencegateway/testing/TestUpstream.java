@@ -41,7 +41,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 public final class TestUpstream implements AutoCloseable {
 
     /** What the upstream does with the next requests. */
-    public sealed interface Behaviour permits Json, Sse, ChatSse, Hang, DieMidStream, Reset, Flood {
+    public sealed interface Behaviour permits Json, Sse, ChatSse, Hang, DieMidStream, Reset, ResetThen, Flood {
     }
 
     /** Answers {@code status} with a JSON body. */
@@ -70,6 +70,10 @@ public final class TestUpstream implements AutoCloseable {
 
     /** Takes the request and resets the connection (TCP RST) without answering. */
     public record Reset() implements Behaviour {
+    }
+
+    /** Takes the request and resets its connection, as {@link Reset}, once; then behaves as {@code next}. */
+    public record ResetThen(Behaviour next) implements Behaviour {
     }
 
     /**
@@ -219,7 +223,10 @@ public final class TestUpstream implements AutoCloseable {
                 floodNext = 0;
                 floodEvents = flood.events();
                 flood(ctx);
-            } else if (b instanceof Reset) {
+            } else if (b instanceof Reset || b instanceof ResetThen) {
+                if (b instanceof ResetThen then) {
+                    behaviour = then.next();
+                }
                 ctx.channel().config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
                 ctx.close();
             } else {
