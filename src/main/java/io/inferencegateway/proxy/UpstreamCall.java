@@ -74,8 +74,9 @@ public final class UpstreamCall implements StreamingBody.Upstream {
 
     // ---- lifecycle ------------------------------------------------------------------------------
 
-    void dispatch(Channel ch, boolean pooled) {
-        handler = UpstreamHandler.of(ch);
+    void dispatch(UpstreamHandler h, boolean pooled) {
+        Channel ch = h.channel();
+        handler = h;
         channel = ch;
         reused = pooled;
         if (ch.eventLoop().inEventLoop()) {
@@ -88,7 +89,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     private void start() {
         Channel ch = channel;
         if (cancelled) {
-            client.recycle(endpoint, ch);
+            client.recycle(endpoint, handler);
             fail(UpstreamFailure.Kind.CANCELLED, "cancelled before sending");
             return;
         }
@@ -158,7 +159,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
             Channel ch = channel;
             handler.end();
             if (keepAlive && !cancelled) {
-                client.recycle(endpoint, ch);
+                client.recycle(endpoint, handler);
             } else {
                 ch.close();
             }

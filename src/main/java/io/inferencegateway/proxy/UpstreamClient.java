@@ -70,35 +70,35 @@ public final class UpstreamClient implements AutoCloseable {
      * size kept in O(1). Used on its loop, but for {@link #close} and {@link #idleConnections}.
      */
     private static final class IdleConnections {
-        final Deque<Channel> channels = new ConcurrentLinkedDeque<>();
+        final Deque<UpstreamHandler> connections = new ConcurrentLinkedDeque<>();
         final AtomicInteger size = new AtomicInteger();
 
-        Channel pollNewest() {
-            return counted(channels.pollLast());
+        UpstreamHandler pollNewest() {
+            return counted(connections.pollLast());
         }
 
-        Channel pollOldest() {
-            return counted(channels.pollFirst());
+        UpstreamHandler pollOldest() {
+            return counted(connections.pollFirst());
         }
 
-        private Channel counted(Channel ch) {
-            if (ch != null) {
+        private UpstreamHandler counted(UpstreamHandler h) {
+            if (h != null) {
                 size.decrementAndGet();
             }
-            return ch;
+            return h;
         }
 
-        boolean offer(Channel ch, int max) {
+        boolean offer(UpstreamHandler h, int max) {
             if (size.incrementAndGet() > max) {
                 size.decrementAndGet();
                 return false;
             }
-            channels.offerLast(ch);
+            connections.offerLast(h);
             return true;
         }
 
-        void remove(Channel ch) {
-            if (channels.remove(ch)) {
+        void remove(UpstreamHandler h) {
+            if (connections.remove(h)) {
                 size.decrementAndGet();
             }
         }
@@ -132,7 +132,7 @@ public final class UpstreamClient implements AutoCloseable {
             EventLoop loop) {
         EventLoop home = socketChannelFor(loop) != null ? loop : ownLoops().next();
         UpstreamCall call = new UpstreamCall(this, endpoint, request, timeout.toNanos(), listener, home);
-        Channel pooled = pollIdle(new PoolKey(endpoint, home));
+        UpstreamHandler pooled = pollIdle(new PoolKey(endpoint, home));
         if (pooled != null) {
             call.dispatch(pooled, true);
         } else {
@@ -146,9 +146,9 @@ public final class UpstreamClient implements AutoCloseable {
         ChannelFuture f = bootstrap.clone(call.loop()).channel(socketChannelFor(call.loop())).connect(e.host(), e.port());
         f.addListener(done -> {
             if (done.isSuccess()) {
-                Channel ch = f.channel();
-                ch.closeFuture().addListener(closed -> forgetIdle(e, ch));
-                call.dispatch(ch, false);
+                UpstreamHandler h = UpstreamHandler.of(f.channel());
+                f.channel().closeFuture().addListener(closed -> forgetIdle(e, h));
+                call.dispatch(h, false);
             } else {
                 call.connectFailed(done.cause());
             }
@@ -179,30 +179,30 @@ public final class UpstreamClient implements AutoCloseable {
         return g;
     }
 
-    private Channel pollIdle(PoolKey key) {
+    private UpstreamHandler pollIdle(PoolKey key) {
         IdleConnections q = idle.get(key);
         if (q == null) {
             return null;
         }
-        Channel ch;
-        while ((ch = q.pollNewest()) != null) {
-            if (ch.isActive() && !idleTooLong(ch, System.nanoTime())) {
-                return ch;
+        UpstreamHandler h;
+        while ((h = q.pollNewest()) != null) {
+            if (h.channel().isActive() && !idleTooLong(h, System.nanoTime())) {
+                return h;
             }
-            ch.close();
+            h.channel().close();
         }
         return null;
     }
 
-    private boolean idleTooLong(Channel ch, long now) {
-        UpstreamHandler h = UpstreamHandler.of(ch);
-        return h == null || now - h.idleSinceNanos() >= idleTimeoutNanos; // null: closed, its handlers gone
+    private boolean idleTooLong(UpstreamHandler h, long now) {
+        return now - h.idleSinceNanos() >= idleTimeoutNanos;
     }
 
     /** Returns a connection whose response was read fully, for the next call to the same endpoint. */
-    void recycle(Endpoint endpoint, Channel ch) {
+    void recycle(Endpoint endpoint, UpstreamHandler h) {
+        Channel ch = h.channel();
         IdleConnections q = idle.computeIfAbsent(new PoolKey(endpoint, ch.eventLoop()), this::newPool);
-        if (!ch.isActive() || !q.offer(ch, options.maxIdleConnectionsPerEndpoint())) {
+        if (!ch.isActive() || !q.offer(h, options.maxIdleConnectionsPerEndpoint())) {
             ch.close();
         }
     }
@@ -225,20 +225,20 @@ public final class UpstreamClient implements AutoCloseable {
                 continue;
             }
             IdleConnections q = e.getValue();
-            Channel oldest;
-            while ((oldest = q.channels.peekFirst()) != null && idleTooLong(oldest, now)) {
-                Channel ch = q.pollOldest();
-                if (ch != null) {
-                    ch.close();
+            UpstreamHandler oldest;
+            while ((oldest = q.connections.peekFirst()) != null && idleTooLong(oldest, now)) {
+                UpstreamHandler h = q.pollOldest();
+                if (h != null) {
+                    h.channel().close();
                 }
             }
         }
     }
 
-    private void forgetIdle(Endpoint endpoint, Channel ch) {
-        IdleConnections q = idle.get(new PoolKey(endpoint, ch.eventLoop()));
+    private void forgetIdle(Endpoint endpoint, UpstreamHandler h) {
+        IdleConnections q = idle.get(new PoolKey(endpoint, h.channel().eventLoop()));
         if (q != null) {
-            q.remove(ch);
+            q.remove(h);
         }
     }
 
@@ -258,9 +258,9 @@ public final class UpstreamClient implements AutoCloseable {
         sweeps.values().forEach(sweep -> sweep.cancel(false));
         sweeps.clear();
         for (IdleConnections q : idle.values()) {
-            Channel ch;
-            while ((ch = q.pollNewest()) != null) {
-                ch.close();
+            UpstreamHandler h;
+            while ((h = q.pollNewest()) != null) {
+                h.channel().close();
             }
         }
         EventLoopGroup g = ownLoops;

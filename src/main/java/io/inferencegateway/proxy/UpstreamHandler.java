@@ -13,12 +13,18 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
     /** Its name in the connection's pipeline. */
     static final String NAME = "call";
 
+    private Channel channel;
     private UpstreamCall call;
     private long idleSinceNanos;
 
     /** The handler of an upstream connection. */
     static UpstreamHandler of(Channel ch) {
         return (UpstreamHandler) ch.pipeline().get(NAME);
+    }
+
+    /** The connection this handler reads for. */
+    Channel channel() {
+        return channel;
     }
 
     /** Since when the connection carries no call ({@link System#nanoTime}): since it opened, or its last call ended. */
@@ -28,6 +34,7 @@ final class UpstreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
         idleSinceNanos = System.nanoTime();
     }
 
