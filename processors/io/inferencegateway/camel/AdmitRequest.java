@@ -7,26 +7,25 @@ import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.Priority;
-import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.pool.FlowControl;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.Placement;
-import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.request.GatewayRequest;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.util.AsciiString;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
-import org.apache.camel.component.netty.NettyConstants;
 import org.apache.camel.support.AsyncProcessorSupport;
 
 /**
- * Flow control on the request path (pool/FlowControl.java): gives the request its priority and fairness key, then
- * places it on a pod at once, or, while every pod of its pool is saturated, lets it wait in the pool's queue without
- * holding a thread and continues the exchange on its own I/O thread once a pod has room (the {@link Placement} is then
- * on the exchange for the {@link EndpointPicker}), or answers the 429 that refused it. A client that closes its
- * connection while waiting leaves the queue.
+ * Flow control on the request path (pool/FlowControl.java): gives the request its priority and fairness key, then lets
+ * it go on to the pick at once while its pool has room, or, while every pod of its pool is saturated, lets it wait in
+ * the pool's queue without holding a thread. The queue binds it to a pod when one has room (late binding: the
+ * request's {@link Placement} is made then, for the {@link EndpointPicker} to answer) and the exchange continues on
+ * its own I/O thread; or it answers the 429 that refused it. A client that closes its connection while waiting leaves
+ * the queue.
  *
  * <p>Priority: the {@code x-gateway-priority} header ({@code critical}, {@code standard}, {@code sheddable} or an
  * integer) unless the pool's {@code flowControl.priorityHeader} is off, else the authenticated tenant's
@@ -43,36 +42,20 @@ public class AdmitRequest extends AsyncProcessorSupport {
     private static final AsciiString PRIORITY = AsciiString.cached(PRIORITY_HEADER);
     private static final AsciiString FAIRNESS = AsciiString.cached(FAIRNESS_HEADER);
 
-    private final Gateway gateway;
-
-    public AdmitRequest(Gateway gateway) {
-        this.gateway = gateway;
-    }
-
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         try {
-            ModelPool pool = exchange.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class);
-            InferenceRequest request = exchange.getProperty(GatewayExchange.REQUEST, InferenceRequest.class);
-            HttpHeaders headers = exchange.getProperty(GatewayExchange.REQUEST_HEADERS, HttpHeaders.class);
-            TenantConfig tenant = exchange.getProperty(GatewayExchange.TENANT, TenantConfig.class);
-            int priority = priority(pool.config().flowControl(), request, headers, tenant);
-            RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
-            long start = gateway.clock().nanoTime();
-            Placement now = pool.flowControl().placeNow(request, priority, gateway.inFlight());
-            if (now != null) {
-                EndpointPicker.bind(exchange, now, gateway, gateway.clock().nanoTime() - start);
-                if (record != null) {
-                    record.admitted(priority, 0);
-                }
+            GatewayRequest request = GatewayExchange.request(exchange);
+            ModelPool pool = request.pool();
+            int priority = priority(pool.config().flowControl(), request.parsed(), request.headers(), request.tenant());
+            if (pool.flowControl().admitNow(priority)) {
+                request.admitted(priority, 0);
                 callback.done(true);
                 return true;
             }
-            ChannelHandlerContext ctx = exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
-                    ChannelHandlerContext.class);
-            Waiting waiting = new Waiting(exchange, callback, ctx, priority);
-            waiting.ticket = pool.flowControl().enqueue(request, priority, fairnessKey(headers, tenant),
-                    gateway.inFlight(), waiting);
+            Waiting waiting = new Waiting(exchange, callback, request, GatewayExchange.client(exchange), priority);
+            waiting.ticket = pool.flowControl().enqueue(request.parsed(), priority,
+                    fairnessKey(request.headers(), request.tenant()), waiting);
             waiting.watchClient();
             return false;
         } catch (GatewayError e) {
@@ -108,18 +91,21 @@ public class AdmitRequest extends AsyncProcessorSupport {
     }
 
     /** One waiting exchange: resumed on its client connection's event loop, whoever released it. */
-    private final class Waiting implements FlowControl.Waiter {
+    private static final class Waiting implements FlowControl.Waiter {
         private final Exchange exchange;
         private final AsyncCallback callback;
+        private final GatewayRequest request;
         private final ChannelHandlerContext ctx;
         private final Executor loop;
         private final int priority;
         private final ChannelFutureListener onClientClosed = f -> clientClosed();
         private FlowControl.Ticket ticket;
 
-        Waiting(Exchange exchange, AsyncCallback callback, ChannelHandlerContext ctx, int priority) {
+        Waiting(Exchange exchange, AsyncCallback callback, GatewayRequest request, ChannelHandlerContext ctx,
+                int priority) {
             this.exchange = exchange;
             this.callback = callback;
+            this.request = request;
             this.ctx = ctx;
             this.loop = ctx == null ? Runnable::run : ctx.executor();
             this.priority = priority;
@@ -136,8 +122,8 @@ public class AdmitRequest extends AsyncProcessorSupport {
         public void bound(Placement placement, long pickNanos) {
             loop.execute(() -> {
                 unwatchClient();
-                EndpointPicker.bind(exchange, placement, gateway, pickNanos);
                 admitted();
+                request.placed(placement, pickNanos);
                 callback.done(false);
             });
         }
@@ -159,10 +145,7 @@ public class AdmitRequest extends AsyncProcessorSupport {
         }
 
         private void admitted() {
-            RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
-            if (record != null) {
-                record.admitted(priority, gateway.clock().nanoTime() - ticket.enqueuedNanos());
-            }
+            request.admitted(priority, request.pool().clock().nanoTime() - ticket.enqueuedNanos());
         }
 
         private void unwatchClient() {

@@ -1,89 +1,89 @@
 package io.inferencegateway.camel;
 
+import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 import io.inferencegateway.auth.AuthFailure;
 import io.inferencegateway.auth.Authenticator;
 import io.inferencegateway.auth.Identity;
+import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.runtime.Gateway;
-import io.netty.handler.codec.http.HttpHeaders;
+import io.inferencegateway.domain.Priority;
+import io.inferencegateway.request.GatewayRequest;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.AsyncProcessorSupport;
 
 /**
- * The ingress's credential check while {@code spec.auth} is on (docs/auth.md): {@code /health} and {@code /ready}
- * stay open, {@code /metrics} and {@code /ui} unless configured otherwise; every other route needs a valid API key or
- * JWT ({@code 401 invalid_api_key}) naming a configured tenant ({@code 403 tenant_not_allowed}). Sets
- * {@link GatewayExchange#TENANT}. Asynchronous only while a JWKS is being fetched; otherwise it completes in place.
+ * The ingress's credential check while {@code spec.auth} is on (docs/auth.md): a route whose dispatch-table line says
+ * {@code auth=none} stays open, {@code auth=metrics} and {@code auth=ui} follow {@code spec.auth.protectMetrics} and
+ * {@code protectUi}; every other route needs a valid API key or JWT ({@code 401 invalid_api_key}) naming a configured
+ * tenant ({@code 403 tenant_not_allowed}), which becomes the request's tenant. Asynchronous only while a JWKS is being
+ * fetched; otherwise it completes in place.
  */
 public class Authenticate extends AsyncProcessorSupport {
 
-    private final Gateway gateway;
+    private final Supplier<Authenticator> authenticator;
+    private final Supplier<GatewayConfig> config;
 
-    public Authenticate(Gateway gateway) {
-        this.gateway = gateway;
+    /**
+     * @param authenticator the credential check as configured now, null while auth is off (a reload may change it)
+     * @param config        the configuration now, for its tenants
+     */
+    public Authenticate(Supplier<Authenticator> authenticator, Supplier<GatewayConfig> config) {
+        this.authenticator = authenticator;
+        this.config = config;
     }
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        Authenticator auth = gateway.authenticator();
-        if (auth == null || open(exchange.getProperty(GatewayExchange.ROUTE, String.class), auth)) {
+        Authenticator auth = authenticator.get();
+        GatewayRequest request = GatewayExchange.request(exchange);
+        if (auth == null || !request.route().auth().required(auth.config())) {
             callback.done(true);
             return true;
         }
-        HttpHeaders headers = exchange.getProperty(GatewayExchange.REQUEST_HEADERS, HttpHeaders.class);
-        CompletableFuture<Identity> identity = auth.authenticate(headers == null ? null : headers.get("authorization"));
+        CompletableFuture<Identity> identity = auth.authenticate(request.headers().get("authorization"));
         if (identity.isDone()) {
             try {
-                settle(exchange, auth, identity.join(), null);
+                settle(request, auth, identity);
             } catch (RuntimeException e) {
-                settle(exchange, auth, null, e);
+                exchange.setException(e);
             }
             callback.done(true);
             return true;
         }
         identity.whenComplete((who, error) -> EventLoopResume.resume(exchange, callback,
-                () -> settle(exchange, auth, who, error)));
+                () -> settle(request, auth, identity)));
         return false;
     }
 
-    private static boolean open(String route, Authenticator auth) {
-        if (route == null) {
-            return false;
+    /** Gives the request its tenant, or throws the 401 or 403 that refuses it. */
+    private void settle(GatewayRequest request, Authenticator auth, CompletableFuture<Identity> identity) {
+        Identity who;
+        try {
+            who = identity.join();
+        } catch (CompletionException | CancellationException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw GatewayError.unauthenticated(cause instanceof AuthFailure f ? f.getMessage()
+                    : "The credentials could not be checked");
         }
-        return switch (route) {
-            case "liveness", "readiness" -> true;
-            case "gateway-metrics" -> !auth.config().protectMetrics();
-            case "fleet-page", "fleet-state" -> !auth.config().protectUi();
-            default -> false;
-        };
-    }
-
-    private void settle(Exchange exchange, Authenticator auth, Identity who, Throwable error) {
-        if (error != null) {
-            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-            EventLoopResume.responseHeader(exchange, "WWW-Authenticate", "Bearer");
-            exchange.setException(GatewayError.unauthenticated(cause instanceof AuthFailure f ? f.getMessage()
-                    : "The credentials could not be checked"));
+        GatewayConfig now = config.get();
+        if (now.tenants().isEmpty()) {
+            // no tenants configured: whoever authenticates may use everything, unlimited
+            request.tenant(new TenantConfig(who.tenant(), null, null, Priority.STANDARD, TenantConfig.Limits.NONE,
+                    List.of()));
             return;
         }
-        TenantConfig tenant;
-        if (gateway.config().tenants().isEmpty()) {
-            // no tenants configured: whoever authenticates may use everything, unlimited
-            tenant = new TenantConfig(who.tenant(), null, null, io.inferencegateway.domain.Priority.STANDARD,
-                    TenantConfig.Limits.NONE, java.util.List.of());
-        } else {
-            tenant = gateway.config().tenant(who.tenant());
-            if (tenant == null) {
-                auth.unknownTenant();
-                exchange.setException(GatewayError.tenantNotAllowed());
-                return;
-            }
+        TenantConfig tenant = now.tenant(who.tenant());
+        if (tenant == null) {
+            auth.unknownTenant();
+            throw GatewayError.tenantNotAllowed();
         }
-        exchange.setProperty(GatewayExchange.TENANT, tenant);
+        request.tenant(tenant);
     }
 }

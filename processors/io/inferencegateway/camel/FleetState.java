@@ -1,21 +1,21 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.runtime.FleetView;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /** {@code GET /ui/fleet}: the live fleet page's data, as JSON (runtime/FleetView, docs/observability.md). */
 public class FleetState implements Processor {
 
-    private final Gateway gateway;
+    private final FleetView fleetView;
 
-    public FleetState(Gateway gateway) {
-        this.gateway = gateway;
+    public FleetState(FleetView fleetView) {
+        this.fleetView = fleetView;
     }
 
     @Override
     public void process(Exchange exchange) {
-        exchange.getMessage().setBody(gateway.fleetView().json());
+        exchange.getMessage().setBody(fleetView.json());
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
         exchange.getMessage().setHeader("Cache-Control", "no-store");
     }

@@ -1,12 +1,15 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.discovery.PodDiscovery;
+import io.inferencegateway.edge.RequestSizeGuard;
 import io.inferencegateway.metrics.MetricsScraper;
+import io.inferencegateway.runtime.Gateway;
 
 /**
- * The gateway's parts the per-pool routes call, as factories for routes/gateway-beans.camel.yaml: a YAML bean can be
- * made by a static factory method given other beans, not by a getter of one.
+ * Where the Camel layer meets the gateway's state: the beans of routes/gateway-beans.camel.yaml that need a part of the
+ * {@link Gateway} are made here, each given only the parts it uses (a YAML bean can be made by a static factory method
+ * given other beans, not by a getter of one). Pools, the authenticator and the config are handed over as suppliers:
+ * a reload replaces them.
  */
 public final class GatewayBeans {
 
@@ -21,5 +24,46 @@ public final class GatewayBeans {
     /** What routes/pod-watch.camel.yaml calls, and routes/pod-resync.camel.yaml through PodResync. */
     public static PodDiscovery podDiscovery(Gateway gateway) {
         return gateway.discovery();
+    }
+
+    public static RequestSizeGuard requestSizeGuard(Gateway gateway) {
+        return new RequestSizeGuard(gateway::maxRequestBodyBytes);
+    }
+
+    public static GracefulDrain gracefulDrain(Gateway gateway) {
+        return new GracefulDrain(gateway.inFlight());
+    }
+
+    public static Readiness readiness(Gateway gateway, GracefulDrain drain) {
+        return new Readiness(gateway::pools, drain);
+    }
+
+    public static Authenticate authenticate(Gateway gateway) {
+        return new Authenticate(gateway::authenticator, gateway::config);
+    }
+
+    public static ParseInferenceRequest parseInferenceRequest(Gateway gateway) {
+        return new ParseInferenceRequest(gateway.requestListeners(), gateway.clock(),
+                () -> gateway.pools().promptChars());
+    }
+
+    public static ResolveModelPool resolveModelPool(Gateway gateway) {
+        return new ResolveModelPool(gateway::pools);
+    }
+
+    public static EnforceRateLimit enforceRateLimit(Gateway gateway) {
+        return new EnforceRateLimit(gateway.rateLimiter());
+    }
+
+    public static ListModels listModels(Gateway gateway) {
+        return new ListModels(gateway::pools);
+    }
+
+    public static RetrieveModel retrieveModel(Gateway gateway) {
+        return new RetrieveModel(gateway::pools);
+    }
+
+    public static FleetState fleetState(Gateway gateway) {
+        return new FleetState(gateway.fleetView());
     }
 }

@@ -1,37 +1,55 @@
 package io.inferencegateway.camel;
 
-/** Exchange property names shared by the gateway's processors, binding and upstream producer. */
+import io.inferencegateway.request.GatewayRequest;
+import io.netty.channel.ChannelHandlerContext;
+import org.apache.camel.Exchange;
+import org.apache.camel.component.netty.NettyConstants;
+import org.apache.camel.support.SynchronizationAdapter;
+
+/**
+ * Where the gateway's routes keep a request: one exchange property, its {@link GatewayRequest}, made by the ingress's
+ * binding and ended (if nothing relayed ends it later) by one on-completion when the exchange ends.
+ */
 public final class GatewayExchange {
 
-    /** The id of the {@code direct:} route that serves the request's path and method (set by {@link PathDispatch}). */
-    public static final String ROUTE = "gatewayRoute";
-    /** That route's {@code direct:} {@link org.apache.camel.Endpoint}, which the ingress's dynamic to sends to. */
-    public static final String ROUTE_ENDPOINT = "gatewayRouteEndpoint";
-    /** The client's {@link io.netty.handler.codec.http.HttpHeaders}, forwarded upstream end-to-end. */
-    public static final String REQUEST_HEADERS = "gatewayRequestHeaders";
-    /** The parsed {@link io.inferencegateway.domain.InferenceRequest}. */
+    /** The exchange property that holds the {@link GatewayRequest}. */
     public static final String REQUEST = "gatewayRequest";
-    /** The {@link io.inferencegateway.pool.ModelPool} serving the request's model, if any. */
-    public static final String MODEL_POOL = "gatewayModelPool";
-    /** The {@link io.inferencegateway.pool.Placement} of the request on an endpoint. */
-    public static final String PLACEMENT = "gatewayPlacement";
-
-    /**
-     * The caller's {@link io.inferencegateway.config.TenantConfig} (its name, models, limits and priority class), set
-     * by {@link Authenticate} while {@code spec.auth} is on; absent otherwise.
-     */
-    public static final String TENANT = "gatewayTenant";
-    /**
-     * Extra HTTP headers ({@code Map<String, String>}) of the request's response: those of an error the gateway
-     * writes itself (e.g. Retry-After), and the rate-limit and auth headers every response carries, relayed ones too.
-     */
-    public static final String RESPONSE_HEADERS = "gatewayResponseHeaders";
-
-    /** The request's {@link io.inferencegateway.domain.RequestRecord}, while anyone listens. */
-    public static final String RECORD = "gatewayRecord";
-    /** The {@link io.inferencegateway.runtime.RequestListeners} the record is reported to. */
-    public static final String LISTENERS = "gatewayRequestListeners";
 
     private GatewayExchange() {
+    }
+
+    /** The exchange's request, or null for an exchange that did not come through the ingress (a timer's). */
+    public static GatewayRequest request(Exchange exchange) {
+        return (GatewayRequest) exchange.getProperty(REQUEST);
+    }
+
+    /** Puts {@code request} on {@code exchange}, to be told when the exchange ends. */
+    public static GatewayRequest begin(Exchange exchange, GatewayRequest request) {
+        exchange.setProperty(REQUEST, request);
+        exchange.getExchangeExtension().addOnCompletion(new Ending(request));
+        return request;
+    }
+
+    /** The client connection's handler context, which netty-http puts on the message; null off the ingress. */
+    static ChannelHandlerContext client(Exchange exchange) {
+        return exchange.getMessage().getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
+                ChannelHandlerContext.class);
+    }
+
+    /**
+     * Tells the request its exchange ended, however it ended: rendered failures are handled, so an on-failure hook
+     * alone would miss them.
+     */
+    private static final class Ending extends SynchronizationAdapter {
+        private final GatewayRequest request;
+
+        Ending(GatewayRequest request) {
+            this.request = request;
+        }
+
+        @Override
+        public void onDone(Exchange exchange) {
+            request.exchangeEnded();
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.inferencegateway.camel;
 import java.nio.file.Path;
 import java.util.Map;
 
+import io.inferencegateway.edge.GatewayEventLoops;
 import io.inferencegateway.runtime.Gateway;
 import org.apache.camel.CamelContext;
 import org.apache.camel.main.Main;

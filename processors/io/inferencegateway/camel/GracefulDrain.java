@@ -1,11 +1,10 @@
 package io.inferencegateway.camel;
 
 import java.time.Duration;
-import java.util.Set;
 
 import io.inferencegateway.config.Durations;
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.domain.InFlightRequests;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 import org.apache.camel.Exchange;
@@ -28,7 +27,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The order: at once {@code GET /ready} answers 503 draining and every response closes its connection;
  * for {@code drainDelay} new requests are still served (a load balancer needs that long to see not-ready);
- * then new work gets 503 {@code shutting_down} (probes and {@code /metrics} still answer); when nothing is
+ * then new work gets 503 {@code shutting_down} (routes whose dispatch-table line says {@code drain=answer}, the
+ * probes and {@code /metrics}, still answer); when nothing is
  * in flight, or {@code drainTimeout} after the stop began, Camel goes on stopping: the listener closes,
  * what is left is cut, the process exits.
  */
@@ -36,22 +36,20 @@ public final class GracefulDrain extends LifecycleStrategySupport implements Cam
 
     private static final Logger LOG = LoggerFactory.getLogger(GracefulDrain.class);
 
-    /** Routes (of the dispatch table in routes/gateway-beans.camel.yaml) that still answer when new work is refused. */
-    private static final Set<String> STILL_ANSWERED = Set.of("liveness", "readiness", "gateway-metrics");
-
     /** Its name in routes/gateway-beans.camel.yaml. */
     static final String BEAN = "gracefulDrain";
 
     private enum State { SERVING, DRAINING, REFUSING }
 
-    private final Gateway gateway;
+    private final InFlightRequests inFlight;
     private CamelContext camelContext;
     private volatile State state = State.SERVING;
     private Duration drainDelay = Duration.ZERO;
     private Duration drainTimeout = Duration.ofSeconds(30);
 
-    public GracefulDrain(Gateway gateway) {
-        this.gateway = gateway;
+    /** @param inFlight the gateway's requests in flight, whose responses may still be relayed */
+    public GracefulDrain(InFlightRequests inFlight) {
+        this.inFlight = inFlight;
     }
 
     /** How long new requests are still served after the stop began (default 0: Kubernetes' preStop waits instead). */
@@ -92,8 +90,7 @@ public final class GracefulDrain extends LifecycleStrategySupport implements Cam
         }
         // clients reconnect, through the load balancer, to an instance that stays
         exchange.setProperty(NettyHttpConstants.CONNECTION, "close");
-        if (now == State.REFUSING
-                && !STILL_ANSWERED.contains(exchange.getProperty(GatewayExchange.ROUTE, String.class))) {
+        if (now == State.REFUSING && !GatewayExchange.request(exchange).route().answeredWhileDraining()) {
             throw GatewayError.shuttingDown();
         }
     }
@@ -130,7 +127,7 @@ public final class GracefulDrain extends LifecycleStrategySupport implements Cam
 
     /** Exchanges in Camel's routes plus responses still being relayed; the two overlap, 0 only when both are. */
     private long inFlight(CamelContext context) {
-        return context.getInflightRepository().size() + gateway.inFlight().total();
+        return context.getInflightRepository().size() + inFlight.total();
     }
 
     private static void sleepUntil(long nanoTime) throws InterruptedException {

@@ -1,8 +1,10 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.runtime.Gateway;
+import java.util.function.Supplier;
+
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.openai.ModelList;
+import io.inferencegateway.pool.ModelPools;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -12,22 +14,23 @@ import org.apache.camel.Processor;
  */
 public class ListModels implements Processor {
 
-    private final Gateway gateway;
+    private final Supplier<ModelPools> pools;
     private final long created = System.currentTimeMillis() / 1000;
 
-    public ListModels(Gateway gateway) {
-        this.gateway = gateway;
+    /** @param pools the gateway's pools as they are now (a reload replaces them) */
+    public ListModels(Supplier<ModelPools> pools) {
+        this.pools = pools;
     }
 
     @Override
     public void process(Exchange exchange) {
-        exchange.getMessage().setBody(ModelList.json(gateway.pools(), created, visibleTo(exchange)));
+        exchange.getMessage().setBody(ModelList.json(pools.get(), created, visibleTo(exchange)));
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
     }
 
     /** What the caller's tenant may see (everything while auth is off). */
     static ModelList.Visible visibleTo(Exchange exchange) {
-        TenantConfig tenant = exchange.getProperty(GatewayExchange.TENANT, TenantConfig.class);
+        TenantConfig tenant = GatewayExchange.request(exchange).tenant();
         return tenant == null ? ModelList.Visible.ALL : tenant::allows;
     }
 }

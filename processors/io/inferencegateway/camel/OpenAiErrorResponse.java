@@ -1,17 +1,18 @@
 package io.inferencegateway.camel;
 
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.inferencegateway.proxy.UpstreamResponse;
+import io.inferencegateway.request.GatewayRequest;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns the exception a route caught into the OpenAI error body and status. Unexpected exceptions are
- * logged here with their stack trace and reach the client as a plain 500.
+ * Turns the exception a route caught into the OpenAI error body and status, with the error's own headers (Allow,
+ * Retry-After, WWW-Authenticate) beside those earlier steps added. Unexpected exceptions are logged here with their
+ * stack trace and reach the client as a plain 500.
  */
 public class OpenAiErrorResponse implements Processor {
 
@@ -28,17 +29,13 @@ public class OpenAiErrorResponse implements Processor {
                     exchange.getMessage().getHeader(Exchange.HTTP_PATH), caught);
             error = GatewayError.internal();
         }
+        int status = OpenAiErrors.status(error);
+        GatewayRequest request = GatewayExchange.request(exchange);
+        if (request != null) {
+            request.failed(error, status);
+        }
         if (exchange.getMessage().getBody() instanceof UpstreamResponse relayed) {
             relayed.body().abandon(); // the error replaces a response that will now never be relayed
-        }
-        int status = OpenAiErrors.status(error);
-        RequestRecord record = exchange.getProperty(GatewayExchange.RECORD, RequestRecord.class);
-        if (record != null) {
-            record.failed(error.reason(), status);
-        }
-        for (java.util.Map.Entry<String, String> h : error.headers().entrySet()) {
-            // beside the headers earlier steps set (the x-ratelimit-* of EnforceRateLimit, WWW-Authenticate)
-            EventLoopResume.responseHeader(exchange, h.getKey(), h.getValue());
         }
         exchange.getMessage().setBody(OpenAiErrors.body(error));
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status);

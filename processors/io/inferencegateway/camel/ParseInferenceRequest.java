@@ -2,75 +2,60 @@ package io.inferencegateway.camel;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntSupplier;
 
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
-import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.openai.InferenceRequestParser;
 import io.inferencegateway.openai.MultipartFields;
-import io.inferencegateway.proxy.UpstreamRequests;
-import io.inferencegateway.runtime.Gateway;
-import io.inferencegateway.runtime.RequestListeners;
-import io.netty.handler.codec.http.HttpHeaders;
+import io.inferencegateway.request.GatewayRequest;
 import io.netty.buffer.ByteBuf;
-import io.netty.util.AsciiString;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
 /**
- * Reads the OpenAI request body once, without consuming it: the same bytes go upstream. Sets the
- * {@code gatewayRequest} property. A JSON body gives model, stream and prompt; a {@code multipart/form-data} one (the
- * audio uploads) its {@code model} and {@code stream} fields. Another content type is a 415, a bad body a 400.
+ * Reads the OpenAI request body once, without consuming it: the same bytes go upstream. A JSON body gives model,
+ * stream and prompt; a {@code multipart/form-data} one (the audio uploads) its {@code model} and {@code stream} fields.
+ * Another content type is a 415, a bad body a 400.
  *
- * <p>While anyone listens to the gateway's requests (meters, access log, tracer, fleet page), it also starts the
- * request's {@link RequestRecord} here, so that refused requests are recorded too, and ends it when the exchange
- * ends without a relayed response (a relayed response ends it when its body does).
+ * <p>It first starts the request's record, so that refused requests are recorded too; the request's listeners
+ * (meters, access log, tracer, fleet page, rate limiter) hear of it when it ends.
  */
 public class ParseInferenceRequest implements Processor {
 
     private static final Set<String> FORM_FIELDS = Set.of("model", "stream");
-    // as Netty looks them up: an AsciiString keeps its hash, a String's is computed again on every lookup
-    private static final AsciiString REQUEST_ID = AsciiString.cached("x-request-id");
-    private static final AsciiString TRACEPARENT = AsciiString.cached(UpstreamRequests.TRACEPARENT);
 
-    private final Gateway gateway;
+    private final RequestListener listeners;
+    private final NanoClock clock;
+    private final IntSupplier promptChars;
 
-    public ParseInferenceRequest(Gateway gateway) {
-        this.gateway = gateway;
+    /**
+     * @param listeners   who learns of every inference request
+     * @param clock       the clock of the requests' records
+     * @param promptChars how many of a prompt's first characters the pools' policies read (a reload may change it)
+     */
+    public ParseInferenceRequest(RequestListener listeners, NanoClock clock, IntSupplier promptChars) {
+        this.listeners = listeners;
+        this.clock = clock;
+        this.promptChars = promptChars;
     }
 
     @Override
     public void process(Exchange exchange) {
-        RequestRecord record = gateway.requestListeners().active() ? startRecord(exchange) : null;
+        GatewayRequest request = GatewayExchange.request(exchange);
+        request.startRecord(listeners, clock);
         String contentType = exchange.getMessage().getHeader(Exchange.CONTENT_TYPE, String.class);
         boolean json = isMime(contentType, "application/json");
         if (!json && !isMime(contentType, "multipart/form-data")) {
             throw GatewayError.unsupportedMediaType(contentType);
         }
-        ByteBuf body = exchange.getMessage().getBody(ByteBuf.class);
+        ByteBuf body = request.body();
         if (body == null || !body.isReadable()) {
             throw GatewayError.invalidRequest(null, "The request body is empty");
         }
-        InferenceRequest request = json ? InferenceRequestParser.parse(body, gateway.pools().promptChars())
-                : form(body, contentType);
-        exchange.setProperty(GatewayExchange.REQUEST, request);
-        if (record != null) {
-            record.parsed(request, gateway.requestListeners().now());
-        }
-    }
-
-    private RequestRecord startRecord(Exchange exchange) {
-        HttpHeaders headers = exchange.getProperty(GatewayExchange.REQUEST_HEADERS, HttpHeaders.class);
-        RequestListeners listeners = gateway.requestListeners();
-        RequestRecord record = new RequestRecord(listeners.now(), System.currentTimeMillis(),
-                exchange.getMessage().getHeader(Exchange.HTTP_PATH, String.class),
-                headers == null ? null : headers.get(REQUEST_ID),
-                headers == null ? null : headers.get(TRACEPARENT));
-        exchange.setProperty(GatewayExchange.RECORD, record);
-        exchange.setProperty(GatewayExchange.LISTENERS, listeners);
-        RequestEnding.of(exchange).record(record, listeners);
-        listeners.started(record);
-        return record;
+        request.parsed(json ? InferenceRequestParser.parse(body, promptChars.getAsInt()) : form(body, contentType));
     }
 
     private static InferenceRequest form(ByteBuf body, String contentType) {

@@ -1,6 +1,8 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.runtime.Gateway;
+import java.util.function.Supplier;
+
+import io.inferencegateway.pool.ModelPools;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -10,17 +12,18 @@ import org.apache.camel.Processor;
  */
 public class Readiness implements Processor {
 
-    private final Gateway gateway;
+    private final Supplier<ModelPools> pools;
     private final GracefulDrain drain;
 
-    public Readiness(Gateway gateway, GracefulDrain drain) {
-        this.gateway = gateway;
+    /** @param pools the gateway's pools as they are now (a reload replaces them) */
+    public Readiness(Supplier<ModelPools> pools, GracefulDrain drain) {
+        this.pools = pools;
         this.drain = drain;
     }
 
     @Override
     public void process(Exchange exchange) {
-        String status = drain.draining() ? "draining" : gateway.pools().allHaveEndpoints() ? "ready" : "not ready";
+        String status = drain.draining() ? "draining" : pools.get().allHaveEndpoints() ? "ready" : "not ready";
         exchange.getMessage().setHeader(Exchange.HTTP_RESPONSE_CODE, status.equals("ready") ? 200 : 503);
         exchange.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
         exchange.getMessage().setBody("{\"status\":\"" + status + "\"}");

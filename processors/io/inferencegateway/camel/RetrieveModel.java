@@ -2,10 +2,11 @@ package io.inferencegateway.camel;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
 
 import io.inferencegateway.domain.ModelNotFoundException;
 import io.inferencegateway.openai.ModelList;
-import io.inferencegateway.runtime.Gateway;
+import io.inferencegateway.pool.ModelPools;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -15,11 +16,12 @@ import org.apache.camel.Processor;
  */
 public class RetrieveModel implements Processor {
 
-    private final Gateway gateway;
+    private final Supplier<ModelPools> pools;
     private final long created = System.currentTimeMillis() / 1000;
 
-    public RetrieveModel(Gateway gateway) {
-        this.gateway = gateway;
+    /** @param pools the gateway's pools as they are now (a reload replaces them) */
+    public RetrieveModel(Supplier<ModelPools> pools) {
+        this.pools = pools;
     }
 
     @Override
@@ -31,7 +33,7 @@ public class RetrieveModel implements Processor {
         } catch (IllegalArgumentException badEscape) {
             id = raw;
         }
-        byte[] model = ModelList.one(gateway.pools(), id, created, ListModels.visibleTo(exchange));
+        byte[] model = ModelList.one(pools.get(), id, created, ListModels.visibleTo(exchange));
         if (model == null) {
             throw new ModelNotFoundException(id);
         }

@@ -6,6 +6,7 @@ import java.util.Map;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.inferencegateway.proxy.UpstreamResponse;
+import io.inferencegateway.request.GatewayRequest;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
@@ -13,6 +14,7 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
@@ -28,13 +30,14 @@ import org.apache.camel.component.netty.http.NettyHttpMessage;
 /**
  * The gateway's binding between netty-http and Camel messages.
  *
- * <p>Requests: the body stays the Netty buffer it arrived in (no copy, no stream cache), released when
- * the exchange completes; only the few headers routing needs become Camel headers, and the client's
- * headers are kept whole for forwarding.
+ * <p>Requests: each becomes a {@link GatewayRequest} (the client's headers kept whole for forwarding), the one
+ * per-request object the steps read and fill in; the body stays the Netty buffer it arrived in (no copy, no stream
+ * cache), released when the exchange completes; only the few headers Camel's own steps read become Camel headers.
  *
  * <p>Responses: an {@link UpstreamResponse} is relayed as it arrives through netty-http's
  * {@code outbound-streamer} handler; anything else is a small complete body written by the gateway
- * itself (JSON from a processor). Stack traces never reach the client.
+ * itself (JSON from a processor). Either carries the headers the request's steps added (rate limits, Retry-After,
+ * Allow). Stack traces never reach the client.
  */
 public class StreamingHttpBinding extends DefaultNettyHttpBinding {
 
@@ -47,10 +50,12 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         message.setExchange(exchange);
         String uri = request.uri();
         int q = uri.indexOf('?');
+        String path = q < 0 ? uri : uri.substring(0, q);
+        String method = request.method().name();
         Map<String, Object> headers = message.getHeaders();
-        headers.put(Exchange.HTTP_METHOD, request.method().name());
+        headers.put(Exchange.HTTP_METHOD, method);
         headers.put(Exchange.HTTP_URI, uri);
-        headers.put(Exchange.HTTP_PATH, q < 0 ? uri : uri.substring(0, q));
+        headers.put(Exchange.HTTP_PATH, path);
         if (q >= 0) {
             headers.put(Exchange.HTTP_QUERY, uri.substring(q + 1));
         }
@@ -58,12 +63,10 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         if (contentType != null) {
             headers.put(Exchange.CONTENT_TYPE, contentType);
         }
-        exchange.setProperty(GatewayExchange.REQUEST_HEADERS, request.headers());
-
         ByteBuf body = request.content().retain();
         message.setBody(body);
         exchange.getExchangeExtension().setStreamCacheDisabled(true);
-        RequestEnding.of(exchange).body(body);
+        GatewayExchange.begin(exchange, new GatewayRequest(method, uri, path, request.headers(), body));
         return message;
     }
 
@@ -72,13 +75,16 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         Exchange exchange = message.getExchange();
         boolean close = !configuration.isKeepAlive() || HttpHeaderValues.CLOSE.contentEqualsIgnoreCase(
                 exchange.getProperty(NettyHttpConstants.CONNECTION, "", String.class));
+        GatewayRequest request = GatewayExchange.request(exchange);
+        HttpHeaders extra = request == null ? null : request.responseHeaders();
         Object body = message.getBody();
         if (body instanceof UpstreamResponse upstream) {
-            ChannelHandlerContext ctx = message.getHeader(NettyConstants.NETTY_CHANNEL_HANDLER_CONTEXT,
-                    ChannelHandlerContext.class);
+            ChannelHandlerContext ctx = GatewayExchange.client(exchange);
             StreamedHttpResponse response = new StreamedHttpResponse(upstream.head().status(), upstream.body());
             upstream.clientHeaders(response.headers(), close);
-            addResponseHeaders(exchange, response);
+            if (extra != null) {
+                response.headers().setAll(extra);
+            }
             upstream.body().attach(ctx.channel(), (ChunkedWriteHandler) ctx.pipeline().get(OUTBOUND_STREAMER), response,
                     close);
             return response;
@@ -86,39 +92,23 @@ public class StreamingHttpBinding extends DefaultNettyHttpBinding {
         if (exchange.getException() != null) {
             // the routes render every error; this is the last line of defence
             byte[] json = OpenAiErrors.body(GatewayError.internal());
-            return complete(message, HttpResponseStatus.INTERNAL_SERVER_ERROR, json, "application/json", close);
+            return complete(message, HttpResponseStatus.INTERNAL_SERVER_ERROR, json, "application/json", null, close);
         }
         int status = message.getHeader(Exchange.HTTP_RESPONSE_CODE, 200, Integer.class);
         String contentType = message.getHeader(Exchange.CONTENT_TYPE, "application/json", String.class);
-        HttpResponse response = complete(message, HttpResponseStatus.valueOf(status), bytes(body), contentType, close);
-        addResponseHeaders(exchange, response);
-        return response;
+        return complete(message, HttpResponseStatus.valueOf(status), bytes(body), contentType, extra, close);
     }
 
-    /** The headers steps asked every response to carry (GatewayExchange.RESPONSE_HEADERS: rate limits, auth). */
-    private static void addResponseHeaders(Exchange exchange, HttpResponse response) {
-        Map<?, ?> extra = exchange.getProperty(GatewayExchange.RESPONSE_HEADERS, Map.class);
-        if (extra != null) {
-            for (Map.Entry<?, ?> h : extra.entrySet()) {
-                response.headers().set((String) h.getKey(), h.getValue());
-            }
-        }
-    }
-
+    /** A response the gateway wrote itself, with the headers the request's steps added ({@code extra}, or null). */
     private static HttpResponse complete(Message message, HttpResponseStatus status, byte[] content,
-            String contentType, boolean close) {
+            String contentType, HttpHeaders extra, boolean close) {
         DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
                 Unpooled.wrappedBuffer(content), false);
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, contentType)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, content.length);
-        String allow = message.getHeader("Allow", String.class);
-        if (allow != null && status.code() == 405) {
-            response.headers().set(HttpHeaderNames.ALLOW, allow);
-        }
-        Map<?, ?> extra = message.getExchange().getProperty(GatewayExchange.RESPONSE_HEADERS, Map.class);
         if (extra != null) {
-            extra.forEach((name, value) -> response.headers().set(name.toString(), value));
+            response.headers().setAll(extra);
         }
         if (close) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

@@ -1,19 +1,19 @@
 package io.inferencegateway.camel;
 
-import java.time.Duration;
-
-import io.inferencegateway.config.Durations;
 import io.inferencegateway.domain.Endpoint;
 import org.apache.camel.Consumer;
 import org.apache.camel.Processor;
 import org.apache.camel.Producer;
 import org.apache.camel.support.DefaultEndpoint;
 
-/** One model server as a Camel endpoint. */
+/**
+ * One model server as a Camel endpoint, {@code upstream:host:port}: what the inference route's dynamic recipient
+ * answers. Its producer sends the exchange's placed request there (the placement brings the pool's route timeout and
+ * failover).
+ */
 public class UpstreamEndpoint extends DefaultEndpoint {
 
     private final Endpoint target;
-    private Duration timeout = Duration.ofSeconds(300);
 
     UpstreamEndpoint(String uri, UpstreamComponent component, Endpoint target) {
         super(uri, component);
@@ -22,15 +22,6 @@ public class UpstreamEndpoint extends DefaultEndpoint {
 
     public Endpoint target() {
         return target;
-    }
-
-    /** Route timeout (e.g. {@code 300s}) when the exchange carries no placement, which brings its pool's own. */
-    public void setTimeout(String timeout) {
-        this.timeout = Durations.parse(timeout);
-    }
-
-    Duration timeout() {
-        return timeout;
     }
 
     @Override

@@ -34,7 +34,8 @@ class ArchitectureTest {
     static final String POOL = "io.inferencegateway.pool..";
     static final String[] SUBSYSTEMS = {"io.inferencegateway.metrics..", "io.inferencegateway.discovery..",
             "io.inferencegateway.openai..", "io.inferencegateway.proxy..", "io.inferencegateway.scheduling..",
-            "io.inferencegateway.tracing..", "io.inferencegateway.auth..", "io.inferencegateway.ratelimit.."};
+            "io.inferencegateway.tracing..", "io.inferencegateway.auth..", "io.inferencegateway.ratelimit..",
+            "io.inferencegateway.request..", "io.inferencegateway.edge.."};
     static final String RUNTIME = "io.inferencegateway.runtime..";
     static final String CAMEL = "io.inferencegateway.camel..";
     static final String LAB = "io.inferencegateway.lab..";

@@ -83,8 +83,10 @@ public class GatewayError extends RuntimeException {
         return new GatewayError(Reason.UNKNOWN_URL, null, "Invalid URL (" + method + " " + path + ")");
     }
 
-    public static GatewayError methodNotAllowed(String method, String path) {
-        return new GatewayError(Reason.METHOD_NOT_ALLOWED, null, "Method " + method + " is not allowed on " + path);
+    /** @param allow the methods the path takes, for the response's {@code Allow} */
+    public static GatewayError methodNotAllowed(String method, String path, String allow) {
+        return new GatewayError(Reason.METHOD_NOT_ALLOWED, null, "Method " + method + " is not allowed on " + path,
+                Map.of("Allow", allow));
     }
 
     public static GatewayError unsupportedMediaType(String contentType) {
@@ -153,8 +155,9 @@ public class GatewayError extends RuntimeException {
         return new GatewayError(Reason.CLIENT_CLOSED, null, "The client closed the connection");
     }
 
+    /** A 401 that tells the client to send a bearer token ({@code WWW-Authenticate: Bearer}). */
     public static GatewayError unauthenticated(String message) {
-        return new GatewayError(Reason.UNAUTHENTICATED, null, message);
+        return new GatewayError(Reason.UNAUTHENTICATED, null, message, Map.of("WWW-Authenticate", "Bearer"));
     }
 
     public static GatewayError modelNotAllowed(String model) {

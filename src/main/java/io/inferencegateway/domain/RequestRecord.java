@@ -24,7 +24,9 @@ public final class RequestRecord {
 
     private final long startNanos;
     private final long startEpochMillis;
+    private final String method;
     private final String path;
+    private final String operation;
     private final String clientRequestId;
     private final String clientTraceparent;
     private InferenceRequest request;
@@ -51,14 +53,18 @@ public final class RequestRecord {
     private Object admission;
 
     /**
+     * @param operation         the OpenTelemetry GenAI operation name of the request's route ({@code chat}, ...), or
+     *                          null
      * @param clientRequestId   the client's {@code x-request-id}, or null
      * @param clientTraceparent the client's W3C {@code traceparent}, or null
      */
-    public RequestRecord(long startNanos, long startEpochMillis, String path, String clientRequestId,
-            String clientTraceparent) {
+    public RequestRecord(long startNanos, long startEpochMillis, String method, String path, String operation,
+            String clientRequestId, String clientTraceparent) {
         this.startNanos = startNanos;
         this.startEpochMillis = startEpochMillis;
+        this.method = method;
         this.path = path;
+        this.operation = operation;
         this.clientRequestId = clientRequestId;
         this.clientTraceparent = clientTraceparent;
     }
@@ -155,9 +161,19 @@ public final class RequestRecord {
         return startEpochMillis;
     }
 
+    /** The HTTP method, e.g. {@code POST}. */
+    public String method() {
+        return method;
+    }
+
     /** The request path, e.g. {@code /v1/chat/completions}. */
     public String path() {
         return path;
+    }
+
+    /** The GenAI operation name of the request's route (its dispatch-table line), or null. */
+    public String operation() {
+        return operation;
     }
 
     public String clientRequestId() {

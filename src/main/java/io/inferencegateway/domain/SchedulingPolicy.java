@@ -7,27 +7,21 @@ import java.util.List;
 public interface SchedulingPolicy {
 
     /**
+     * Chooses one of {@code candidates} and says why. What the decision teaches the policy (the GPU-aware policy's
+     * prefix index: the chosen pod now holds the prompt) waits for the returned pick's {@link PendingPick#commit},
+     * which the caller runs once the request is on its way, so that the request does not wait for it; policies that
+     * learn nothing from their decisions return the {@link PickDecision} itself. The request's in-flight count is the
+     * caller's (pool/Placement.java).
+     *
      * @param candidates the pool's endpoints that may take the request; never empty
-     * @return one of the candidates
      */
-    Endpoint choose(InferenceRequest request, List<Endpoint> candidates);
+    PendingPick decide(InferenceRequest request, List<Endpoint> candidates);
 
-    /**
-     * Like {@link #choose}, and says why. Policies that can explain their choice (the GPU-aware one) override it;
-     * the request path calls this one.
-     */
-    default PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
-        return PickDecision.byPolicy(choose(request, candidates), candidates.size());
-    }
-
-    /**
-     * Like {@link #decide}, but leaves what the decision teaches the policy (the GPU-aware policy's prefix index: the
-     * chosen pod now holds the prompt) to the returned pick's {@link PendingPick#commit}, which the caller runs once
-     * the request is on its way. The in-flight count is the caller's, as with {@link #decide}. Policies that learn
-     * nothing from their decisions return the decision itself; {@link #decide} is this plus the commit at once.
-     */
-    default PendingPick decideDeferred(InferenceRequest request, List<Endpoint> candidates) {
-        return decide(request, candidates);
+    /** Decides and commits at once: for callers that learn the outcome only (tests, benchmarks, the lab). */
+    static PickDecision decideNow(SchedulingPolicy policy, InferenceRequest request, List<Endpoint> candidates) {
+        PendingPick pick = policy.decide(request, candidates);
+        pick.commit();
+        return pick.decision();
     }
 
     /**

@@ -31,7 +31,7 @@ import io.netty.util.concurrent.EventExecutor;
  * The HTTP/1.1 client of the {@link MetricsScraper}: one kept-alive connection per pod ({@link ScrapeConnection}),
  * all of them served by one small group of event loops that belongs to the scraper, so that the cost of scraping a
  * fleet is bounded by those threads and no scrape competes with requests on the gateway's own I/O threads
- * (camel/GatewayEventLoops.java). No thread waits on any scrape; each one's deadline is a task on its connection's
+ * (edge/GatewayEventLoops.java). No thread waits on any scrape; each one's deadline is a task on its connection's
  * event loop.
  */
 final class ScrapeClient implements AutoCloseable {

@@ -19,12 +19,12 @@ public final class StreamUsage {
     }
 
     /**
-     * Whether to ask for usage: a stream on a path that knows {@code stream_options}, whose client sent none of its
-     * own (a client's own options are left as they are, and its stream is not changed).
+     * Whether to ask a stream on a route that knows {@code stream_options} (its dispatch-table line says
+     * {@code streamUsage=true}) for its usage: when its client sent no options of its own (a client's own options are
+     * left as they are, and its stream is not changed).
      */
-    public static boolean applies(String path, InferenceRequest request) {
-        return request.stream() && !request.streamOptions()
-                && ("/v1/chat/completions".equals(path) || "/v1/completions".equals(path));
+    public static boolean applies(InferenceRequest request) {
+        return request.stream() && !request.streamOptions();
     }
 
     /**

@@ -13,7 +13,6 @@ import java.util.TreeMap;
 import io.inferencegateway.config.FlowControlConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.Priority;
@@ -60,7 +59,6 @@ public final class FlowControl {
     /** A waiting request. {@link #cancel()} when its client leaves. */
     public static final class Ticket {
         private final InferenceRequest request;
-        private final InFlightRequests inFlight;
         private final int priority;
         private final String fairnessKey;
         private final long enqueuedNanos;
@@ -68,10 +66,8 @@ public final class FlowControl {
         private volatile FlowControl owner; // the queue it waits in; another after a reload's hand-over
         private boolean done; // guarded by the owner's lock
 
-        private Ticket(InferenceRequest request, InFlightRequests inFlight, int priority, String fairnessKey,
-                long enqueuedNanos, Waiter waiter) {
+        private Ticket(InferenceRequest request, int priority, String fairnessKey, long enqueuedNanos, Waiter waiter) {
             this.request = request;
-            this.inFlight = inFlight;
             this.priority = priority;
             this.fairnessKey = fairnessKey;
             this.enqueuedNanos = enqueuedNanos;
@@ -165,40 +161,37 @@ public final class FlowControl {
     }
 
     /**
-     * Places the request now when the pool has room and nobody waits (the common case: one saturation estimate, no
-     * lock). Returns null when it must wait: then {@link #enqueue} it.
+     * Whether a request of this priority may go to a pod now: true when the pool has room and nobody waits (the
+     * common case: one saturation estimate, no lock), or flow control is off; then the caller places it
+     * ({@link Placement#choose}). False when it must wait: then {@link #enqueue} it.
      *
      * @throws GatewayError 503 when the pool has no endpoint; 429 for a sheddable request while saturated or while
      *                      others wait
      */
-    public Placement placeNow(InferenceRequest request, int priority, InFlightRequests inFlight) {
+    public boolean admitNow(int priority) {
         List<Endpoint> endpoints = pool.endpoints();
         if (endpoints.isEmpty()) {
             throw GatewayError.noEndpoint(pool.name());
         }
-        if (!config.enabled()) {
-            return Placement.choose(pool, request, inFlight);
-        }
-        boolean saturated = pool.policy().saturated(pool.outliers().admitted(endpoints));
-        if (!saturated && queued == 0) {
-            return Placement.choose(pool, request, inFlight);
+        if (!config.enabled() || queued == 0 && !pool.policy().saturated(pool.outliers().admitted(endpoints))) {
+            return true;
         }
         if (Priority.sheddable(priority)) { // never queued: refused while the pool is full or others wait
             throw refusal(priority, GatewayError.Dropped.SHEDDABLE_SATURATED);
         }
-        return null;
+        return false;
     }
 
     /**
-     * Queues a request that {@link #placeNow} could not place, then dispatches, so the waiter may hear at once.
+     * Queues a request that {@link #admitNow} held back, then dispatches, so the waiter may hear at once. The request
+     * is placed when it leaves the queue (late binding): on the pod that is best then.
      *
      * @param fairnessKey who the request counts against within its priority (a tenant, a user); null for everyone
      * @throws GatewayError 429 {@code queue_full} when the queue is full of requests that matter as much or more
      */
-    public Ticket enqueue(InferenceRequest request, int priority, String fairnessKey, InFlightRequests inFlight,
-            Waiter waiter) {
-        Ticket ticket = new Ticket(request, inFlight, priority, fairnessKey == null ? "" : fairnessKey,
-                clock.nanoTime(), waiter);
+    public Ticket enqueue(InferenceRequest request, int priority, String fairnessKey, Waiter waiter) {
+        Ticket ticket = new Ticket(request, priority, fairnessKey == null ? "" : fairnessKey, clock.nanoTime(),
+                waiter);
         ticket.owner = this;
         Ticket displaced = null;
         synchronized (this) {
@@ -241,7 +234,7 @@ public final class FlowControl {
                 Placement placement = null;
                 GatewayError error = null;
                 try {
-                    placement = Placement.choose(pool, t.request, t.inFlight);
+                    placement = Placement.choose(pool, t.request);
                     placement.commit(); // now: the next waiter's decision, a moment later, must see this one
                 } catch (GatewayError e) {
                     error = e;

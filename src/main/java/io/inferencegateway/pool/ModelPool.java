@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.SchedulingPolicy;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
 
 /**
@@ -19,6 +20,8 @@ public final class ModelPool {
 
     private final PoolConfig config;
     private final SchedulingPolicy policy;
+    private final InFlightRequests inFlight;
+    private final NanoClock clock;
     private volatile List<Endpoint> endpoints;
     private final List<Consumer<ModelPool>> endpointListeners = new CopyOnWriteArrayList<>();
     private final OutlierDetector outliers;
@@ -27,12 +30,19 @@ public final class ModelPool {
     private volatile PoolHealthListener healthListener = PoolHealthListener.NONE;
 
     public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints) {
-        this(config, policy, endpoints, NanoClock.SYSTEM);
+        this(config, policy, endpoints, new InFlightRequests(), NanoClock.SYSTEM);
     }
 
-    public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints, NanoClock clock) {
+    /**
+     * @param inFlight the gateway's counts of its requests in flight per endpoint (shared by every pool and its
+     *                 policy), which the pool's {@link Placement}s keep
+     */
+    public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints, InFlightRequests inFlight,
+            NanoClock clock) {
         this.config = Objects.requireNonNull(config);
         this.policy = Objects.requireNonNull(policy);
+        this.inFlight = Objects.requireNonNull(inFlight);
+        this.clock = clock;
         this.endpoints = List.copyOf(endpoints);
         this.outliers = new OutlierDetector(config.name(), config.outlierDetection(), () -> this.endpoints.size(),
                 clock);
@@ -75,6 +85,16 @@ public final class ModelPool {
 
     public SchedulingPolicy policy() {
         return policy;
+    }
+
+    /** The gateway's requests in flight per endpoint, which a placement on this pool counts in. */
+    public InFlightRequests inFlight() {
+        return inFlight;
+    }
+
+    /** The clock the pool's queue and placements read (a pick's duration, a wait's). */
+    public NanoClock clock() {
+        return clock;
     }
 
     public List<Endpoint> endpoints() {

@@ -30,22 +30,21 @@ public final class Placement {
     private PendingPick uncommitted;
     private boolean finished;
 
-    private Placement(ModelPool pool, InferenceRequest request, InFlightRequests inFlight, PendingPick first) {
+    private Placement(ModelPool pool, InferenceRequest request, PendingPick first) {
         this.pool = pool;
         this.request = request;
-        this.inFlight = inFlight;
+        this.inFlight = pool.inFlight();
         start(first, first.decision());
     }
 
-    /** Picks the endpoint for a request; 503 when the pool has none. */
-    public static Placement choose(ModelPool pool, InferenceRequest request, InFlightRequests inFlight) {
+    /** Picks the endpoint for a request and counts it in flight there; 503 when the pool has none. */
+    public static Placement choose(ModelPool pool, InferenceRequest request) {
         List<Endpoint> candidates = pool.endpoints();
         if (candidates.isEmpty()) {
             throw GatewayError.noEndpoint(pool.name());
         }
         pool.retryBudget().request();
-        return new Placement(pool, request, inFlight,
-                pool.policy().decideDeferred(request, pool.outliers().admitted(candidates)));
+        return new Placement(pool, request, pool.policy().decide(request, pool.outliers().admitted(candidates)));
     }
 
     public Endpoint endpoint() {
@@ -82,7 +81,7 @@ public final class Placement {
             return null;
         }
         left = pool.outliers().admitted(left);
-        PendingPick next = pool.policy().decideDeferred(request, left);
+        PendingPick next = pool.policy().decide(request, left);
         PickDecision d = next.decision();
         start(next, new PickDecision(d.endpoint(), PickReason.FAILOVER, d.expectedCachedTokens(), left.size()));
         return decision.endpoint();

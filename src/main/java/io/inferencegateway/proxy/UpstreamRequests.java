@@ -26,20 +26,18 @@ public final class UpstreamRequests {
 
     /**
      * The client's request for {@code target}: same method, URI and body bytes (shared, not copied),
-     * end-to-end headers only, and the target as Host.
+     * end-to-end headers only, the target as Host, and the gateway's own trace context when it has one.
+     *
+     * @param body        the body to send, which the request owns from now on (a retained view of the client's
+     *                    buffer: the upstream call releases it, and a failover sends another)
+     * @param traceparent the {@code traceparent} to send instead of the client's, or null
      */
-    public static FullHttpRequest forward(String method, String uri, HttpHeaders clientHeaders, ByteBuf body,
-            Endpoint target) {
-        return forward(method, uri, clientHeaders, body, target, null);
-    }
-
-    /** Like {@link #forward(String, String, HttpHeaders, ByteBuf, Endpoint)}, with the gateway's own trace context. */
     public static FullHttpRequest forward(String method, String uri, HttpHeaders clientHeaders, ByteBuf body,
             Endpoint target, String traceparent) {
         HttpHeaders headers = HEADERS.newHeaders();
         // no trailers: the body is sent with a Content-Length
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.valueOf(method), uri,
-                body.retainedDuplicate(), headers, EmptyHttpHeaders.INSTANCE);
+                body, headers, EmptyHttpHeaders.INSTANCE);
         if (clientHeaders != null) {
             HopByHopHeaders.copyEndToEnd(clientHeaders, headers, HttpHeaderNames.HOST, HttpHeaderNames.CONTENT_LENGTH);
         }

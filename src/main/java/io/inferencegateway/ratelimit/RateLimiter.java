@@ -127,7 +127,7 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
         });
     }
 
-    /** The message of a 429, in OpenAI's words. */
+    /** The 429, in OpenAI's words, with the {@code Retry-After} of the window's end. */
     public static GatewayError refusal(TenantConfig tenant, Admission a) {
         boolean requests = a.refusedBy() == Verdict.Limit.REQUESTS;
         String what = requests ? "requests per min (RPM)" : "tokens per min (TPM)";
@@ -135,7 +135,8 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
                 + (requests ? "" : ": Requested " + a.reserved())
                 + ". Please try again in " + a.retryAfterSeconds() + "s.";
         return new GatewayError(requests ? GatewayError.Reason.REQUESTS_RATE_LIMITED
-                : GatewayError.Reason.TOKENS_RATE_LIMITED, null, message);
+                : GatewayError.Reason.TOKENS_RATE_LIMITED, null, message,
+                Map.of("Retry-After", Long.toString(a.retryAfterSeconds())));
     }
 
     private void storeDown(Throwable error) {

@@ -120,7 +120,7 @@ public final class Gateway implements AutoCloseable {
 
     private ModelPool newPool(PoolConfig p) {
         ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters,
-                prefixSharing(p)), p.endpoints(), clock);
+                prefixSharing(p)), p.endpoints(), inFlight, clock);
         meters.registerPool(this, pool);
         if (requestMeters != null) {
             requestMeters.endpointsChanged(pool); // a rebuilt pool may have lost pods

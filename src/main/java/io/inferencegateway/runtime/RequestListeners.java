@@ -28,11 +28,6 @@ public final class RequestListeners implements RequestListener {
         listeners.add(listener);
     }
 
-    /** True when someone listens, so that the request path can skip building a record when no one does. */
-    public boolean active() {
-        return !listeners.isEmpty();
-    }
-
     @Override
     public void started(RequestRecord record) {
         for (RequestListener l : listeners) {

@@ -148,32 +148,15 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
                 pool.metricsStalenessThreshold(), replicas, metrics, inFlight, clock, events);
     }
 
-    @Override
-    public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
-        return decide(request, candidates).endpoint();
-    }
-
     /**
      * Chooses an endpoint and says why: {@link PickReason#FALLBACK} when no candidate had fresh metrics,
      * otherwise what the profile found decisive (see {@link SchedulerProfile#schedule}), with the prompt tokens
      * the prefix scorer expects the chosen pod to hold (0 in the fallback, which does not consult the index).
-     * Reports the filters' removals to the {@link SchedulerEvents}.
+     * Reports the filters' removals to the {@link SchedulerEvents}. The prefix index (and with shared placement, the
+     * other replicas) learns of the decision when the returned pick is committed.
      */
     @Override
-    public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
-        return decide(request, candidates, false).decision();
-    }
-
-    /**
-     * Like {@link #decide}, with the prefix index told (and with shared placement, the other replicas) only when the
-     * returned pick is committed; the in-flight counts are the caller's, as there.
-     */
-    @Override
-    public PendingPick decideDeferred(InferenceRequest request, List<Endpoint> candidates) {
-        return decide(request, candidates, true);
-    }
-
-    private PendingPick decide(InferenceRequest request, List<Endpoint> candidates, boolean deferred) {
+    public PendingPick decide(InferenceRequest request, List<Endpoint> candidates) {
         long now = clock.nanoTime();
         double factor = estimator.factor(); // once per pick: with shared placement it is measured
         PerThread thread = threads.get();
@@ -206,12 +189,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             }
         }
         PickDecision decision = new PickDecision(chosen.endpoint(), reason, expectedCached, candidates.size());
-        PendingPick pick = decision;
-        if (deferred) {
-            pick = thread.deferred.defer(profile.observers(), cycle, chosen, decision);
-        } else {
-            profile.observe(cycle, chosen); // the fallback's choice too, so that what they learn stays whole
-        }
+        // the fallback's choice too, so that what the observers learn stays whole
+        PendingPick pick = thread.deferred.defer(profile.observers(), cycle, chosen, decision);
         cycle.end();
         return pick;
     }

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.SchedulingPolicy;
 
 /**
@@ -22,7 +23,7 @@ public final class LeastRequestPolicy implements SchedulingPolicy {
     }
 
     @Override
-    public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
+    public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
         int n = candidates.size();
         int start = Math.floorMod(offset.getAndIncrement(), n);
         Endpoint best = null;
@@ -35,7 +36,7 @@ public final class LeastRequestPolicy implements SchedulingPolicy {
                 bestLoad = load;
             }
         }
-        return best;
+        return PickDecision.byPolicy(best, n);
     }
 
     /** Blind to the prompt. */

@@ -5,14 +5,16 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.SchedulingPolicy;
 
 /** Baseline {@code random}: a uniformly random endpoint. */
 public final class RandomPolicy implements SchedulingPolicy {
 
     @Override
-    public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
-        return candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
+    public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
+        return PickDecision.byPolicy(candidates.get(ThreadLocalRandom.current().nextInt(candidates.size())),
+                candidates.size());
     }
 
     /** Blind to the prompt. */

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.SchedulingPolicy;
 
 /** Baseline {@code round-robin}: every endpoint in turn, blind to load. */
@@ -13,8 +14,9 @@ public final class RoundRobinPolicy implements SchedulingPolicy {
     private final AtomicInteger next = new AtomicInteger();
 
     @Override
-    public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
-        return candidates.get(Math.floorMod(next.getAndIncrement(), candidates.size()));
+    public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
+        return PickDecision.byPolicy(candidates.get(Math.floorMod(next.getAndIncrement(), candidates.size())),
+                candidates.size());
     }
 
     /** Blind to the prompt. */

@@ -42,40 +42,40 @@ import io.opentelemetry.context.Context;
  */
 final class TracedRequest {
 
-    /** Every inference path is a POST (the dispatch table in routes/gateway-beans.camel.yaml). */
-    private static final String METHOD = "POST";
     private static final String FIRST_TOKEN_EVENT = "first_token";
 
     private final Tracer tracer;
     private final Span root;
     private final Context rootContext;
+    private final String method;
     private final String operation;
     private boolean parseRecorded;
     private Span upstream;
     private long pickNanosSeen;
 
-    private TracedRequest(Tracer tracer, Span root, String operation) {
+    private TracedRequest(Tracer tracer, Span root, String method, String operation) {
         this.tracer = tracer;
         this.root = root;
         this.rootContext = Context.root().with(root);
+        this.method = method;
         this.operation = operation;
     }
 
     /** Starts the root span at the record's arrival. */
     static TracedRequest begin(Tracer tracer, RequestRecord record) {
-        String operation = operationName(record.path());
-        Span root = tracer.spanBuilder(METHOD + " " + record.path())
+        String method = record.method();
+        Span root = tracer.spanBuilder(method + " " + record.path())
                 .setParent(Traceparent.parentContext(record.clientTraceparent()))
                 .setSpanKind(SpanKind.SERVER)
                 .setStartTimestamp(epochNanos(record, record.startNanos()), NANOSECONDS)
-                .setAttribute(HTTP_REQUEST_METHOD, METHOD)
+                .setAttribute(HTTP_REQUEST_METHOD, method)
                 .setAttribute(HTTP_ROUTE, record.path())
                 .setAttribute(URL_PATH, record.path())
                 .startSpan();
         if (record.clientRequestId() != null) {
             root.setAttribute(HTTP_REQUEST_HEADER_X_REQUEST_ID, List.of(record.clientRequestId()));
         }
-        return new TracedRequest(tracer, root, operation);
+        return new TracedRequest(tracer, root, method, record.operation());
     }
 
     /**
@@ -127,10 +127,10 @@ final class TracedRequest {
         pick.end(epochNanos(record, nowNanos), NANOSECONDS);
 
         String model = record.request() == null ? null : record.request().model();
-        SpanBuilder b = child(operation == null ? METHOD : model == null ? operation : operation + " " + model,
+        SpanBuilder b = child(operation == null ? method : model == null ? operation : operation + " " + model,
                 record, nowNanos)
                 .setSpanKind(SpanKind.CLIENT)
-                .setAttribute(HTTP_REQUEST_METHOD, METHOD)
+                .setAttribute(HTTP_REQUEST_METHOD, method)
                 .setAttribute(PICK_ATTEMPT, record.attempts());
         if (operation != null) {
             b.setAttribute(GEN_AI_OPERATION_NAME, operation);
@@ -219,15 +219,5 @@ final class TracedRequest {
     /** A reading of the record's clock as nanoseconds since the epoch, anchored at the record's arrival. */
     static long epochNanos(RequestRecord record, long nanos) {
         return record.startEpochMillis() * 1_000_000L + (nanos - record.startNanos());
-    }
-
-    /** gen_ai.operation.name of an inference path, or null for the paths the conventions have no name for. */
-    static String operationName(String path) {
-        return switch (path) {
-            case "/v1/chat/completions", "/v1/responses" -> "chat";
-            case "/v1/completions" -> "text_completion";
-            case "/v1/embeddings" -> "embeddings";
-            default -> null;
-        };
     }
 }

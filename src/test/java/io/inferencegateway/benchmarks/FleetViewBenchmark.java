@@ -60,7 +60,7 @@ public class FleetViewBenchmark {
         records = new ArrayList<>();
         for (int i = 0; i < 4096; i++) {
             long start = System.nanoTime();
-            RequestRecord r = new RequestRecord(start, System.currentTimeMillis(), "/v1/chat/completions", null, null);
+            RequestRecord r = new RequestRecord(start, System.currentTimeMillis(), "POST", "/v1/chat/completions", "chat", null, null);
             r.parsed(new InferenceRequest(MODEL, null, "hello", 2, true), start);
             r.routedTo("llama", MODEL);
             r.picked(new PickDecision(gateway.pools().pool("llama").endpoints().get(i % PODS), PickReason.PREFIX_HIT,

@@ -1,5 +1,6 @@
 package io.inferencegateway.benchmarks;
 
+import static io.inferencegateway.domain.SchedulingPolicy.decideNow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,7 +128,7 @@ public class PickLatencyBenchmark {
     }
 
     private Endpoint pick(InferenceRequest r) {
-        Endpoint e = policy.choose(r, pods);
+        Endpoint e = decideNow(policy, r, pods).endpoint();
         inFlight.started(e, r.promptTokensEstimate());
         inFlight.finished(e);
         return e;
@@ -143,7 +144,7 @@ public class PickLatencyBenchmark {
     @Benchmark
     public Endpoint choose() {
         InferenceRequest r = nextRequest();
-        PendingPick pick = policy.decideDeferred(r, pods);
+        PendingPick pick = policy.decide(r, pods);
         Endpoint e = pick.decision().endpoint();
         inFlight.started(e, r.promptTokensEstimate());
         pick.commit();
@@ -155,7 +156,7 @@ public class PickLatencyBenchmark {
     @Benchmark
     public Endpoint decide() {
         InferenceRequest r = nextRequest();
-        pending = policy.decideDeferred(r, pods);
+        pending = policy.decide(r, pods);
         Endpoint e = pending.decision().endpoint();
         inFlight.started(e, r.promptTokensEstimate());
         return e;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.impl.DefaultCamelContext;
@@ -14,19 +16,35 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.domain.Endpoint;
-import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
-import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.RequestListener;
+import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.pool.Placement;
+import io.inferencegateway.request.GatewayRequest;
+import io.inferencegateway.request.IngressRoute;
+import io.inferencegateway.runtime.Gateway;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
 
 /** The thin processors, each on a bare exchange without a route. */
 class ProcessorsTest {
 
     static final DefaultCamelContext CAMEL = new DefaultCamelContext();
     final Gateway gateway;
+    final List<RequestRecord> started = new ArrayList<>();
+    final RequestListener listener = new RequestListener() {
+        @Override
+        public void started(RequestRecord record) {
+            started.add(record);
+        }
+
+        @Override
+        public void ended(RequestRecord record) {
+        }
+    };
 
     ProcessorsTest() throws Exception {
         gateway = new Gateway(ConfigLoader.parse("""
@@ -38,75 +56,116 @@ class ProcessorsTest {
                 """), NanoClock.SYSTEM);
     }
 
-    static Exchange exchange(String contentType, String body) {
+    /** An exchange as the ingress's binding makes it: its request, and the headers Camel's own steps read. */
+    static Exchange exchange(String method, String path, String contentType, String body) {
         Exchange e = new DefaultExchange(CAMEL);
-        e.getMessage().setHeader(Exchange.CONTENT_TYPE, contentType);
-        e.getMessage().setBody(Unpooled.wrappedBuffer(body.getBytes(StandardCharsets.UTF_8)));
+        DefaultHttpHeaders headers = new DefaultHttpHeaders();
+        if (contentType != null) {
+            headers.set("content-type", contentType);
+            e.getMessage().setHeader(Exchange.CONTENT_TYPE, contentType);
+        }
+        e.getMessage().setHeader(Exchange.HTTP_METHOD, method);
+        e.getMessage().setHeader(Exchange.HTTP_PATH, path);
+        ByteBuf bytes = Unpooled.wrappedBuffer(body.getBytes(StandardCharsets.UTF_8));
+        e.getMessage().setBody(bytes);
+        GatewayExchange.begin(e, new GatewayRequest(method, path, path, headers, bytes));
         return e;
     }
 
-    @Test
-    void parseReadsTheBodyWithoutConsumingIt() {
-        String body = "{\"model\":\"sql\",\"prompt\":\"p\"}";
-        Exchange e = exchange("application/json; charset=utf-8", body);
-        new ParseInferenceRequest(gateway).process(e);
-        assertThat(e.getProperty(GatewayExchange.REQUEST, InferenceRequest.class).model()).isEqualTo("sql");
-        assertThat(e.getMessage().getBody(io.netty.buffer.ByteBuf.class).readableBytes()).as("body left whole")
-                .isEqualTo(body.length());
+    static Exchange exchange(String contentType, String body) {
+        return exchange("POST", "/v1/completions", contentType, body);
+    }
+
+    /** An exchange whose request was parsed as {@code parsed}. */
+    Exchange parsed(InferenceRequest parsed) {
+        Exchange e = exchange("application/json", "");
+        GatewayRequest request = GatewayExchange.request(e);
+        request.route(IngressRoute.of("inference"));
+        request.startRecord(listener, NanoClock.SYSTEM);
+        request.parsed(parsed);
+        return e;
+    }
+
+    ParseInferenceRequest parse() {
+        return new ParseInferenceRequest(listener, NanoClock.SYSTEM, () -> Integer.MAX_VALUE);
     }
 
     @Test
-    void parseRefusesOtherContentTypesWith415() {
-        assertThatThrownBy(() -> new ParseInferenceRequest(gateway).process(exchange("text/plain", "{\"model\":\"m\"}")))
+    void parseReadsTheBodyWithoutConsumingItAndStartsTheRecord() {
+        String body = "{\"model\":\"sql\",\"prompt\":\"p\"}";
+        Exchange e = exchange("application/json; charset=utf-8", body);
+        parse().process(e);
+        assertThat(GatewayExchange.request(e).parsed().model()).isEqualTo("sql");
+        assertThat(GatewayExchange.request(e).body().readableBytes()).as("body left whole").isEqualTo(body.length());
+        assertThat(started).hasSize(1).allSatisfy(r -> assertThat(r.request().model()).isEqualTo("sql"));
+    }
+
+    @Test
+    void parseRefusesOtherContentTypesWith415AndRecordsTheRequestFirst() {
+        assertThatThrownBy(() -> parse().process(exchange("text/plain", "{\"model\":\"m\"}")))
                 .isInstanceOfSatisfying(GatewayError.class, g -> assertThat(g.reason()).isEqualTo(GatewayError.Reason.UNSUPPORTED_MEDIA_TYPE));
+        assertThat(started).hasSize(1);
     }
 
     @Test
     void adapterNameResolvesToItsBaseModelsPoolAndMarksTheAdapter() {
-        Exchange e = exchange("application/json", "");
-        e.setProperty(GatewayExchange.REQUEST, new InferenceRequest("sql", null, "p", 1, false));
-        new ResolveModelPool(gateway).process(e);
-        assertThat(e.getProperty(GatewayExchange.MODEL_POOL, ModelPool.class).name()).isEqualTo("llama");
-        assertThat(e.getProperty(GatewayExchange.REQUEST, InferenceRequest.class).adapter()).isEqualTo("sql");
+        Exchange e = parsed(new InferenceRequest("sql", null, "p", 1, false));
+        new ResolveModelPool(gateway::pools).process(e);
+        assertThat(GatewayExchange.request(e).pool().name()).isEqualTo("llama");
+        assertThat(GatewayExchange.request(e).parsed().adapter()).isEqualTo("sql");
+        assertThat(new ModelServed().matches(e)).isTrue();
     }
 
     @Test
     void unknownModelLeavesThePoolUnset() {
-        Exchange e = exchange("application/json", "");
-        e.setProperty(GatewayExchange.REQUEST, new InferenceRequest("gpt-9", null, "", 0, false));
-        new ResolveModelPool(gateway).process(e);
-        assertThat(e.getProperty(GatewayExchange.MODEL_POOL)).isNull();
+        Exchange e = parsed(new InferenceRequest("gpt-9", null, "", 0, false));
+        new ResolveModelPool(gateway::pools).process(e);
+        assertThat(GatewayExchange.request(e).pool()).isNull();
+        assertThat(new ModelServed().matches(e)).isFalse();
     }
 
     @Test
-    void pickerReturnsAnUpstreamUriAndCountsTheRequestInFlight() {
-        Exchange e = exchange("application/json", "");
-        e.setProperty(GatewayExchange.MODEL_POOL, gateway.pools().pool("llama"));
-        e.setProperty(GatewayExchange.REQUEST, new InferenceRequest("llama", null, "p", 7, false));
-        EndpointPicker picker = new EndpointPicker(gateway);
+    void pickerPlacesTheRequestAndAnswersItsPodsUpstreamEndpoint() {
+        Exchange e = parsed(new InferenceRequest("llama", null, "p", 7, false));
+        new ResolveModelPool(gateway::pools).process(e);
+        EndpointPicker picker = new EndpointPicker();
         String uri = picker.evaluate(e, String.class);
-        Placement placement = e.getProperty(GatewayExchange.PLACEMENT, Placement.class);
+        Placement placement = GatewayExchange.request(e).placement();
         assertThat(uri).isEqualTo("upstream://" + placement.endpoint()); // Camel's normalized form
         assertThat(placement.endpoint()).isIn(Endpoint.parse("10.0.0.1:8000"), Endpoint.parse("10.0.0.2:8000"));
-        // the dynamic to gets the endpoint itself, resolved once per pod
-        Exchange again = exchange("application/json", "");
-        again.setProperty(GatewayExchange.PLACEMENT, placement);
-        Object upstream = picker.evaluate(again, Object.class);
-        assertThat(upstream).isInstanceOf(UpstreamEndpoint.class).isSameAs(picker.evaluate(again, Object.class));
-        assertThat(((UpstreamEndpoint) upstream).target()).isEqualTo(placement.endpoint());
+        assertThat(GatewayExchange.request(e).record().attempts()).isEqualTo(1);
         assertThat(gateway.inFlight().inFlight(placement.endpoint())).isEqualTo(1);
-        placement.finish();
+        // the request ends with its exchange (nothing was relayed): its pod's count goes back
+        GatewayExchange.request(e).exchangeEnded();
         assertThat(gateway.inFlight().inFlight(placement.endpoint())).isZero();
     }
 
     @Test
-    void errorResponseRendersGatewayErrorsAndHidesOthers() throws Exception {
+    void pickerAnswersThePodTheQueuePlacedTheRequestOnOnceAndForAll() {
+        Exchange e = parsed(new InferenceRequest("llama", null, "p", 7, false));
+        new ResolveModelPool(gateway::pools).process(e);
+        GatewayRequest request = GatewayExchange.request(e);
+        Placement queued = Placement.choose(request.pool(), request.parsed());
+        request.placed(queued, 0);
+        EndpointPicker picker = new EndpointPicker();
+
+        Object upstream = picker.evaluate(e, Object.class);
+        assertThat(upstream).isInstanceOf(UpstreamEndpoint.class).isSameAs(picker.evaluate(e, Object.class));
+        assertThat(((UpstreamEndpoint) upstream).target()).isEqualTo(queued.endpoint());
+        assertThat(request.placement()).isSameAs(queued);
+        assertThat(gateway.inFlight().total()).isEqualTo(1);
+        request.exchangeEnded();
+    }
+
+    @Test
+    void errorResponseRendersGatewayErrorsWithTheirHeadersAndHidesOthers() throws Exception {
         Exchange e = exchange(null, "");
-        e.setProperty(Exchange.EXCEPTION_CAUGHT, GatewayError.noEndpoint("llama"));
+        e.setProperty(Exchange.EXCEPTION_CAUGHT, GatewayError.methodNotAllowed("GET", "/v1/completions", "POST"));
         new OpenAiErrorResponse().process(e);
-        assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(503);
+        assertThat(e.getMessage().getHeader(Exchange.HTTP_RESPONSE_CODE)).isEqualTo(405);
         assertThat(new ObjectMapper().readTree(e.getMessage().getBody(byte[].class)).at("/error/code").asText())
-                .isEqualTo("no_endpoint");
+                .isEqualTo("method_not_allowed");
+        assertThat(GatewayExchange.request(e).responseHeaders().get("Allow")).isEqualTo("POST");
 
         Exchange other = exchange(null, "");
         other.setProperty(Exchange.EXCEPTION_CAUGHT, new IllegalStateException("secret internals"));

@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.inferencegateway.camel.ClientConnections;
+import io.inferencegateway.edge.ClientConnections;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.TestUpstream;
 

@@ -22,6 +22,7 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.domain.SchedulingPolicy;
 
@@ -43,8 +44,9 @@ class FlowControlTest {
     /** Room while some pod has nothing in flight; picks the first such pod. */
     final SchedulingPolicy oneSlotPods = new SchedulingPolicy() {
         @Override
-        public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
-            return candidates.stream().filter(e -> inFlight.inFlight(e) == 0).findFirst().orElse(candidates.get(0));
+        public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
+            return PickDecision.byPolicy(candidates.stream().filter(e -> inFlight.inFlight(e) == 0).findFirst()
+                    .orElse(candidates.get(0)), candidates.size());
         }
 
         @Override
@@ -60,7 +62,7 @@ class FlowControlTest {
                 base.modelSelector(), base.namespace(), base.targetPort(), base.engine(), base.policy(),
                 base.endpointPicker(), base.routeTimeout(), base.metricsInterval(), base.metricsStalenessThreshold(),
                 false, FailoverConfig.DEFAULT, OutlierConfig.DEFAULT, flow, null);
-        return new ModelPool(config, oneSlotPods, endpoints, now::get);
+        return new ModelPool(config, oneSlotPods, endpoints, inFlight, now::get);
     }
 
     static FlowControlConfig queue(int maxQueued) {
@@ -76,13 +78,13 @@ class FlowControlTest {
 
     /** Places the request or queues it; returns its ticket when it waits. */
     FlowControl.Ticket send(ModelPool p, String name, int priority, String key) {
-        Placement now = p.flowControl().placeNow(request(name), priority, inFlight);
-        if (now != null) {
+        if (p.flowControl().admitNow(priority)) {
+            Placement now = Placement.choose(p, request(name));
             placed.add(now);
             heard.add(name + " placed on " + now.endpoint());
             return null;
         }
-        return p.flowControl().enqueue(request(name), priority, key, inFlight, new FlowControl.Waiter() {
+        return p.flowControl().enqueue(request(name), priority, key, new FlowControl.Waiter() {
             @Override
             public void bound(Placement placement, long pickNanos) {
                 placed.add(placement);

@@ -16,6 +16,7 @@ import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PendingPick;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.SchedulingPolicy;
@@ -35,13 +36,8 @@ class PlacementTest {
     /** Picks the first candidate; says when it decides and when each decision is committed. */
     final SchedulingPolicy policy = new SchedulingPolicy() {
         @Override
-        public Endpoint choose(InferenceRequest request, List<Endpoint> candidates) {
-            return candidates.get(0);
-        }
-
-        @Override
-        public PendingPick decideDeferred(InferenceRequest request, List<Endpoint> candidates) {
-            PickDecision d = decide(request, candidates);
+        public PendingPick decide(InferenceRequest request, List<Endpoint> candidates) {
+            PickDecision d = PickDecision.byPolicy(candidates.get(0), candidates.size());
             events.add("decided " + d.endpoint());
             return new PendingPick() {
                 @Override
@@ -59,10 +55,10 @@ class PlacementTest {
 
     final ModelPool pool = new ModelPool(new PoolConfig("p", "m", List.of(), List.of(A, B), Map.of(), null, 8000,
             EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(30), Duration.ofMillis(50)),
-            policy, List.of(A, B));
+            policy, List.of(A, B), inFlight, NanoClock.SYSTEM);
 
     Placement placement() {
-        return Placement.choose(pool, new InferenceRequest("m", null, "prompt", 1, false), inFlight);
+        return Placement.choose(pool, new InferenceRequest("m", null, "prompt", 1, false));
     }
 
     @Test

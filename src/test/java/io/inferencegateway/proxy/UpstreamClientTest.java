@@ -199,7 +199,8 @@ class UpstreamClientTest {
     private static void send(UpstreamClient client, Endpoint target, EventLoop loop, Duration timeout,
             UpstreamListener listener) {
         loop.execute(() -> client.send(target, UpstreamRequests.forward("POST", "/v1/completions", null,
-                Unpooled.copiedBuffer("{\"model\":\"m\"}", StandardCharsets.UTF_8), target), timeout, listener, loop));
+                Unpooled.copiedBuffer("{\"model\":\"m\"}", StandardCharsets.UTF_8), target, null), timeout, listener,
+                loop));
     }
 
     private static void call(UpstreamClient client, Endpoint target, EventLoop loop, Duration timeout)

@@ -19,13 +19,20 @@ import io.inferencegateway.camel.AdmitRequest;
 import io.inferencegateway.camel.AuthorizeModel;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.EnforceRateLimit;
+import io.inferencegateway.camel.GatewayBeans;
+import io.inferencegateway.camel.GatewayExchange;
+import io.inferencegateway.camel.ModelServed;
 import io.inferencegateway.camel.OpenAiErrorResponse;
 import io.inferencegateway.camel.ParseInferenceRequest;
 import io.inferencegateway.camel.ResolveModelPool;
 import io.inferencegateway.domain.ModelNotFoundException;
 import io.inferencegateway.proxy.UpstreamResponse;
 import io.inferencegateway.testing.TestUpstream;
+import io.inferencegateway.request.GatewayRequest;
+import io.inferencegateway.request.IngressRoute;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
 
 /**
  * The inference route's YAML on its own (no HTTP ingress): its content-based router answers an unknown
@@ -40,17 +47,19 @@ class InferenceRouteTest {
     final Gateway gateway = gateway();
 
     @BindToRegistry("parseInferenceRequest")
-    final ParseInferenceRequest parseInferenceRequest = new ParseInferenceRequest(gateway);
+    final ParseInferenceRequest parseInferenceRequest = GatewayBeans.parseInferenceRequest(gateway);
     @BindToRegistry("resolveModelPool")
-    final ResolveModelPool resolveModelPool = new ResolveModelPool(gateway);
+    final ResolveModelPool resolveModelPool = GatewayBeans.resolveModelPool(gateway);
+    @BindToRegistry("modelServed")
+    final ModelServed modelServed = new ModelServed();
     @BindToRegistry("admitRequest")
-    final AdmitRequest admitRequest = new AdmitRequest(gateway);
+    final AdmitRequest admitRequest = new AdmitRequest();
     @BindToRegistry("authorizeModel")
     final AuthorizeModel authorizeModel = new AuthorizeModel();
     @BindToRegistry("enforceRateLimit")
-    final EnforceRateLimit enforceRateLimit = new EnforceRateLimit(gateway);
+    final EnforceRateLimit enforceRateLimit = GatewayBeans.enforceRateLimit(gateway);
     @BindToRegistry("endpointPicker")
-    final EndpointPicker endpointPicker = new EndpointPicker(gateway);
+    final EndpointPicker endpointPicker = new EndpointPicker();
     @BindToRegistry("openAiErrorResponse")
     final OpenAiErrorResponse openAiErrorResponse = new OpenAiErrorResponse();
 
@@ -104,13 +113,15 @@ class InferenceRouteTest {
                 .isEqualTo("{\"model\":\"m\",\"prompt\":\"hi\"}");
     }
 
+    /** Sends {@code json} as the ingress would hand it over: a request dispatched to the inference route. */
     private Exchange send(String json) {
         return inference.send(e -> {
-            e.getMessage().setHeader(Exchange.HTTP_METHOD, "POST");
-            e.getMessage().setHeader(Exchange.HTTP_URI, "/v1/completions");
-            e.getMessage().setHeader(Exchange.HTTP_PATH, "/v1/completions");
+            ByteBuf body = Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8));
             e.getMessage().setHeader(Exchange.CONTENT_TYPE, "application/json");
-            e.getMessage().setBody(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)));
+            e.getMessage().setBody(body);
+            GatewayRequest request = GatewayExchange.begin(e, new GatewayRequest("POST", "/v1/completions",
+                    "/v1/completions", new DefaultHttpHeaders().set("content-type", "application/json"), body));
+            request.route(IngressRoute.of("inference"));
         });
     }
 }

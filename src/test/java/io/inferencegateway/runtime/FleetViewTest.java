@@ -1,5 +1,6 @@
 package io.inferencegateway.runtime;
 
+import static io.inferencegateway.domain.SchedulingPolicy.decideNow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -168,7 +169,7 @@ class FleetViewTest {
 
     @Test
     void aPlainResponsesTtftIsItsWholeTimeAndABrokenStreamHasNone() {
-        RequestRecord plain = new RequestRecord(now.get(), 1_700_000_000_000L, "/v1/completions", null, null);
+        RequestRecord plain = new RequestRecord(now.get(), 1_700_000_000_000L, "POST", "/v1/completions", "text_completion", null, null);
         plain.parsed(new InferenceRequest(MODEL, null, "hello", 2, false), now.get());
         plain.routedTo("llama", MODEL);
         pick(plain, A, PickReason.LEAST_LOADED);
@@ -254,7 +255,7 @@ class FleetViewTest {
     void fallbackIsTheGpuAwarePolicysStateAndNullForALoadBlindOne() {
         assertThat(pool("llama").policy()).isEqualTo("gpu-aware");
         assertThat(pool("llama").fallback()).isFalse();
-        gateway.pools().pool("llama").policy().choose(new InferenceRequest(MODEL, null, "hi", 1, false), List.of(A, B));
+        decideNow(gateway.pools().pool("llama").policy(), new InferenceRequest(MODEL, null, "hi", 1, false), List.of(A, B)).endpoint();
         assertThat(pool("llama").fallback()).as("no pod was ever scraped").isTrue();
         assertThat(pool("small").policy()).isEqualTo("round-robin");
         assertThat(pool("small").fallback()).isNull();
@@ -305,7 +306,7 @@ class FleetViewTest {
     // ---- records as the request path fills them -------------------------------------------------
 
     RequestRecord record(String model) {
-        RequestRecord r = new RequestRecord(now.get(), 1_700_000_000_000L, "/v1/chat/completions", null, null);
+        RequestRecord r = new RequestRecord(now.get(), 1_700_000_000_000L, "POST", "/v1/chat/completions", "chat", null, null);
         r.parsed(new InferenceRequest(model, model.equals("sql") ? "sql" : null, "hello", 2, true), now.get());
         if (!model.equals("unknown-model")) {
             r.routedTo("llama", MODEL);

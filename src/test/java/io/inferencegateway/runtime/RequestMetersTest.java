@@ -37,7 +37,7 @@ class RequestMetersTest {
     /** A streamed request served by {@code pod}: 100 ms to the first token, 10 tokens 20 ms apart. */
     RequestRecord served(Gateway gateway, Endpoint pod) {
         RequestListeners listeners = gateway.requestListeners();
-        RequestRecord r = new RequestRecord(now[0], 0, "/v1/chat/completions", null, null);
+        RequestRecord r = new RequestRecord(now[0], 0, "POST", "/v1/chat/completions", "chat", null, null);
         listeners.started(r);
         r.parsed(new InferenceRequest("m", null, "hi", 1, true), now[0]);
         r.routedTo("llama", "m");
@@ -74,7 +74,7 @@ class RequestMetersTest {
     @Test
     void aRefusalCountsAsAnErrorWithoutLatencyHistograms() throws Exception {
         try (Gateway gateway = gateway()) {
-            RequestRecord r = new RequestRecord(now[0], 0, "/v1/chat/completions", null, null);
+            RequestRecord r = new RequestRecord(now[0], 0, "POST", "/v1/chat/completions", "chat", null, null);
             gateway.requestListeners().started(r);
             r.failed(GatewayError.Reason.MODEL_NOT_FOUND, 404);
             gateway.requestListeners().end(r, RequestRecord.Ending.REFUSED);

@@ -1,5 +1,6 @@
 package io.inferencegateway.scheduling;
 
+import static io.inferencegateway.domain.SchedulingPolicy.decideNow;
 import static io.inferencegateway.scheduling.Scenarios.MODEL;
 import static io.inferencegateway.scheduling.Scenarios.adapter;
 import static io.inferencegateway.scheduling.Scenarios.base;
@@ -90,7 +91,7 @@ class GpuAwarePolicyTest {
 
     /** What the gateway does: choose, then count the request as started. */
     private Endpoint send(GpuAwarePolicy policy, InferenceRequest r, List<Endpoint> candidates) {
-        Endpoint chosen = policy.choose(r, candidates);
+        Endpoint chosen = decideNow(policy, r, candidates).endpoint();
         inFlight.started(chosen, r.promptTokensEstimate());
         return chosen;
     }
@@ -137,7 +138,7 @@ class GpuAwarePolicyTest {
         scraped(p2, s -> s.waiting(1).kv(0.1));
         inFlight.finished(p1);
         inFlight.finished(p1); // both done since: p1's queue is 0 in the gateway's eyes
-        assertThat(policy(Weights.DEFAULT).choose(base("hi"), List.of(p2, p1))).isEqualTo(p1);
+        assertThat(decideNow(policy(Weights.DEFAULT), base("hi"), List.of(p2, p1)).endpoint()).isEqualTo(p1);
     }
 
     @Test
@@ -166,10 +167,10 @@ class GpuAwarePolicyTest {
         scraped(p2, s -> s.waiting(3).kv(0.1));
         inFlight.started(p1, 10); // this replica sent one request to p1 since the scrape
         // unknown: count (1) applies, p1 looks 1 deep against p2's 3
-        assertThat(policy.choose(base("hi"), List.of(p1, p2))).isEqualTo(p1);
+        assertThat(decideNow(policy, base("hi"), List.of(p1, p2)).endpoint()).isEqualTo(p1);
         // the pool's decisions are 4 times this replica's: p1 is about 4 deep
         measured[0] = 4.0;
-        assertThat(policy.choose(base("hi"), List.of(p1, p2))).isEqualTo(p2);
+        assertThat(decideNow(policy, base("hi"), List.of(p1, p2)).endpoint()).isEqualTo(p2);
     }
 
     // ------------------------------------------------------------------ saturation and fallback
@@ -180,7 +181,7 @@ class GpuAwarePolicyTest {
         now[0] += 150 * MS;
         scraped(p2, s -> s.waiting(4).kv(0.7));
         now[0] += 100 * MS; // p1's scrape is 250 ms old, p2's 100 ms
-        assertThat(policy(Weights.DEFAULT).choose(base("hi"), List.of(p1, p2))).isEqualTo(p2);
+        assertThat(decideNow(policy(Weights.DEFAULT), base("hi"), List.of(p1, p2)).endpoint()).isEqualTo(p2);
         assertThat(fallbackEvents).isEmpty();
     }
 
@@ -188,7 +189,7 @@ class GpuAwarePolicyTest {
     void whenEveryPodIsSaturatedTheLeastBadOneIsChosen() {
         scraped(p1, s -> s.waiting(9).kv(0.9));
         scraped(p2, s -> s.waiting(6).kv(0.85));
-        assertThat(policy(Weights.DEFAULT).choose(base("hi"), List.of(p1, p2))).isEqualTo(p2);
+        assertThat(decideNow(policy(Weights.DEFAULT), base("hi"), List.of(p1, p2)).endpoint()).isEqualTo(p2);
         assertThat(fallbackEvents).isEmpty();
     }
 
@@ -200,10 +201,10 @@ class GpuAwarePolicyTest {
         GpuAwarePolicy b = policy(replicated);
         String prompt = "a long shared system prompt that fills more than one block of sixty-four characters, twice";
         // never scraped: both replicas are in the fallback, and both pick the same pod for the prompt, every time
-        Endpoint first = a.choose(base(prompt), pods);
+        Endpoint first = decideNow(a, base(prompt), pods).endpoint();
         for (int i = 0; i < 5; i++) {
-            assertThat(a.choose(base(prompt), pods)).isEqualTo(first);
-            assertThat(b.choose(base(prompt), pods)).isEqualTo(first);
+            assertThat(decideNow(a, base(prompt), pods).endpoint()).isEqualTo(first);
+            assertThat(decideNow(b, base(prompt), pods).endpoint()).isEqualTo(first);
         }
         assertThat(a.inFallback()).isTrue();
     }
@@ -215,19 +216,19 @@ class GpuAwarePolicyTest {
         inFlight.started(p2, 1);
         inFlight.started(p2, 1);
         // never scraped: fallback, p3 has no requests in flight
-        assertThat(policy.choose(base("hi"), List.of(p1, p2, p3))).isEqualTo(p3);
-        assertThat(policy.choose(base("hi"), List.of(p1, p2))).isEqualTo(p1);
+        assertThat(decideNow(policy, base("hi"), List.of(p1, p2, p3)).endpoint()).isEqualTo(p3);
+        assertThat(decideNow(policy, base("hi"), List.of(p1, p2)).endpoint()).isEqualTo(p1);
         assertThat(policy.inFallback()).isTrue();
         assertThat(fallbackEvents).containsExactly(true);
 
         idle(p1, p2);
-        policy.choose(base("hi"), List.of(p1, p2));
-        policy.choose(base("hi"), List.of(p1, p2));
+        decideNow(policy, base("hi"), List.of(p1, p2)).endpoint();
+        decideNow(policy, base("hi"), List.of(p1, p2)).endpoint();
         assertThat(fallbackEvents).containsExactly(true, false);
 
         now[0] += 201 * MS; // both scrapes now stale
-        policy.choose(base("hi"), List.of(p1, p2));
-        policy.choose(base("hi"), List.of(p1, p2));
+        decideNow(policy, base("hi"), List.of(p1, p2)).endpoint();
+        decideNow(policy, base("hi"), List.of(p1, p2)).endpoint();
         assertThat(fallbackEvents).containsExactly(true, false, true);
     }
 
@@ -238,7 +239,7 @@ class GpuAwarePolicyTest {
         // by weighted sum alone p2 would win: 2×1 + 2×0.9 + 2×0.8 = 5.4 against p1's 0 + 2×0.5 + 2×1 = 3.0
         scraped(p1, s -> s.waiting(3).running(20).kv(0.5).lora(Set.of("sql"), Set.of(), 2));
         scraped(p2, s -> s.waiting(0).running(2).kv(0.1).lora(Set.of(), Set.of(), 2));
-        assertThat(policy(Weights.DEFAULT).choose(adapter("sql"), List.of(p2, p1))).isEqualTo(p1);
+        assertThat(decideNow(policy(Weights.DEFAULT), adapter("sql"), List.of(p2, p1)).endpoint()).isEqualTo(p1);
     }
 
     @Test
@@ -247,21 +248,21 @@ class GpuAwarePolicyTest {
         scraped(p2, s -> s.waiting(1).kv(0.4).lora(Set.of("chat"), Set.of(), 2)); // free slot, more spare
         scraped(p3, s -> s.waiting(0).kv(0.0).lora(Set.of("chat", "law"), Set.of(), 2)); // idle but no slot
         // by weighted sum alone p3 would win: 2×1 + 2×1 + 0 = 4.0 against p2's 2×0.5 + 2×0.6 + 2×0.8 = 3.8
-        assertThat(policy(Weights.DEFAULT).choose(adapter("sql"), List.of(p1, p2, p3))).isEqualTo(p2);
+        assertThat(decideNow(policy(Weights.DEFAULT), adapter("sql"), List.of(p1, p2, p3)).endpoint()).isEqualTo(p2);
     }
 
     @Test
     void aHotAdapterSpillsOverOnceItsPodIsSaturated() {
         scraped(p1, s -> s.waiting(5).kv(0.5).lora(Set.of("sql"), Set.of(), 2));
         scraped(p2, s -> s.waiting(0).kv(0.2).lora(Set.of(), Set.of(), 2));
-        assertThat(policy(Weights.DEFAULT).choose(adapter("sql"), List.of(p1, p2))).isEqualTo(p2);
+        assertThat(decideNow(policy(Weights.DEFAULT), adapter("sql"), List.of(p1, p2)).endpoint()).isEqualTo(p2);
     }
 
     @Test
     void withLoraAffinityWeightZeroAdaptersAreRoutedByLoadAlone() {
         scraped(p1, s -> s.waiting(3).kv(0.5).lora(Set.of("sql"), Set.of(), 2));
         scraped(p2, s -> s.waiting(0).kv(0.1).lora(Set.of(), Set.of(), 2));
-        assertThat(policy(Weights.DEFAULT.with("loraAffinity", 0)).choose(adapter("sql"), List.of(p1, p2)))
+        assertThat(decideNow(policy(Weights.DEFAULT.with("loraAffinity", 0)), adapter("sql"), List.of(p1, p2)).endpoint())
                 .isEqualTo(p2);
     }
 
@@ -288,7 +289,7 @@ class GpuAwarePolicyTest {
         String doc = prompt("doc", 10);
         assertThat(send(policy, base(doc), List.of(p1, p2))).as("fallback: fewest in flight").isEqualTo(p2);
         idle(p1, p2);
-        assertThat(policy.choose(base(doc), List.of(p1, p2))).as("prefix learnt during fallback").isEqualTo(p2);
+        assertThat(decideNow(policy, base(doc), List.of(p1, p2)).endpoint()).as("prefix learnt during fallback").isEqualTo(p2);
     }
 
     @Test
@@ -296,16 +297,16 @@ class GpuAwarePolicyTest {
         idle(p1, p2, p3);
         GpuAwarePolicy policy = policy(Weights.DEFAULT);
         String doc = prompt("doc", 10);
-        PendingPick first = policy.decideDeferred(base(doc), List.of(p3, p2, p1));
+        PendingPick first = policy.decide(base(doc), List.of(p3, p2, p1));
         assertThat(first.decision().endpoint()).as("all tie: the first").isEqualTo(p3);
         assertThat(prefixScorer(policy).index().entries()).as("nothing learnt before the commit").isZero();
-        PendingPick unrelated = policy.decideDeferred(base(prompt("other", 10)), List.of(p1, p2, p3));
+        PendingPick unrelated = policy.decide(base(prompt("other", 10)), List.of(p1, p2, p3));
         Thread elsewhere = new Thread(first::commit);
         elsewhere.start();
         elsewhere.join();
         unrelated.commit();
         assertThat(prefixScorer(policy).index().entries()).isEqualTo(20);
-        PendingPick again = policy.decideDeferred(base(doc), List.of(p1, p2, p3));
+        PendingPick again = policy.decide(base(doc), List.of(p1, p2, p3));
         assertThat(again.decision().endpoint()).as("the committed prompt's pod").isEqualTo(p3);
         assertThat(again.decision().reason()).isEqualTo(PickReason.PREFIX_HIT);
         again.commit();
@@ -356,8 +357,8 @@ class GpuAwarePolicyTest {
         now[0] += 500 * MS;
         scraped(p2, s -> s.waiting(4).kv(0.7));
         // p1's scrape is 500 ms old: stale at the default 200 ms, so the busier p2 wins; fresh within 1 s
-        assertThat(policy(base).choose(base("hi"), List.of(p1, p2))).isEqualTo(p2);
-        assertThat(policy(patient).choose(base("hi"), List.of(p1, p2))).isEqualTo(p1);
+        assertThat(decideNow(policy(base), base("hi"), List.of(p1, p2)).endpoint()).isEqualTo(p2);
+        assertThat(decideNow(policy(patient), base("hi"), List.of(p1, p2)).endpoint()).isEqualTo(p1);
     }
 
     private static final class MetricsViewStub implements io.inferencegateway.metrics.MetricsView {

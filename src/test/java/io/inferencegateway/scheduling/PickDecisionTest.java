@@ -1,5 +1,6 @@
 package io.inferencegateway.scheduling;
 
+import static io.inferencegateway.domain.SchedulingPolicy.decideNow;
 import static io.inferencegateway.scheduling.Scenarios.adapter;
 import static io.inferencegateway.scheduling.Scenarios.base;
 import static io.inferencegateway.scheduling.Scenarios.pod;
@@ -97,7 +98,7 @@ class PickDecisionTest {
 
         /** What the gateway does: decide, then count the request as started on the chosen endpoint. */
         PickDecision send(GpuAwarePolicy policy, InferenceRequest r, List<Endpoint> candidates) {
-            PickDecision d = policy.decide(r, candidates);
+            PickDecision d = decideNow(policy, r, candidates);
             inFlight.started(d.endpoint(), r.promptTokensEstimate());
             return d;
         }
@@ -119,61 +120,61 @@ class PickDecisionTest {
         return Stream.of(
                 row("no pod has fresh metrics: fallback to the fewest in flight", f -> {
                     f.inFlight.started(P1, 1);
-                    return f.defaults().decide(base("hi"), TWO);
+                    return decideNow(f.defaults(), base("hi"), TWO);
                 }, expect(P2, PickReason.FALLBACK, 0)),
                 row("metrics went stale everywhere: fallback, even for a cached prompt", f -> {
                     f.idle(P1, P2);
                     GpuAwarePolicy policy = f.defaults();
                     f.send(policy, base(doc), TWO);
                     f.now[0] += 250 * MS;
-                    return policy.decide(base(doc), List.of(P2, P1));
+                    return decideNow(policy, base(doc), List.of(P2, P1));
                 }, expect(P2, PickReason.FALLBACK, 0)),
-                row("a pool of one pod", f -> f.idle(P1).defaults().decide(base("hi"), List.of(P1)),
+                row("a pool of one pod", f -> decideNow(f.idle(P1).defaults(), base("hi"), List.of(P1)),
                         expect(P1, PickReason.ONLY_CANDIDATE, 0)),
-                row("the saturation filter leaves one pod", f -> f.idle(P2).scraped(P1, s -> s.waiting(6))
-                        .defaults().decide(base("hi"), TWO),
+                row("the saturation filter leaves one pod", f -> decideNow(f.idle(P2).scraped(P1, s -> s.waiting(6))
+                        .defaults(), base("hi"), TWO),
                         expect(P2, PickReason.ONLY_CANDIDATE, 0, "saturation-filter saturated=1")),
                 row("a stale pod is filtered, the shorter queue of the rest decides", f -> {
                     f.idle(P1);
                     f.now[0] += 250 * MS;
                     f.scraped(P2, s -> s.waiting(2)).scraped(P3, s -> s.waiting(0));
-                    return f.defaults().decide(base("hi"), THREE);
+                    return decideNow(f.defaults(), base("hi"), THREE);
                 }, expect(P3, PickReason.LEAST_LOADED, 0, "saturation-filter stale=1")),
                 row("every pod saturated: the filter fails open, the least bad one wins",
-                        f -> f.scraped(P1, s -> s.waiting(9).kv(0.9)).scraped(P2, s -> s.waiting(6).kv(0.85))
-                                .defaults().decide(base("hi"), TWO),
+                        f -> decideNow(f.scraped(P1, s -> s.waiting(9).kv(0.9)).scraped(P2, s -> s.waiting(6).kv(0.85))
+                                .defaults(), base("hi"), TWO),
                         expect(P2, PickReason.LEAST_LOADED, 0, "saturation-filter failed_open=1")),
                 row("the LoRA filter keeps the one pod running the adapter",
-                        f -> f.scraped(P1, s -> s.waiting(3).kv(0.5).lora(Set.of("sql"), Set.of(), 2))
+                        f -> decideNow(f.scraped(P1, s -> s.waiting(3).kv(0.5).lora(Set.of("sql"), Set.of(), 2))
                                 .scraped(P2, s -> s.kv(0.1).lora(Set.of(), Set.of(), 2))
-                                .defaults().decide(adapter("sql"), List.of(P2, P1)),
+                                .defaults(), adapter("sql"), List.of(P2, P1)),
                         expect(P1, PickReason.LORA_RESIDENT, 0, "lora-affinity-filter adapter_missing=1")),
                 row("two pods run the adapter: the LoRA filter keeps both, the queue decides",
-                        f -> f.scraped(P1, s -> s.waiting(3).kv(0.2).lora(Set.of("sql"), Set.of(), 2))
+                        f -> decideNow(f.scraped(P1, s -> s.waiting(3).kv(0.2).lora(Set.of("sql"), Set.of(), 2))
                                 .scraped(P2, s -> s.waiting(0).kv(0.2).lora(Set.of("sql"), Set.of(), 2))
                                 .scraped(P3, s -> s.kv(0.1).lora(Set.of("a", "b"), Set.of(), 2))
-                                .defaults().decide(adapter("sql"), THREE),
+                                .defaults(), adapter("sql"), THREE),
                         expect(P2, PickReason.LEAST_LOADED, 0, "lora-affinity-filter adapter_missing=1")),
                 row("without the LoRA filter the affinity scorer decides",
-                        f -> f.scraped(P1, s -> s.kv(0.2).lora(Set.of(), Set.of(), 2))
+                        f -> decideNow(f.scraped(P1, s -> s.kv(0.2).lora(Set.of(), Set.of(), 2))
                                 .scraped(P2, s -> s.kv(0.2).lora(Set.of("sql"), Set.of(), 2))
                                 .with(SchedulerProfile.builder().filter(new SaturationFilter())
                                         .scorer(new QueueScorer(), 2).scorer(new LoraAffinityScorer(), 2)
-                                        .picker(new MaxScorePicker(() -> 0L)).build())
-                                .decide(adapter("sql"), TWO),
+                                        .picker(new MaxScorePicker(() -> 0L)).build()),
+                                adapter("sql"), TWO),
                         expect(P2, PickReason.LORA_RESIDENT, 0)),
                 row("a repeated prompt goes back to the pod that holds it", f -> {
                     f.idle(P1, P2, P3);
                     GpuAwarePolicy policy = f.defaults();
                     Endpoint first = f.send(policy, base(doc), THREE).endpoint();
                     assertThat(first).isEqualTo(P1);
-                    return policy.decide(base(doc), List.of(P3, P2, P1));
+                    return decideNow(policy, base(doc), List.of(P3, P2, P1));
                 }, expect(P1, PickReason.PREFIX_HIT, 10 * BLOCK_TOKENS)),
                 row("most of the prompt cached on a pod", f -> {
                     f.idle(P1, P2);
                     GpuAwarePolicy policy = f.defaults();
                     f.send(policy, base(prompt("doc", 9)), TWO);
-                    return policy.decide(base(prompt("doc", 9) + prompt("new", 1)), List.of(P2, P1));
+                    return decideNow(policy, base(prompt("doc", 9) + prompt("new", 1)), List.of(P2, P1));
                 }, expect(P1, PickReason.PREFIX_HIT, 9 * BLOCK_TOKENS)),
                 row("a cached prefix that is outweighed by the queue behind it", f -> {
                     f.idle(P2);
@@ -181,22 +182,22 @@ class PickDecisionTest {
                     GpuAwarePolicy policy = f.defaults();
                     f.send(policy, base(prompt("doc", 2) + prompt("x", 18)), List.of(P1));
                     f.scraped(P1, s -> s.waiting(4).kv(0.1)); // 4 queued: queue 0 against 1 is worth 2
-                    return policy.decide(base(prompt("doc", 2) + prompt("y", 18)), TWO);
+                    return decideNow(policy, base(prompt("doc", 2) + prompt("y", 18)), TWO);
                 }, expect(P2, PickReason.LEAST_LOADED, 0)),
-                row("the shorter queue decides", f -> f.scraped(P1, s -> s.waiting(3).kv(0.1))
-                        .scraped(P2, s -> s.waiting(0).kv(0.1)).defaults().decide(base("hi"), TWO),
+                row("the shorter queue decides", f -> decideNow(f.scraped(P1, s -> s.waiting(3).kv(0.1))
+                        .scraped(P2, s -> s.waiting(0).kv(0.1)).defaults(), base("hi"), TWO),
                         expect(P2, PickReason.LEAST_LOADED, 0)),
-                row("the freer KV cache decides", f -> f.scraped(P1, s -> s.kv(0.6))
-                        .scraped(P2, s -> s.kv(0.2)).defaults().decide(base("hi"), TWO),
+                row("the freer KV cache decides", f -> decideNow(f.scraped(P1, s -> s.kv(0.6))
+                        .scraped(P2, s -> s.kv(0.2)).defaults(), base("hi"), TWO),
                         expect(P2, PickReason.LEAST_LOADED, 0)),
                 row("idle pods tie on everything: one of the equally loaded",
-                        f -> f.idle(P1, P2, P3).defaults().decide(base("hi"), THREE),
+                        f -> decideNow(f.idle(P1, P2, P3).defaults(), base("hi"), THREE),
                         expect(P1, PickReason.LEAST_LOADED, 0)),
                 row("a picker that passes over the best total: its own rule",
-                        f -> f.scraped(P1, s -> s.waiting(0).kv(0.1)).scraped(P2, s -> s.waiting(3).kv(0.1))
+                        f -> decideNow(f.scraped(P1, s -> s.waiting(0).kv(0.1)).scraped(P2, s -> s.waiting(3).kv(0.1))
                                 .with(SchedulerProfile.builder().scorer(new QueueScorer(), 1)
-                                        .picker((endpoints, totals) -> endpoints.get(endpoints.size() - 1)).build())
-                                .decide(base("hi"), TWO),
+                                        .picker((endpoints, totals) -> endpoints.get(endpoints.size() - 1)).build()),
+                                base("hi"), TWO),
                         expect(P2, PickReason.POLICY, 0)));
     }
 
@@ -216,20 +217,20 @@ class PickDecisionTest {
         Fleet f = new Fleet().idle(P1, P2, P3);
         f.scraped(P1, s -> s.waiting(2).kv(0.1));
         GpuAwarePolicy policy = f.defaults();
-        PickDecision d = policy.decide(base("hi"), THREE);
+        PickDecision d = decideNow(policy, base("hi"), THREE);
         assertThat(d.candidates()).isEqualTo(3);
-        assertThat(policy.choose(base("hi"), THREE)).isEqualTo(d.endpoint()).isEqualTo(P2);
+        assertThat(decideNow(policy, base("hi"), THREE).endpoint()).isEqualTo(d.endpoint()).isEqualTo(P2);
     }
 
     @Test
     void removalsAreReportedOncePerRequestAndNotWhenNothingWasRemoved() {
         Fleet f = new Fleet().idle(P1, P2);
         GpuAwarePolicy policy = f.defaults();
-        policy.decide(base("hi"), TWO);
+        decideNow(policy, base("hi"), TWO);
         assertThat(f.filtered).isEmpty();
         f.scraped(P1, s -> s.waiting(7).kv(0.1));
-        policy.decide(base("hi"), TWO);
-        policy.decide(base("hi"), TWO);
+        decideNow(policy, base("hi"), TWO);
+        decideNow(policy, base("hi"), TWO);
         assertThat(f.filtered).containsExactly("saturation-filter saturated=1", "saturation-filter saturated=1");
     }
 }

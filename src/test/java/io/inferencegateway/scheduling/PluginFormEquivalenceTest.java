@@ -1,5 +1,6 @@
 package io.inferencegateway.scheduling;
 
+import static io.inferencegateway.domain.SchedulingPolicy.decideNow;
 import static io.inferencegateway.scheduling.Scenarios.MODEL;
 import static io.inferencegateway.scheduling.Scenarios.pod;
 import static io.inferencegateway.scheduling.Scenarios.prompt;
@@ -191,7 +192,7 @@ class PluginFormEquivalenceTest {
             }
             InferenceRequest request = randomRequest(workload);
             List<Endpoint> candidates = workload.nextInt(10) == 0 ? pods.subList(0, PODS - 2) : pods;
-            Endpoint chosen = policy.choose(request, candidates);
+            Endpoint chosen = decideNow(policy, request, candidates).endpoint();
             inFlight.started(chosen, request.promptTokensEstimate());
             outstanding.add(chosen);
             picks.add(chosen);

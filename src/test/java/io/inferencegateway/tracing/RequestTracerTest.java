@@ -50,7 +50,7 @@ class RequestTracerTest {
     }
 
     static RequestRecord record(String traceparent) {
-        return new RequestRecord(START_NANOS, START_EPOCH_MILLIS, "/v1/chat/completions", "req-42", traceparent);
+        return new RequestRecord(START_NANOS, START_EPOCH_MILLIS, "POST", "/v1/chat/completions", "chat", "req-42", traceparent);
     }
 
     static long epochNanosAt(long millisAfterStart) {

@@ -1,15 +1,15 @@
-package io.inferencegateway.camel;
+package io.inferencegateway.edge;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 import io.inferencegateway.config.Durations;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelHandler;
-import org.apache.camel.component.netty.DefaultChannelHandlerFactory;
 
 /**
  * Connection hygiene for the ingress, which netty-http's consumer has none of: timeouts for a request's
@@ -18,13 +18,14 @@ import org.apache.camel.component.netty.DefaultChannelHandlerFactory;
  * {@code gateway.http.*} properties of the {@code clientConnections} bean in routes/gateway-beans.camel.yaml,
  * and the counts behind the connection meters); each connection's own state is a {@link ClientConnection}.
  *
- * <p>Installed as the ingress's netty-http {@code encoders} (routes/openai-ingress.camel.yaml), which puts the
- * handler it makes right after the HTTP encoder, where requests come in decoded and responses go out still
- * whole. That handler adds the rest itself (see {@link ClientConnection}). netty-http's own
- * {@code serverInitializerFactory} option would be the obvious place instead, but its consumer never reads
- * it: {@code NettyHttpComponent} builds every server pipeline with a {@code new HttpServerInitializerFactory}.
+ * <p>Each connection gets its handler from {@link #get()}: the ingress installs it as its netty-http {@code encoders}
+ * (routes/openai-ingress.camel.yaml, through the Camel adapter camel/PerConnectionHandler), which puts it right after
+ * the HTTP encoder, where requests come in decoded and responses go out still whole. That handler adds the rest itself
+ * (see {@link ClientConnection}). netty-http's own {@code serverInitializerFactory} option would be the obvious place
+ * instead, but its consumer never reads it: {@code NettyHttpComponent} builds every server pipeline with a
+ * {@code new HttpServerInitializerFactory}.
  */
-public final class ClientConnections extends DefaultChannelHandlerFactory {
+public final class ClientConnections implements Supplier<ChannelHandler> {
 
     /** The phases of a connection in which the gateway waits for the client, each with its own timeout. */
     enum Wait {
@@ -67,8 +68,9 @@ public final class ClientConnections extends DefaultChannelHandlerFactory {
         }
     }
 
+    /** A new connection's handler. */
     @Override
-    public ChannelHandler newChannelHandler() {
+    public ChannelHandler get() {
         return new ClientConnection(this).http();
     }
 

@@ -1,6 +1,8 @@
-package io.inferencegateway.camel;
+package io.inferencegateway.edge;
 
-import io.inferencegateway.runtime.Gateway;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.netty.buffer.Unpooled;
@@ -19,24 +21,26 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.ReferenceCountUtil;
-import org.apache.camel.component.netty.DefaultChannelHandlerFactory;
 
 /**
  * Refuses a request body over {@code spec.bbr.maxRequestBodyBytes} with an OpenAI-format 413 before
  * it is buffered: at once when Content-Length says so, else as soon as the chunks pass the limit.
- * Installed as a netty-http decoder, so it sits between the HTTP decoder and the aggregator.
+ * Installed as a netty-http decoder (through the Camel adapter camel/PerConnectionHandler), so it sits between the
+ * HTTP decoder and the aggregator; each connection gets its own handler from {@link #get()}.
  */
-public final class RequestSizeGuard extends DefaultChannelHandlerFactory {
+public final class RequestSizeGuard implements Supplier<ChannelHandler> {
 
-    private final Gateway gateway;
+    private final LongSupplier maxRequestBodyBytes;
 
-    public RequestSizeGuard(Gateway gateway) {
-        this.gateway = gateway;
+    /** @param maxRequestBodyBytes the limit now ({@code spec.bbr.maxRequestBodyBytes}, which a reload may change) */
+    public RequestSizeGuard(LongSupplier maxRequestBodyBytes) {
+        this.maxRequestBodyBytes = maxRequestBodyBytes;
     }
 
+    /** A new connection's handler, with the limit as it is now. */
     @Override
-    public ChannelHandler newChannelHandler() {
-        return new Guard(gateway.maxRequestBodyBytes());
+    public ChannelHandler get() {
+        return new Guard(maxRequestBodyBytes.getAsLong());
     }
 
     private static final class Guard extends ChannelInboundHandlerAdapter {

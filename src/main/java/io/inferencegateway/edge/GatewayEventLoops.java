@@ -1,4 +1,4 @@
-package io.inferencegateway.camel;
+package io.inferencegateway.edge;
 
 import java.util.concurrent.ThreadFactory;
 

@@ -1,4 +1,4 @@
-package io.inferencegateway.camel;
+package io.inferencegateway.edge;
 
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpRequestDecoder;

@@ -1,8 +1,8 @@
-package io.inferencegateway.camel;
+package io.inferencegateway.edge;
 
 import java.util.concurrent.TimeUnit;
 
-import io.inferencegateway.camel.ClientConnections.Wait;
+import io.inferencegateway.edge.ClientConnections.Wait;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
