@@ -1,10 +1,10 @@
 package io.inferencegateway.camel;
 
-import io.inferencegateway.runtime.FleetView;
+import io.inferencegateway.observability.FleetView;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
-/** {@code GET /ui/fleet}: the live fleet page's data, as JSON (runtime/FleetView, docs/observability.md). */
+/** {@code GET /ui/fleet}: the live fleet page's data, as JSON (observability/FleetView, docs/observability.md). */
 public class FleetState implements Processor {
 
     private final FleetView fleetView;

@@ -36,7 +36,9 @@ class ArchitectureTest {
             "io.inferencegateway.openai..", "io.inferencegateway.proxy..", "io.inferencegateway.scheduling..",
             "io.inferencegateway.tracing..", "io.inferencegateway.auth..", "io.inferencegateway.ratelimit..",
             "io.inferencegateway.request..", "io.inferencegateway.edge.."};
+    static final String OBSERVABILITY = "io.inferencegateway.observability..";
     static final String RUNTIME = "io.inferencegateway.runtime..";
+    static final String EDGE = "io.inferencegateway.edge..";
     static final String CAMEL = "io.inferencegateway.camel..";
     static final String LAB = "io.inferencegateway.lab..";
 
@@ -48,22 +50,26 @@ class ArchitectureTest {
                 .layer("Config").definedBy(CONFIG)
                 .layer("Pool").definedBy(POOL)
                 .layer("Subsystems").definedBy(SUBSYSTEMS)
+                .layer("Observability").definedBy(OBSERVABILITY)
                 .layer("Runtime").definedBy(RUNTIME)
                 .layer("Camel").definedBy(CAMEL)
                 .layer("Lab").definedBy(LAB)
                 .whereLayer("Lab").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Camel").mayOnlyBeAccessedByLayers("Lab")
                 .whereLayer("Runtime").mayOnlyBeAccessedByLayers("Camel", "Lab")
-                .whereLayer("Subsystems").mayOnlyBeAccessedByLayers("Runtime", "Camel", "Lab")
-                .whereLayer("Pool").mayOnlyBeAccessedByLayers("Subsystems", "Runtime", "Camel", "Lab")
-                .whereLayer("Config").mayOnlyBeAccessedByLayers("Pool", "Subsystems", "Runtime", "Camel", "Lab")
-                .whereLayer("Domain").mayOnlyBeAccessedByLayers("Config", "Pool", "Subsystems", "Runtime", "Camel", "Lab")
+                .whereLayer("Observability").mayOnlyBeAccessedByLayers("Runtime", "Camel", "Lab")
+                .whereLayer("Subsystems").mayOnlyBeAccessedByLayers("Observability", "Runtime", "Camel", "Lab")
+                .whereLayer("Pool").mayOnlyBeAccessedByLayers("Subsystems", "Observability", "Runtime", "Camel", "Lab")
+                .whereLayer("Config").mayOnlyBeAccessedByLayers("Pool", "Subsystems", "Observability", "Runtime", "Camel",
+                        "Lab")
+                .whereLayer("Domain").mayOnlyBeAccessedByLayers("Config", "Pool", "Subsystems", "Observability", "Runtime",
+                        "Camel", "Lab")
                 .check(GATEWAY);
     }
 
     @Test
     void everyProjectClassIsInALayer() {
-        List<String> layers = new ArrayList<>(List.of(DOMAIN, CONFIG, POOL, RUNTIME, CAMEL, LAB));
+        List<String> layers = new ArrayList<>(List.of(DOMAIN, CONFIG, POOL, OBSERVABILITY, RUNTIME, CAMEL, LAB));
         layers.addAll(List.of(SUBSYSTEMS));
         classes().should().resideInAnyPackage(layers.toArray(String[]::new))
                 .check(GATEWAY);
@@ -78,6 +84,34 @@ class ArchitectureTest {
     @Test
     void onlyTheCamelLayerAndTheLabSeeCamel() {
         noClasses().that().resideOutsideOfPackages(CAMEL, LAB)
+                .should().dependOnClassesThat().resideInAPackage("org.apache.camel..")
+                .check(GATEWAY);
+    }
+
+    /**
+     * The edge is the ingress's Netty handlers and its dispatch table: Netty, the request's route, and the OpenAI
+     * error shape it answers bad HTTP in; no Camel (the Camel layer adapts it) and no gateway state.
+     */
+    @Test
+    void theEdgeIsNettyAndTheRequestsRouteOnly() {
+        classes().that().resideInAPackage(EDGE)
+                .should().onlyDependOnClassesThat(resideInAPackage("java..").or(resideInAPackage("io.netty.."))
+                        .or(resideInAPackage("io.micrometer..")).or(resideInAPackage(EDGE))
+                        .or(resideInAPackage("io.inferencegateway.request.."))
+                        .or(resideInAPackage("io.inferencegateway.openai.."))
+                        .or(resideInAPackage("io.inferencegateway.config.."))
+                        .or(resideInAPackage(DOMAIN)))
+                .check(GATEWAY);
+    }
+
+    /**
+     * The Camel layer holds adapters: what is not about Camel lives below it (the edge, the request, the rest). Its
+     * one Camel-free class makes the YAML beans out of the gateway's parts (GatewayBeans).
+     */
+    @Test
+    void theCamelLayerHoldsNothingWithoutCamel() {
+        classes().that().resideInAPackage(CAMEL).and().areTopLevelClasses()
+                .and().doNotHaveSimpleName("GatewayBeans")
                 .should().dependOnClassesThat().resideInAPackage("org.apache.camel..")
                 .check(GATEWAY);
     }

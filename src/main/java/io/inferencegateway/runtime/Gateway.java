@@ -33,6 +33,12 @@ import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
 import io.inferencegateway.ratelimit.RateLimiter;
+import io.inferencegateway.observability.AccessLog;
+import io.inferencegateway.observability.FleetView;
+import io.inferencegateway.observability.GatewayMeters;
+import io.inferencegateway.observability.LiveState;
+import io.inferencegateway.observability.RequestListeners;
+import io.inferencegateway.observability.RequestMeters;
 import io.inferencegateway.tracing.RequestTracer;
 
 /**
@@ -68,9 +74,10 @@ public final class Gateway implements AutoCloseable {
 
     public Gateway(GatewayConfig config, NanoClock clock, MeterRegistry meterRegistry) {
         this.clock = clock;
-        this.requestListeners = new RequestListeners(clock);
+        this.requestListeners = new RequestListeners();
         this.meterRegistry = meterRegistry;
-        this.meters = new GatewayMeters(meterRegistry);
+        LiveState live = new LiveState(this::pools, metrics, inFlight, clock);
+        this.meters = new GatewayMeters(meterRegistry, live);
         if (config.observability().requestMetrics()) {
             requestMeters = new RequestMeters(meterRegistry);
             requestListeners.add(requestMeters);
@@ -87,7 +94,7 @@ public final class Gateway implements AutoCloseable {
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         discovery.attach(pools);
-        this.fleetView = new FleetView(this::pools, metrics, inFlight, clock, System::currentTimeMillis);
+        this.fleetView = new FleetView(live, System::currentTimeMillis);
         requestListeners.add(fleetView);
         ObservabilityConfig.TracingConfig tracing = config.observability().tracing();
         this.tracer = tracing.enabled() ? RequestTracer.otlp(tracing, clock) : null;
@@ -121,7 +128,7 @@ public final class Gateway implements AutoCloseable {
     private ModelPool newPool(PoolConfig p) {
         ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters,
                 prefixSharing(p)), p.endpoints(), inFlight, clock);
-        meters.registerPool(this, pool);
+        meters.registerPool(pool);
         if (requestMeters != null) {
             requestMeters.endpointsChanged(pool); // a rebuilt pool may have lost pods
             pool.onEndpointsChanged(requestMeters::endpointsChanged);
@@ -193,7 +200,7 @@ public final class Gateway implements AutoCloseable {
             }
         }
         config = next;
-        meters.poolsChanged(this, after);
+        meters.poolsChanged(after);
         for (Runnable listener : reloadListeners) {
             listener.run();
         }
@@ -258,8 +265,8 @@ public final class Gateway implements AutoCloseable {
         return meterRegistry;
     }
 
-    /** The gateway's own meters (scheduler, pools, pods, scrapes); for tests in this package. */
-    GatewayMeters meters() {
+    /** The gateway's own meters (scheduler, pools, pods, scrapes); read by the tests of their meters. */
+    public GatewayMeters meters() {
         return meters;
     }
 

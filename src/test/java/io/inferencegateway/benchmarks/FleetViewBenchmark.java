@@ -23,7 +23,7 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestRecord;
-import io.inferencegateway.runtime.FleetView;
+import io.inferencegateway.observability.FleetView;
 import io.inferencegateway.runtime.Gateway;
 
 /**

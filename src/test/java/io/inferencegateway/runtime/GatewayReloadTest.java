@@ -12,6 +12,7 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.lab.bench.gateway.RedisServer;
+import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.PoolChanges;
 import io.micrometer.core.instrument.Gauge;

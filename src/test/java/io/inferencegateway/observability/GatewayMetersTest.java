@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +8,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.metrics.EndpointMetrics;

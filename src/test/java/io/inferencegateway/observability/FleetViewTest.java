@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.observability;
 
 import static io.inferencegateway.domain.SchedulingPolicy.decideNow;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,6 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
@@ -51,7 +52,8 @@ class FleetViewTest {
                       policy: round-robin
                       endpoints: ["10.0.0.3:8000"]
                 """.formatted(MODEL)), now::get);
-        fleet = new FleetView(gateway::pools, gateway.metrics(), gateway.inFlight(), now::get, () -> 1_700_000_000_000L);
+        fleet = new FleetView(new LiveState(gateway::pools, gateway.metrics(), gateway.inFlight(), now::get),
+                () -> 1_700_000_000_000L);
     }
 
     @Test

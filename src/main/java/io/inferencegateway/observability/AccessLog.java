@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.observability;
 
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * when the request ends. The logging backend decides where it goes; the jar's logback.xml sends it to stdout through
  * a non-blocking queue (a full queue drops lines rather than stall an event loop).
  */
-final class AccessLog implements RequestListener {
+public final class AccessLog implements RequestListener {
 
     static final String LOGGER = "io.inferencegateway.access";
 

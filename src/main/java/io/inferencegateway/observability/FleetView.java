@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.observability;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,12 +47,12 @@ public final class FleetView implements RequestListener {
     private final LongSupplier wallClock;
     private final Map<String, PoolActivity> activity = new ConcurrentHashMap<>();
 
-    public FleetView(Supplier<ModelPools> pools, MetricsCache metrics, InFlightRequests inFlight, NanoClock clock,
-            LongSupplier wallClockMillis) {
-        this.pools = pools;
-        this.metrics = metrics;
-        this.inFlight = inFlight;
-        this.clock = clock;
+    /** @param state the gateway's live state, read when the page asks */
+    public FleetView(LiveState state, LongSupplier wallClockMillis) {
+        this.pools = state.pools();
+        this.metrics = state.metrics();
+        this.inFlight = state.inFlight();
+        this.clock = state.clock();
         this.wallClock = wallClockMillis;
     }
 
@@ -83,7 +83,7 @@ public final class FleetView implements RequestListener {
     }
 
     /**
-     * Arrival to first token of a request served, as the TTFT histogram counts it (runtime/RequestMeters): a stream's
+     * Arrival to first token of a request served, as the TTFT histogram counts it (observability/RequestMeters): a stream's
      * first content event, a plain response's end; -1 for a request that was not served.
      */
     private static long ttftNanos(RequestRecord r) {

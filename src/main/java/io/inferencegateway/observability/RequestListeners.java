@@ -1,28 +1,18 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.observability;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
 
 /**
- * Every {@link RequestListener} of a gateway as one.
+ * Every {@link RequestListener} of a gateway as one: the meters, the access log, the fleet page, the rate limiter and
+ * the tracer, as spec.observability and spec.rateLimits make them. The request path tells it (request/GatewayRequest).
  */
 public final class RequestListeners implements RequestListener {
 
     private final List<RequestListener> listeners = new CopyOnWriteArrayList<>();
-    private final NanoClock clock;
-
-    public RequestListeners(NanoClock clock) {
-        this.clock = clock;
-    }
-
-    /** The clock the records' times are read from. */
-    public long now() {
-        return clock.nanoTime();
-    }
 
     public void add(RequestListener listener) {
         listeners.add(listener);
@@ -39,13 +29,6 @@ public final class RequestListeners implements RequestListener {
     public void picked(RequestRecord record) {
         for (RequestListener l : listeners) {
             l.picked(record);
-        }
-    }
-
-    /** Ends {@code record} now and tells everyone, unless it had ended already. */
-    public void end(RequestRecord record, RequestRecord.Ending how) {
-        if (record.end(how, clock.nanoTime())) {
-            ended(record);
         }
     }
 

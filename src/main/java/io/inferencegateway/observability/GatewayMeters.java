@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.observability;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,13 +62,16 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
             Priority.band(Priority.STANDARD), Priority.band(Priority.SHEDDABLE));
 
     private final MeterRegistry registry;
+    private final LiveState state;
     private final Map<String, AtomicInteger> fallback = new ConcurrentHashMap<>();
     // pool -> filter -> outcome -> counter
     private final Map<String, Map<String, Map<String, Counter>>> filtered = new ConcurrentHashMap<>();
     private final Map<String, PoolSeries> pools = new ConcurrentHashMap<>();
 
-    GatewayMeters(MeterRegistry registry) {
+    /** @param state what the gauges read when Prometheus scrapes */
+    public GatewayMeters(MeterRegistry registry, LiveState state) {
         this.registry = registry;
+        this.state = state;
     }
 
     /** The registry the routes' {@code micrometer:} endpoints and {@code GET /metrics} share. */
@@ -141,10 +144,10 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
                 .tag("pool", series.pool).tag("priority", band).tag("outcome", outcome.label()).register(registry));
     }
 
-    private void registerFlowControl(Gateway gateway, String name, PoolSeries series) {
+    private void registerFlowControl(String name, PoolSeries series) {
         for (String band : PRIORITY_BANDS) {
             queueWait(series, band, FlowControl.Outcome.DISPATCHED);
-            Gauge.builder("inference_extension_flow_control_queue_size", gateway,
+            Gauge.builder("inference_extension_flow_control_queue_size", state,
                     g -> poolValue(g, name, p -> p.flowControl().queued(band)))
                     .description("Requests waiting in the pool's queue now, by priority band")
                     .tag("pool", name).tag("priority", band).register(registry);
@@ -223,30 +226,30 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
      * Registers the meters of a pool just built (at start or by a reload) and its pods' series; reading the pool's
      * gauges looks the pool up by name again, so a rebuilt pool keeps its series.
      */
-    void registerPool(Gateway gateway, ModelPool pool) {
+    public void registerPool(ModelPool pool) {
         String name = pool.name();
         fallbackFlag(name);
-        Gauge.builder("inference_gateway_pool_endpoints", gateway, g -> poolValue(g, name, p -> p.endpoints().size()))
+        Gauge.builder("inference_gateway_pool_endpoints", state, g -> poolValue(g, name, p -> p.endpoints().size()))
                 .description("Endpoints the pool can route to").tag("pool", name).register(registry);
-        Gauge.builder("inference_gateway_requests_in_flight", gateway,
+        Gauge.builder("inference_gateway_requests_in_flight", state,
                 g -> poolValue(g, name, p -> p.endpoints().stream().mapToLong(g.inFlight()::inFlight).sum()))
                 .description("Requests the gateway has sent to the pool's endpoints and not yet seen end")
                 .tag("pool", name).register(registry);
-        Gauge.builder("inference_pool_ready_pods", gateway, g -> poolValue(g, name, p -> readyPods(g, p).size()))
+        Gauge.builder("inference_pool_ready_pods", state, g -> poolValue(g, name, p -> readyPods(g, p).size()))
                 .description("Pods of the pool whose metrics are fresher than the staleness threshold")
                 .tag("name", name).register(registry);
-        Gauge.builder("inference_pool_average_kv_cache_utilization", gateway,
+        Gauge.builder("inference_pool_average_kv_cache_utilization", state,
                 g -> poolValue(g, name, p -> average(readyPods(g, p), EndpointMetrics::kvUsage)))
                 .description("Mean KV-cache use (0..1) of the pool's ready pods, as last scraped")
                 .tag("name", name).register(registry);
-        Gauge.builder("inference_pool_average_queue_size", gateway,
+        Gauge.builder("inference_pool_average_queue_size", state,
                 g -> poolValue(g, name, p -> average(readyPods(g, p), m -> known(m.waiting()))))
                 .description("Mean engine queue of the pool's ready pods, as last scraped")
                 .tag("name", name).register(registry);
-        Gauge.builder("inference_gateway_outlier_ejected", gateway,
+        Gauge.builder("inference_gateway_outlier_ejected", state,
                 g -> poolValue(g, name, p -> p.outliers().ejectedCount()))
                 .description("Pods of the pool ejected as outliers now").tag("pool", name).register(registry);
-        registerPrefixIndex(gateway, pool);
+        registerPrefixIndex(pool);
         PoolSeries series = pools.computeIfAbsent(name, n -> {
             PoolSeries s = new PoolSeries(n, Timer
                     .builder("inference_gateway_metrics_scrape_duration")
@@ -262,27 +265,27 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
             }
             return s;
         });
-        registerFlowControl(gateway, name, series);
+        registerFlowControl(name, series);
         pool.healthListener(this);
-        syncPods(gateway, series, pool.endpoints());
-        pool.onEndpointsChanged(p -> syncPods(gateway, p));
+        syncPods(series, pool.endpoints());
+        pool.onEndpointsChanged(p -> syncPods(p));
     }
 
     /** After a reload: every current pool's pods, and no series of pools that are gone. */
-    void poolsChanged(Gateway gateway, ModelPools current) {
+    public void poolsChanged(ModelPools current) {
         Set<String> names = new HashSet<>();
         for (ModelPool p : current.pools()) {
             names.add(p.name());
-            syncPods(gateway, p);
+            syncPods(p);
         }
         for (PoolSeries series : List.copyOf(pools.values())) {
             if (!names.contains(series.pool)) {
-                syncPods(gateway, series, List.of());
+                syncPods(series, List.of());
             }
         }
     }
 
-    private void registerPrefixIndex(Gateway gateway, ModelPool pool) {
+    private void registerPrefixIndex(ModelPool pool) {
         String name = pool.name();
         boolean hasIndex = pool.policy() instanceof GpuAwarePolicy g && g.prefixIndexEntries() >= 0;
         Meter.Id id = new Meter.Id("inference_extension_prefix_indexer_size", Tags.of("pool", name), null, null, Meter.Type.GAUGE);
@@ -290,22 +293,22 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
             registry.remove(id); // a reload may have turned the prefix scorer off
             return;
         }
-        Gauge.builder("inference_extension_prefix_indexer_size", gateway, g -> poolValue(g, name,
+        Gauge.builder("inference_extension_prefix_indexer_size", state, g -> poolValue(g, name,
                 p -> p.policy() instanceof GpuAwarePolicy gpu && gpu.prefixIndexEntries() >= 0
                         ? gpu.prefixIndexEntries() : Double.NaN))
                 .description("Prompt blocks the pool's prefix index holds, over all its pods")
                 .tag("pool", name).register(registry);
     }
 
-    private void syncPods(Gateway gateway, ModelPool pool) {
+    private void syncPods(ModelPool pool) {
         PoolSeries series = pools.get(pool.name());
         if (series != null) {
-            syncPods(gateway, series, pool.endpoints());
+            syncPods(series, pool.endpoints());
         }
     }
 
     /** Makes the pool's per-pod series exactly those of {@code endpoints}. */
-    private void syncPods(Gateway gateway, PoolSeries series, List<Endpoint> endpoints) {
+    private void syncPods(PoolSeries series, List<Endpoint> endpoints) {
         synchronized (series) {
             if (series.seen == endpoints) { // pools replace their list whole, so identity tells
                 return;
@@ -320,24 +323,24 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
             }
             for (Endpoint e : endpoints) {
                 if (!series.pods.containsKey(e)) {
-                    series.pods.put(e, registerPod(gateway, series.pool, e));
+                    series.pods.put(e, registerPod(series.pool, e));
                 }
             }
         }
     }
 
-    private PodSeries registerPod(Gateway gateway, String pool, Endpoint endpoint) {
+    private PodSeries registerPod(String pool, Endpoint endpoint) {
         String pod = endpoint.toString();
         List<Meter> meters = new ArrayList<>();
-        meters.add(podGauge(gateway, pool, pod, endpoint, "inference_pool_per_pod_queue_size",
+        meters.add(podGauge(pool, pod, endpoint, "inference_pool_per_pod_queue_size",
                 "Requests queued in the pod's engine, as last scraped", m -> known(m.waiting())));
-        meters.add(podGauge(gateway, pool, pod, endpoint, "inference_pool_per_pod_running_requests",
+        meters.add(podGauge(pool, pod, endpoint, "inference_pool_per_pod_running_requests",
                 "Requests in the pod's running batch, as last scraped", m -> known(m.running())));
-        meters.add(podGauge(gateway, pool, pod, endpoint, "inference_pool_per_pod_kv_cache_utilization",
+        meters.add(podGauge(pool, pod, endpoint, "inference_pool_per_pod_kv_cache_utilization",
                 "The pod's KV-cache use (0..1), as last scraped", EndpointMetrics::kvUsage));
-        meters.add(podGauge(gateway, pool, pod, endpoint, "inference_pool_per_pod_loaded_adapters",
+        meters.add(podGauge(pool, pod, endpoint, "inference_pool_per_pod_loaded_adapters",
                 "LoRA adapters in the pod's running batch, as last scraped", m -> m.runningAdapters().size()));
-        meters.add(Gauge.builder("inference_pool_per_pod_metrics_age_seconds", gateway, g -> {
+        meters.add(Gauge.builder("inference_pool_per_pod_metrics_age_seconds", state, g -> {
             EndpointMetrics m = g.metrics().latest(endpoint);
             return m == null ? Double.NaN : Math.max(0, g.clock().nanoTime() - m.scrapeStartedNanos()) / 1e9;
         }).description("Seconds since the pod's last good scrape started (NaN: never scraped)")
@@ -356,9 +359,9 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
         return new PodSeries(meters, scrapes, ejections);
     }
 
-    private Meter podGauge(Gateway gateway, String pool, String pod, Endpoint endpoint, String name,
+    private Meter podGauge(String pool, String pod, Endpoint endpoint, String name,
             String description, ToDoubleFunction<EndpointMetrics> value) {
-        return Gauge.builder(name, gateway, g -> {
+        return Gauge.builder(name, state, g -> {
             EndpointMetrics m = g.metrics().latest(endpoint);
             return m == null ? Double.NaN : value.applyAsDouble(m);
         }).description(description).tag("name", pool).tag("model_server_pod", pod).strongReference(true)
@@ -366,7 +369,7 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
     }
 
     /** The last scrapes of the pool's pods whose metrics are fresh. */
-    private static List<EndpointMetrics> readyPods(Gateway g, ModelPool pool) {
+    private static List<EndpointMetrics> readyPods(LiveState g, ModelPool pool) {
         long now = g.clock().nanoTime();
         long maxAge = pool.config().metricsStalenessThreshold().toNanos();
         List<EndpointMetrics> ready = new ArrayList<>();
@@ -398,8 +401,8 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
         return count < 0 ? Double.NaN : count;
     }
 
-    private static double poolValue(Gateway g, String pool, ToDoubleFunction<ModelPool> value) {
-        ModelPool p = g.pools().pool(pool);
+    private static double poolValue(LiveState g, String pool, ToDoubleFunction<ModelPool> value) {
+        ModelPool p = g.pools().get().pool(pool);
         return p == null ? Double.NaN : value.applyAsDouble(p);
     }
 

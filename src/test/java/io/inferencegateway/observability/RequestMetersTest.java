@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
@@ -47,7 +48,8 @@ class RequestMetersTest {
         r.firstToken(now[0] += 50_000_000L);
         now[0] += 9 * 20_000_000L;
         r.usage(40, 10, 32);
-        listeners.end(r, RequestRecord.Ending.COMPLETED);
+        r.end(RequestRecord.Ending.COMPLETED, now[0]);
+        listeners.ended(r);
         return r;
     }
 
@@ -77,7 +79,8 @@ class RequestMetersTest {
             RequestRecord r = new RequestRecord(now[0], 0, "POST", "/v1/chat/completions", "chat", null, null);
             gateway.requestListeners().started(r);
             r.failed(GatewayError.Reason.MODEL_NOT_FOUND, 404);
-            gateway.requestListeners().end(r, RequestRecord.Ending.REFUSED);
+            r.end(RequestRecord.Ending.REFUSED, now[0]);
+            gateway.requestListeners().ended(r);
             assertThat(count("inference_objective_request", "model_name", "unknown", "pod", "none", "status", "404"))
                     .isEqualTo(1);
             assertThat(count("inference_objective_request_error", "error_code", "model_not_found")).isEqualTo(1);

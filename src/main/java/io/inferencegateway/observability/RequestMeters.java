@@ -1,4 +1,4 @@
-package io.inferencegateway.runtime;
+package io.inferencegateway.observability;
 
 import java.time.Duration;
 import java.util.Locale;
@@ -25,7 +25,7 @@ import io.micrometer.core.instrument.Timer;
  * are looked up in maps keyed by those values, not built per request (by pool, then by model: two lookups by strings,
  * with no key to build per request).
  */
-final class RequestMeters implements RequestListener {
+public final class RequestMeters implements RequestListener {
 
     static final String UNKNOWN = "unknown";
     static final String NONE = "none";
@@ -45,7 +45,7 @@ final class RequestMeters implements RequestListener {
     private final ConcurrentHashMap<String, ConcurrentHashMap<String, ModelMeters>> models = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, PoolMeters> pools = new ConcurrentHashMap<>();
 
-    RequestMeters(MeterRegistry registry) {
+    public RequestMeters(MeterRegistry registry) {
         this.registry = registry;
     }
 
@@ -143,7 +143,7 @@ final class RequestMeters implements RequestListener {
     }
 
     /** Drops the pool's per-pod series of pods that left it, so that pod churn does not grow /metrics. */
-    void endpointsChanged(ModelPool pool) {
+    public void endpointsChanged(ModelPool pool) {
         Set<Endpoint> current = Set.copyOf(pool.endpoints());
         ConcurrentHashMap<String, ModelMeters> byModel = models.get(pool.name());
         if (byModel != null) {
