@@ -61,6 +61,7 @@ public final class Gateway implements AutoCloseable {
     private volatile Authenticator authenticator; // null while auth is off
     private final RateLimiter rateLimiter;
     private final Map<URI, RedisPrefixSharing> prefixSharings = new ConcurrentHashMap<>();
+    private final RedisClientResources redisResources = new RedisClientResources(); // the Redis clients' threads
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
@@ -82,7 +83,7 @@ public final class Gateway implements AutoCloseable {
         }
         this.config = config;
         this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meterRegistry) : null;
-        this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry);
+        this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry, redisResources::get);
         requestListeners.add(rateLimiter);
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
@@ -134,8 +135,8 @@ public final class Gateway implements AutoCloseable {
         if (p.replicas().placement() != ReplicaConfig.Placement.SHARED) {
             return PrefixSharing.NONE;
         }
-        return prefixSharings.computeIfAbsent(p.replicas().redisUrl(), u -> new RedisPrefixSharing(u, meterRegistry))
-                .forPool(p.name());
+        return prefixSharings.computeIfAbsent(p.replicas().redisUrl(),
+                u -> new RedisPrefixSharing(u, redisResources.get(), meterRegistry)).forPool(p.name());
     }
 
     /**
@@ -284,6 +285,7 @@ public final class Gateway implements AutoCloseable {
         }
         rateLimiter.close();
         prefixSharings.values().forEach(RedisPrefixSharing::close);
+        redisResources.close(); // after the clients that use them
         if (tracer != null) {
             tracer.close();
         }
