@@ -29,6 +29,7 @@ import io.inferencegateway.scheduling.prefix.RedisPrefixSharing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.pool.FlowControlTicker;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
@@ -45,6 +46,7 @@ public final class Gateway implements AutoCloseable {
     private final InFlightRequests inFlight = new InFlightRequests();
     private final MetricsCache metrics = new MetricsCache();
     private final MetricsScraper scraper;
+    private final FlowControlTicker flowControlTicker = new FlowControlTicker(this::pools);
     private final MeterRegistry meterRegistry;
     private final GatewayMeters meters;
     private final RequestListeners requestListeners;
@@ -253,6 +255,11 @@ public final class Gateway implements AutoCloseable {
     /** Scrapes the pools' model servers into {@link #metrics()}; driven by one timer route per pool. */
     public MetricsScraper metricsScraper() {
         return scraper;
+    }
+
+    /** Ticks the pools' queues after each scrape; driven by the same timer routes. */
+    public FlowControlTicker flowControlTicker() {
+        return flowControlTicker;
     }
 
     public MeterRegistry meterRegistry() {
