@@ -3,6 +3,7 @@ package io.inferencegateway.camel;
 import io.inferencegateway.discovery.PodDiscovery;
 import io.inferencegateway.edge.RequestSizeGuard;
 import io.inferencegateway.metrics.MetricsScraper;
+import io.inferencegateway.pool.FlowControlTicker;
 import io.inferencegateway.runtime.Gateway;
 
 /**
@@ -19,6 +20,11 @@ public final class GatewayBeans {
     /** What routes/metrics-scrape.camel.yaml calls. */
     public static MetricsScraper metricsScraper(Gateway gateway) {
         return gateway.metricsScraper();
+    }
+
+    /** What routes/metrics-scrape.camel.yaml calls after the scrape. */
+    public static FlowControlTicker flowControlTicker(Gateway gateway) {
+        return gateway.flowControlTicker();
     }
 
     /** What routes/pod-watch.camel.yaml calls, and routes/pod-resync.camel.yaml through PodResync. */

@@ -6,22 +6,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.inferencegateway.config.MountedFileWatcher;
+
 /**
  * The API keys a gateway accepts, as SHA-256 hashes from a file ({@code spec.auth.apiKeys.file}, e.g. a mounted
  * Kubernetes Secret): one {@code sha256:<64 hex digits> <tenant>} a line, {@code #} starts a comment. The file is
- * read again within a second of a change (one timer thread, never the request path); a file that does not parse is
- * logged and the keys read before stay.
+ * read again when it changes, a Secret's symlink swap included (a {@link MountedFileWatcher}, as for the config file;
+ * never the request path); a file that cannot be read or does not parse is logged and the keys read before stay.
  *
  * <p>A presented key is hashed and its hash looked up. The lookup's timing can tell at most something about the
  * hash of a wrong guess, never about a valid key; the match is confirmed with a constant-time comparison.
@@ -33,28 +31,34 @@ public final class ApiKeys implements AutoCloseable {
     private static final String PREFIX = "sha256:";
 
     private final Path file;
-    private final ScheduledExecutorService timer;
-    private volatile Map<String, Entry> byHash = Map.of();
-    private byte[] lastContent;
+    private volatile Map<String, Entry> byHash;
+    private final MountedFileWatcher watcher;
 
     private record Entry(byte[] hash, String tenant) {
     }
 
-    private ApiKeys(Path file) {
+    private ApiKeys(Path file, byte[] content, Map<String, Entry> byHash) {
         this.file = file;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "api-keys-watch");
-            t.setDaemon(true);
-            return t;
-        });
+        this.byHash = byHash;
+        this.watcher = MountedFileWatcher.start(file, "API key file", content, this::reread);
     }
 
     /** Reads {@code file} now (it must parse) and watches it from then on. */
     public static ApiKeys watch(Path file) {
-        ApiKeys keys = new ApiKeys(file);
-        keys.reload(true);
-        keys.timer.scheduleWithFixedDelay(() -> keys.reload(false), 1, 1, TimeUnit.SECONDS);
-        return keys;
+        byte[] content;
+        try {
+            content = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read spec.auth.apiKeys.file " + file + ": " + e.getMessage());
+        }
+        Map<String, Entry> byHash;
+        try {
+            byHash = parse(new String(content, StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("spec.auth.apiKeys.file " + file + ": " + e.getMessage());
+        }
+        LOG.info("API keys read from {}: {} keys", file, byHash.size());
+        return new ApiKeys(file, content, byHash);
     }
 
     /** The tenant of {@code presentedKey}, or null when it is not a listed key. */
@@ -69,29 +73,12 @@ public final class ApiKeys implements AutoCloseable {
         return byHash.size();
     }
 
-    private synchronized void reload(boolean first) {
-        byte[] content;
-        try {
-            content = Files.readAllBytes(file);
-        } catch (IOException e) {
-            if (first) {
-                throw new IllegalArgumentException("cannot read spec.auth.apiKeys.file " + file + ": " + e.getMessage());
-            }
-            LOG.warn("Cannot read the API key file {} ({}); the keys read before stay", file, e.toString());
-            return;
-        }
-        if (Arrays.equals(content, lastContent)) {
-            return;
-        }
+    /** A changed file from the watcher: its keys replace the ones read before, unless it does not parse. */
+    private void reread(byte[] content) {
         try {
             byHash = parse(new String(content, StandardCharsets.UTF_8));
-            lastContent = content;
-            LOG.info("API keys {} from {}: {} keys", first ? "read" : "re-read", file, byHash.size());
+            LOG.info("API keys re-read from {}: {} keys", file, byHash.size());
         } catch (IllegalArgumentException e) {
-            if (first) {
-                throw new IllegalArgumentException("spec.auth.apiKeys.file " + file + ": " + e.getMessage());
-            }
-            lastContent = content; // logged once per bad content
             LOG.warn("API key file {} not applied: {}; the keys read before stay", file, e.getMessage());
         }
     }
@@ -140,6 +127,6 @@ public final class ApiKeys implements AutoCloseable {
 
     @Override
     public void close() {
-        timer.shutdownNow();
+        watcher.close();
     }
 }

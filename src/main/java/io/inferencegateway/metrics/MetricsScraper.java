@@ -138,8 +138,7 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     /**
-     * Starts a scrape of every endpoint of the named pool that is not still being scraped, and returns at once; then
-     * ticks the pool's flow control, which binds queued requests to pods the readings so far show with room.
+     * Starts a scrape of every endpoint of the named pool that is not still being scraped, and returns at once.
      *
      * @return how many scrapes were started (0 for an unknown pool)
      */
@@ -157,7 +156,6 @@ public final class MetricsScraper implements AutoCloseable {
                 count++;
             }
         }
-        pool.flowControl().tick(); // the readings since the last tick may show room; waits may have run out
         return count;
     }
 

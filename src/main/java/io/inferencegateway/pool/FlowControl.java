@@ -26,7 +26,7 @@ import io.inferencegateway.domain.Priority;
  * <p>The queue is bounded ({@code maxQueued}) and ordered: highest priority first; within one priority, fairness keys
  * take turns (one request each, round robin), and each key's requests keep their order. A waiting request is an entry
  * here, not a thread: it is released by {@link #dispatch()}, which runs when a request of the pool ends and on the
- * pool's scrape tick ({@link #tick()}), which also refuses requests that waited past {@code queueTimeout}.
+ * pool's tick after each scrape ({@link #tick()}), which also refuses requests that waited past {@code queueTimeout}.
  *
  * <p>Refusals are 429s ({@link GatewayError#overloaded}): a sheddable request (negative priority, never queued) while
  * the pool is saturated or others wait, a newcomer when the queue is full of requests that matter as much or more, a
@@ -263,7 +263,10 @@ public final class FlowControl {
     private record Release(Ticket ticket, Placement placement, long pickNanos, GatewayError error) {
     }
 
-    /** The pool's scrape tick: refuses the requests that waited past {@code queueTimeout}, then dispatches. */
+    /**
+     * The pool's tick, after each scrape ({@link FlowControlTicker}): refuses the requests that waited past
+     * {@code queueTimeout}, then dispatches.
+     */
     public void tick() {
         if (queued == 0) {
             return;

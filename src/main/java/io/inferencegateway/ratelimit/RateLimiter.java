@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import io.inferencegateway.config.RateLimitConfig;
 import io.inferencegateway.config.TenantConfig;
@@ -14,6 +15,7 @@ import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
+import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,6 +37,7 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RateLimiter.class);
 
     private final MeterRegistry registry;
+    private final Supplier<ClientResources> redis;
     private final AtomicBoolean storeUp = new AtomicBoolean(true);
     private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
     private final Counter storeErrorsAdmitted;
@@ -42,8 +45,10 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
     private volatile RateLimitConfig config;
     private volatile LimitStore store;
 
-    public RateLimiter(RateLimitConfig config, MeterRegistry registry) {
+    /** @param redis the gateway's Lettuce threads, asked for only when the limits are counted on Redis */
+    public RateLimiter(RateLimitConfig config, MeterRegistry registry, Supplier<ClientResources> redis) {
         this.registry = registry;
+        this.redis = redis;
         this.config = config;
         this.store = newStore(config);
         Gauge.builder("inference_gateway_rate_limit_store_up", storeUp, up -> up.get() ? 1 : 0)
@@ -59,8 +64,8 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
                 .tag("outcome", outcome).register(registry);
     }
 
-    private static LimitStore newStore(RateLimitConfig c) {
-        return c.shared() ? new RedisLimitStore(c.redisUrl(), c.redisTimeout())
+    private LimitStore newStore(RateLimitConfig c) {
+        return c.shared() ? new RedisLimitStore(c.redisUrl(), c.redisTimeout(), redis.get())
                 : new LocalLimitStore(System::currentTimeMillis);
     }
 

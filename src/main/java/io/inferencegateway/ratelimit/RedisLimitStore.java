@@ -22,8 +22,6 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.Delay;
-import io.lettuce.core.resource.DefaultClientResources;
 
 /**
  * The counts on a Redis all replicas share ({@code spec.rateLimits.redis.url}): reserve and commit are Lua scripts
@@ -32,7 +30,8 @@ import io.lettuce.core.resource.DefaultClientResources;
  * a future completed on Lettuce's I/O thread.
  *
  * <p>While Redis is unreachable every call fails at once (commands are rejected rather than queued, each has a
- * timeout) and the connection is retried every half second; the caller applies the fail mode.
+ * timeout) and the connection is retried every half second; the caller applies the fail mode. Its threads are the
+ * gateway's, shared with every Redis client (runtime/RedisClientResources).
  */
 public final class RedisLimitStore implements LimitStore {
 
@@ -42,15 +41,13 @@ public final class RedisLimitStore implements LimitStore {
     private static final String COMMIT_SHA = sha1(COMMIT);
     private static final long RECONNECT_NANOS = Duration.ofMillis(500).toNanos();
 
-    private final ClientResources resources;
     private final RedisClient client;
     private final RedisURI uri;
     private volatile CompletableFuture<StatefulRedisConnection<String, String>> connection;
     private volatile long connectStartNanos;
 
-    public RedisLimitStore(URI url, Duration timeout) {
-        this.resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1)
-                .reconnectDelay(Delay.constant(Duration.ofMillis(500))).build();
+    /** @param resources the gateway's Lettuce threads; they outlive this store */
+    public RedisLimitStore(URI url, Duration timeout, ClientResources resources) {
         this.uri = RedisURI.create(url);
         this.uri.setTimeout(timeout);
         this.client = RedisClient.create(resources, uri);
@@ -129,8 +126,7 @@ public final class RedisLimitStore implements LimitStore {
         if (c != null && c.isDone() && !c.isCompletedExceptionally()) {
             c.join().close();
         }
-        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        resources.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2)); // not the shared resources: the gateway ends those
     }
 
     private static String script(String name) {

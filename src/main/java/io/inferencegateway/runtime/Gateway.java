@@ -29,6 +29,7 @@ import io.inferencegateway.scheduling.prefix.RedisPrefixSharing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.pool.FlowControlTicker;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
@@ -51,6 +52,7 @@ public final class Gateway implements AutoCloseable {
     private final InFlightRequests inFlight = new InFlightRequests();
     private final MetricsCache metrics = new MetricsCache();
     private final MetricsScraper scraper;
+    private final FlowControlTicker flowControlTicker = new FlowControlTicker(this::pools);
     private final MeterRegistry meterRegistry;
     private final GatewayMeters meters;
     private final RequestListeners requestListeners;
@@ -67,6 +69,7 @@ public final class Gateway implements AutoCloseable {
     private volatile Authenticator authenticator; // null while auth is off
     private final RateLimiter rateLimiter;
     private final Map<URI, RedisPrefixSharing> prefixSharings = new ConcurrentHashMap<>();
+    private final RedisClientResources redisResources = new RedisClientResources(); // the Redis clients' threads
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
@@ -89,7 +92,7 @@ public final class Gateway implements AutoCloseable {
         }
         this.config = config;
         this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meterRegistry) : null;
-        this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry);
+        this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry, redisResources::get);
         requestListeners.add(rateLimiter);
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
@@ -141,8 +144,8 @@ public final class Gateway implements AutoCloseable {
         if (p.replicas().placement() != ReplicaConfig.Placement.SHARED) {
             return PrefixSharing.NONE;
         }
-        return prefixSharings.computeIfAbsent(p.replicas().redisUrl(), u -> new RedisPrefixSharing(u, meterRegistry))
-                .forPool(p.name());
+        return prefixSharings.computeIfAbsent(p.replicas().redisUrl(),
+                u -> new RedisPrefixSharing(u, redisResources.get(), meterRegistry)).forPool(p.name());
     }
 
     /**
@@ -261,6 +264,11 @@ public final class Gateway implements AutoCloseable {
         return scraper;
     }
 
+    /** Ticks the pools' queues after each scrape; driven by the same timer routes. */
+    public FlowControlTicker flowControlTicker() {
+        return flowControlTicker;
+    }
+
     public MeterRegistry meterRegistry() {
         return meterRegistry;
     }
@@ -291,6 +299,7 @@ public final class Gateway implements AutoCloseable {
         }
         rateLimiter.close();
         prefixSharings.values().forEach(RedisPrefixSharing::close);
+        redisResources.close(); // after the clients that use them
         if (tracer != null) {
             tracer.close();
         }

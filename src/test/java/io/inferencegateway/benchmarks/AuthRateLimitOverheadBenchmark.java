@@ -11,6 +11,7 @@ import java.util.Map;
 import io.inferencegateway.auth.ApiKeys;
 import io.inferencegateway.ratelimit.RedisLimitStore;
 import io.inferencegateway.ratelimit.Scope;
+import io.inferencegateway.runtime.RedisClientResources;
 import io.inferencegateway.lab.bench.gateway.RedisServer;
 
 /**
@@ -95,8 +96,9 @@ public final class AuthRateLimitOverheadBenchmark {
     private static void steps(Path keys, String key, RedisServer redis) throws Exception {
         int n = Integer.parseInt(System.getProperty("stepCalls", "20000"));
         try (ApiKeys apiKeys = ApiKeys.watch(keys);
+                RedisClientResources threads = new RedisClientResources();
                 RedisLimitStore store = new RedisLimitStore(java.net.URI.create(redis.url()),
-                        java.time.Duration.ofSeconds(1))) {
+                        java.time.Duration.ofSeconds(1), threads.get())) {
             List<Scope> scopes = List.of(new Scope("igw:rl:{bench}", 1_000_000_000L, 1_000_000_000_000L));
             for (int attempt = 0;; attempt++) { // the first connection may time out on a busy machine
                 try {

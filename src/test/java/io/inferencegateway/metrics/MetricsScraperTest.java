@@ -9,20 +9,30 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.Priority;
+import io.inferencegateway.domain.SchedulingPolicy;
+import io.inferencegateway.pool.FlowControl;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
+import io.inferencegateway.pool.Placement;
 import io.inferencegateway.scheduling.RoundRobinPolicy;
 
 class MetricsScraperTest {
@@ -321,6 +331,50 @@ class MetricsScraperTest {
         await().atMost(WAIT).until(this::noScrapeInFlight);
         assertThat(scraper.stats().failed()).isEqualTo(1);
         assertThat(scraper.isScraping(stuck.endpoint())).isFalse();
+    }
+
+    @Test
+    void aScrapeLeavesThePoolsQueueToTheRoutesTickStep() throws Exception {
+        FakeModelServer a = server().serving(vllmWaiting(0));
+        AtomicBoolean saturated = new AtomicBoolean(true);
+        PoolConfig config = ConfigLoader.parse("""
+                kind: InferenceGatewayConfig
+                spec:
+                  schedulers:
+                    - {name: queued, modelName: m, endpoints: ["%s"], flowControl: {enabled: true}}
+                """.formatted(a.endpoint())).pools().get(0);
+        ModelPool pool = new ModelPool(config, new SchedulingPolicy() {
+            @Override
+            public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
+                return PickDecision.byPolicy(candidates.get(0), candidates.size());
+            }
+
+            @Override
+            public boolean saturated(List<Endpoint> candidates) {
+                return saturated.get();
+            }
+        }, config.endpoints());
+        usePools(pool);
+        List<String> heard = new CopyOnWriteArrayList<>();
+        pool.flowControl().enqueue(new InferenceRequest("m", null, "hi", 1, false), Priority.STANDARD, null,
+                new FlowControl.Waiter() {
+                    @Override
+                    public void bound(Placement placement, long pickNanos) {
+                        heard.add("bound");
+                    }
+
+                    @Override
+                    public void refused(GatewayError error) {
+                        heard.add("refused");
+                    }
+                });
+        saturated.set(false); // room, for whoever ticks the queue
+
+        scraper.scrape("queued");
+        await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null);
+
+        assertThat(heard).isEmpty();
+        assertThat(pool.flowControl().queued()).isEqualTo(1);
     }
 
     private boolean noScrapeInFlight() {

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.lab.bench.gateway.RedisServer;
+import io.inferencegateway.runtime.RedisClientResources;
 
 /**
  * The two stores behave alike: a reservation fits every scope or none is counted, a commit returns tokens to the
@@ -20,15 +21,18 @@ import io.inferencegateway.lab.bench.gateway.RedisServer;
 class LimitStoreTest {
 
     static RedisServer redis;
+    static RedisClientResources redisThreads;
     static final AtomicLong keyspace = new AtomicLong();
 
     @BeforeAll
     static void start() throws Exception {
         redis = RedisServer.start();
+        redisThreads = new RedisClientResources();
     }
 
     @AfterAll
     static void stop() throws Exception {
+        redisThreads.close();
         redis.close();
     }
 
@@ -37,7 +41,8 @@ class LimitStoreTest {
     }
 
     static LimitStore store(String kind) {
-        return kind.equals("redis") ? new RedisLimitStore(java.net.URI.create(redis.url()), java.time.Duration.ofSeconds(2))
+        return kind.equals("redis") ? new RedisLimitStore(java.net.URI.create(redis.url()), java.time.Duration.ofSeconds(2),
+                redisThreads.get())
                 : new LocalLimitStore(System::currentTimeMillis);
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -25,8 +26,6 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.Delay;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -42,7 +41,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * own), the pod, its cache size in index blocks and the prompt's block hashes (8 bytes each; a 2,000-token prompt is
  * about 1 KB). While Redis cannot be reached, decisions are dropped and counted, {@link Feed#live()} is false, and
  * the connection is retried every second; Lettuce re-subscribes after a reconnect. A decision lost costs at most one
- * cache miss.
+ * cache miss. Its threads are the gateway's, shared with every Redis client (runtime/RedisClientResources).
  *
  * <p>Metrics per pool: {@code inference_gateway_prefix_sharing_messages_total{pool,direction}} (published, received,
  * dropped) and {@code inference_gateway_prefix_sharing_up{pool}}.
@@ -57,25 +56,24 @@ public final class RedisPrefixSharing implements AutoCloseable {
     static final int MIN_OWN_DECISIONS = 10;
 
     private final long replicaId = ThreadLocalRandom.current().nextLong();
-    private final ClientResources resources;
     private final RedisClient client;
     private final RedisURI uri;
     private final MeterRegistry registry;
     private final Map<String, Pool> pools = new ConcurrentHashMap<>();
+    private final ScheduledFuture<?> trafficTimer;
 
     private volatile CompletableFuture<StatefulRedisConnection<byte[], byte[]>> publisher;
     private volatile CompletableFuture<StatefulRedisPubSubConnection<byte[], byte[]>> subscriber;
     private volatile long connectStartNanos;
     private volatile boolean closed;
 
-    public RedisPrefixSharing(URI url, MeterRegistry registry) {
-        this(url, registry, TRAFFIC_WINDOW);
+    /** @param resources the gateway's Lettuce threads; they outlive this sharing */
+    public RedisPrefixSharing(URI url, ClientResources resources, MeterRegistry registry) {
+        this(url, resources, registry, TRAFFIC_WINDOW);
     }
 
-    RedisPrefixSharing(URI url, MeterRegistry registry, Duration trafficWindow) {
+    RedisPrefixSharing(URI url, ClientResources resources, MeterRegistry registry, Duration trafficWindow) {
         this.registry = registry;
-        this.resources = DefaultClientResources.builder().ioThreadPoolSize(1).computationThreadPoolSize(1)
-                .reconnectDelay(Delay.constant(Duration.ofMillis(500))).build();
         this.uri = RedisURI.create(url);
         this.client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
@@ -84,7 +82,8 @@ public final class RedisPrefixSharing implements AutoCloseable {
                 .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(1)).build())
                 .build());
         connect();
-        resources.eventExecutorGroup().scheduleAtFixedRate(() -> pools.values().forEach(Pool::measureTraffic),
+        trafficTimer = resources.eventExecutorGroup().scheduleAtFixedRate(
+                () -> pools.values().forEach(Pool::measureTraffic),
                 trafficWindow.toMillis(), trafficWindow.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -197,13 +196,13 @@ public final class RedisPrefixSharing implements AutoCloseable {
         }
     }
 
-    /** Closes the connections and removes every pool's meters. */
+    /** Closes the connections, stops the traffic timer and removes every pool's meters; the threads stay. */
     @Override
     public void close() {
         closed = true;
+        trafficTimer.cancel(false);
         retainPools(Set.of());
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-        resources.shutdown(0, 2, TimeUnit.SECONDS);
     }
 
     /** One pool's channel, its current index and its counts; kept across reloads (one per pool name). */

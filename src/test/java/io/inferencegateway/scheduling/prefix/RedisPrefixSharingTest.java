@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.lab.bench.gateway.RedisServer;
+import io.inferencegateway.runtime.RedisClientResources;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** Two replicas' sharings of one pool over a real Redis: how each measures the pool's traffic against its own. */
@@ -23,8 +24,12 @@ class RedisPrefixSharingTest {
     @Test
     void eachReplicaMeasuresThePoolsDecisionsAgainstItsOwn() throws Exception {
         try (RedisServer redis = RedisServer.start();
-                RedisPrefixSharing a = new RedisPrefixSharing(URI.create(redis.url()), new SimpleMeterRegistry(), WINDOW);
-                RedisPrefixSharing b = new RedisPrefixSharing(URI.create(redis.url()), new SimpleMeterRegistry(), WINDOW)) {
+                RedisClientResources threadsOfA = new RedisClientResources();
+                RedisClientResources threadsOfB = new RedisClientResources();
+                RedisPrefixSharing a = new RedisPrefixSharing(URI.create(redis.url()), threadsOfA.get(),
+                        new SimpleMeterRegistry(), WINDOW);
+                RedisPrefixSharing b = new RedisPrefixSharing(URI.create(redis.url()), threadsOfB.get(),
+                        new SimpleMeterRegistry(), WINDOW)) {
             PrefixSharing.Feed fa = a.forPool("llama").join((hashes, count, endpoint, blocks) -> { });
             PrefixSharing.Feed fb = b.forPool("llama").join((hashes, count, endpoint, blocks) -> { });
             await().atMost(Duration.ofSeconds(10)).until(() -> fa.live() && fb.live());
