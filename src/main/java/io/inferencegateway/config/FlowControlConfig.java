@@ -24,7 +24,7 @@ public record FlowControlConfig(boolean enabled, int maxQueued, Duration queueTi
 
     /**
      * Off unless the pool has a {@code flowControl} section: late binding sends a request to whichever pod frees
-     * first, which on prefix-heavy traffic at saturation costs cache hits (README, "Flow control").
+     * first, which on prefix-heavy traffic at saturation costs cache hits (docs/configuration.md, "Flow control").
      */
     public static final FlowControlConfig DEFAULT = new FlowControlConfig(false, 1024, Duration.ofSeconds(30),
             Duration.ofSeconds(1), Priority.STANDARD, Map.of(), true);

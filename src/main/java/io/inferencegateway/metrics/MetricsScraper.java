@@ -132,7 +132,7 @@ public final class MetricsScraper implements AutoCloseable {
             throw new IllegalArgumentException("maxBodyBytes must be positive, got " + maxBodyBytes);
         }
         this.timeout = timeout;
-        // one event loop: scraping 512 pods every 50 ms takes well under one core (README, "Scrape cost"), and a
+        // one event loop: scraping 512 pods every 50 ms takes well under one core (docs/benchmarks/scraping.md), and a
         // single thread keeps it from ever taking more, whatever the fleet
         this.http = new ScrapeClient(1, timeout, maxBodyBytes);
     }

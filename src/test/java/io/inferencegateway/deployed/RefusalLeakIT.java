@@ -149,8 +149,8 @@ class RefusalLeakIT {
         assertThat(after.fds).as("open file descriptors of the gateway; before: %d", before.fds)
                 .isLessThanOrEqualTo(before.fds + FD_TOLERANCE);
         assertThat(gateway.process().isAlive()).isTrue();
-        // how the saturating streams fared is printed, not asserted: on a busy machine some ended early (README.md,
-        // "Leak test"); the pod's saturation is what the 429s need, and a sheddable request still gets one
+        // how the saturating streams fared is printed, not asserted: on a busy machine some ended early (docs/benchmarks/
+        // leak-test.md); the pod's saturation is what the 429s need, and a sheddable request still gets one
         long ended = saturating.stream().filter(CompletableFuture::isDone).count();
         System.out.printf(Locale.ROOT, "RefusalLeakIT: %d of %d saturating streams ended during the test%n", ended,
                 saturating.size());

@@ -18,7 +18,7 @@ import io.inferencegateway.lab.bench.workload.SharedPrefixWorkload;
 import io.inferencegateway.lab.bench.workload.UniquePromptWorkload;
 
 /**
- * The benchmark's named scenarios (README.md, "Routing benchmark"). Each one isolates a reason why a GPU-aware router
+ * The benchmark's named scenarios (docs/benchmarks/routing.md). Each one isolates a reason why a GPU-aware router
  * should beat a blind one, plus one ({@code uniform}) where it should not. Sizes are scaled down from
  * published router benchmarks so that a run fits a few minutes on a small machine: smaller KV caches
  * keep cache pressure real with fewer prompts, and short outputs limit the streamed events.

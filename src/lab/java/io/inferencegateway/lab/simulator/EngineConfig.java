@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * Static configuration of one simulated vLLM engine. Defaults are vLLM V1's for
- * Llama-3.1-8B-Instruct on one H100 (README.md, "Simulated model servers").
+ * Llama-3.1-8B-Instruct on one H100 (docs/configuration.md, "Simulated model servers").
  *
  * @param modelName            served model name (the {@code model_name} label)
  * @param adapters             LoRA adapters registered at start

@@ -1,6 +1,6 @@
 package io.inferencegateway.lab.simulator;
 
-/** SGLang's /metrics (names and buckets of sglang/srt/metrics/collector.py; the table in README.md, "Model-server metrics"). */
+/** SGLang's /metrics (names and buckets of sglang/srt/metrics/collector.py; the table in docs/configuration.md, "Model-server metrics"). */
 final class SglangMetricsFormat {
 
     static final double[] TTFT_BUCKETS = {0.1, 0.2, 0.4, 0.6, 0.8, 1, 2, 4, 6, 8, 10, 20, 40, 60, 80, 100, 200, 400};

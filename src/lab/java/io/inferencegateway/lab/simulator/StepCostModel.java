@@ -2,7 +2,7 @@ package io.inferencegateway.lab.simulator;
 
 /**
  * How long one engine step takes on the GPU: Llama-3.1-8B on one H100, the BLIS fit that llm-d's
- * simulator uses (README.md, "Simulated model servers"). A step costs a fixed launch overhead, a little per scheduled
+ * simulator uses (docs/configuration.md, "Simulated model servers"). A step costs a fixed launch overhead, a little per scheduled
  * sequence, a little per context token attended and ~31 µs per uncached prompt token; distinct
  * LoRA adapters in the batch slow it by 3.5% each; loading an adapter into a GPU slot stalls it.
  * The result is divided by the pod's speed factor (0.5 = a GPU half as fast).

@@ -1,6 +1,6 @@
 package io.inferencegateway.lab.simulator;
 
-/** TensorRT-LLM's trtllm-serve /metrics (names as in README.md, "Model-server metrics"; labels model_name and engine_type). */
+/** TensorRT-LLM's trtllm-serve /metrics (names as in docs/configuration.md, "Model-server metrics"; labels model_name and engine_type). */
 final class TrtllmMetricsFormat {
 
     private TrtllmMetricsFormat() {

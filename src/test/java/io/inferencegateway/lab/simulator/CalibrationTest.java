@@ -6,7 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-/** The simulated 8B/H100 pod lands within ±25% of every published measurement it is held to (the calibration table in README.md, "Simulated model servers"). */
+/** The simulated 8B/H100 pod lands within ±25% of every published measurement it is held to (the calibration table in docs/benchmarks/routing.md). */
 class CalibrationTest {
 
     @Test

@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * How the gateway replicas of a {@code bench --replicas N} run know about each other: the
- * {@code replicas} section each one's config gets (README, "Several gateway replicas").
+ * {@code replicas} section each one's config gets (docs/configuration.md, "Several gateway replicas").
  */
 public enum ReplicaMode {
     /** No {@code replicas} section: N gateways as they were before it existed, each with its own view. */

@@ -28,7 +28,7 @@ import io.netty.handler.codec.http.HttpVersion;
 final class ClientExchange implements ConnectionPool.Waiter {
 
     private static final int ERROR_BODY_LIMIT = 300;
-    /** The request header carrying the priority class (README.md, "Priorities and flow control"). */
+    /** The request header carrying the priority class (docs/configuration.md, "Flow control"). */
     static final String PRIORITY = "x-gateway-priority";
     /** Why the gateway refused a request with 429. */
     static final String DROPPED_REASON = "x-gateway-dropped-reason";

@@ -25,7 +25,7 @@ public record ClassSummary(String priority, int requests, int ok, int refused, i
         refusedByReason = Collections.unmodifiableMap(new TreeMap<>(refusedByReason));
     }
 
-    /** The gateway's named classes, most important first (README.md, "Priorities and flow control"). */
+    /** The gateway's named classes, most important first (docs/configuration.md, "Flow control"). */
     static final List<String> NAMED = List.of("critical", "standard", "sheddable");
 
     /**
