@@ -225,11 +225,12 @@ public final class ConfigLoader {
             throw new InvalidConfigException(at + ".targetPort must be 1..65535, got " + targetPort);
         }
 
-        EngineType engine = EngineType.VLLM;
+        String engine = PoolConfig.DEFAULT_ENGINE;
         if (s.engineType() != null) {
-            engine = EngineType.fromConfigName(s.engineType());
-            if (engine == null) {
-                throw new InvalidConfigException(at + ".engineType must be one of " + EngineType.configNames()
+            engine = s.engineType();
+            List<String> engines = InstalledEngines.INSTANCE.names();
+            if (!engines.contains(engine)) {
+                throw new InvalidConfigException(at + ".engineType must be one of " + String.join(", ", engines)
                         + "; got '" + s.engineType() + "'");
             }
         }
@@ -442,6 +443,15 @@ public final class ConfigLoader {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no " + PluginCatalog.class.getName()
                         + " service on the classpath: the scheduling plugins are missing"));
+    }
+
+    /** The engines the metrics code reads, found once (see {@link EngineCatalog}). */
+    private static final class InstalledEngines {
+        static final EngineCatalog INSTANCE = ServiceLoader
+                .load(EngineCatalog.class, EngineCatalog.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + EngineCatalog.class.getName()
+                        + " service on the classpath: the engine dialects are missing"));
     }
 
     static String required(String value, String path) throws InvalidConfigException {

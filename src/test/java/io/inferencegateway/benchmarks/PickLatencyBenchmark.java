@@ -23,7 +23,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.Weights;
@@ -99,7 +98,7 @@ public class PickLatencyBenchmark {
                     InFlightRequests.Counters.ZERO), now - 10_000_000L);
         }
         PoolConfig pool = new PoolConfig("bench", MODEL, List.of(ADAPTERS), pods, Map.of(), null, 8000,
-                EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300), Duration.ofMillis(50));
+                "vllm", Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300), Duration.ofMillis(50));
         policy = SchedulingPolicies.create(pool, scrapes, inFlight, () -> now, SchedulerEvents.NONE);
 
         String system = workload.equals("system-prompt") ? text(random, 2_048) : "";

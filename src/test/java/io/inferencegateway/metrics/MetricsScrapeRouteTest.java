@@ -16,7 +16,6 @@ import org.apache.camel.test.main.junit5.CamelMainTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.domain.NanoClock;
@@ -36,8 +35,8 @@ class MetricsScrapeRouteTest {
             .serving(PrometheusTextParserTest.fixture("sglang-0.5-metrics.txt"));
     private final MetricsCache cache = new MetricsCache();
     private final AtomicReference<ModelPools> pools = new AtomicReference<>(new ModelPools(List.of(
-            MetricsScraperTest.pool(POOL, EngineType.VLLM, server.endpoint()),
-            MetricsScraperTest.pool(OTHER_POOL, EngineType.SGLANG, otherServer.endpoint()))));
+            MetricsScraperTest.pool(POOL, "vllm", server.endpoint()),
+            MetricsScraperTest.pool(OTHER_POOL, "sglang", otherServer.endpoint()))));
 
     @BindToRegistry("metricsScraper")
     private final MetricsScraper scraper = new MetricsScraper(pools::get, cache, new InFlightRequests(),

@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.FailoverConfig;
 import io.inferencegateway.config.FlowControlConfig;
 import io.inferencegateway.config.OutlierConfig;
@@ -57,7 +56,7 @@ class FlowControlTest {
 
     ModelPool pool(FlowControlConfig flow, List<Endpoint> endpoints) {
         PoolConfig base = new PoolConfig("p", "m", List.of("adapter-a"), endpoints, Map.of(), null, 8000,
-                EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(30), Duration.ofMillis(50));
+                "vllm", Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(30), Duration.ofMillis(50));
         PoolConfig config = new PoolConfig(base.name(), base.modelName(), base.loraAdapters(), base.endpoints(),
                 base.modelSelector(), base.namespace(), base.targetPort(), base.engine(), base.policy(),
                 base.endpointPicker(), base.routeTimeout(), base.metricsInterval(), base.metricsStalenessThreshold(),

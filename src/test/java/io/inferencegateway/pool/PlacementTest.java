@@ -9,7 +9,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.Weights;
@@ -54,7 +53,7 @@ class PlacementTest {
     };
 
     final ModelPool pool = new ModelPool(new PoolConfig("p", "m", List.of(), List.of(A, B), Map.of(), null, 8000,
-            EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(30), Duration.ofMillis(50)),
+            "vllm", Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(30), Duration.ofMillis(50)),
             policy, List.of(A, B), inFlight, NanoClock.SYSTEM);
 
     Placement placement() {

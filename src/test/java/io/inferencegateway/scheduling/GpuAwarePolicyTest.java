@@ -20,7 +20,6 @@ import java.util.random.RandomGenerator;
 
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.ReplicaConfig;
@@ -65,7 +64,7 @@ class GpuAwarePolicyTest {
     }
 
     private static PoolConfig pool(Weights weights, Policy policy) {
-        return new PoolConfig("p", MODEL, List.of("sql"), List.of(pod(1)), Map.of(), null, 8000, EngineType.VLLM,
+        return new PoolConfig("p", MODEL, List.of("sql"), List.of(pod(1)), Map.of(), null, 8000, "vllm",
                 policy, weights, Duration.ofSeconds(300), Duration.ofMillis(50));
     }
 
@@ -350,7 +349,7 @@ class GpuAwarePolicyTest {
     @Test
     void thePoolsStalenessThresholdDecidesWhatIsFresh() {
         PoolConfig base = pool(Weights.DEFAULT, Policy.GPU_AWARE);
-        PoolConfig patient = new PoolConfig("p", MODEL, List.of(), List.of(p1), Map.of(), null, 8000, EngineType.VLLM,
+        PoolConfig patient = new PoolConfig("p", MODEL, List.of(), List.of(p1), Map.of(), null, 8000, "vllm",
                 Policy.GPU_AWARE, base.endpointPicker(), Duration.ofSeconds(300), Duration.ofMillis(50),
                 Duration.ofSeconds(1));
         scraped(p1, s -> s.waiting(0).kv(0.1));

@@ -22,7 +22,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.Weights;
@@ -87,7 +86,7 @@ class PickDecisionTest {
 
         GpuAwarePolicy defaults() {
             return GpuAwarePolicy.forPool(new PoolConfig("p", Scenarios.MODEL, List.of("sql"), List.of(P1), Map.of(), null,
-                    8000, EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300),
+                    8000, "vllm", Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300),
                     Duration.ofMillis(50)), scrapes::get, inFlight, clock,
                     events, () -> 0L);
         }
