@@ -269,10 +269,14 @@ public final class ConfigLoader {
                     + "': metrics would go stale between two scrapes");
         }
 
-        return new PoolConfig(name, modelName, adapters, endpoints, selector, s.namespace(), targetPort, engine,
-                policy, endpointPicker, routeTimeout, metricsInterval, staleness, Boolean.TRUE.equals(s.streamUsage()),
-                failover(at + ".failover", s.failover()), outlierDetection(at + ".outlierDetection", s.outlierDetection()),
-                flowControl(at + ".flowControl", s.flowControl(), modelName, adapters), replicas);
+        return PoolConfig.builder(modelName).name(name).loraAdapters(adapters).endpoints(endpoints)
+                .modelSelector(selector).namespace(s.namespace()).targetPort(targetPort).engine(engine).policy(policy)
+                .endpointPicker(endpointPicker).routeTimeout(routeTimeout).metricsInterval(metricsInterval)
+                .metricsStalenessThreshold(staleness).streamUsage(Boolean.TRUE.equals(s.streamUsage()))
+                .failover(failover(at + ".failover", s.failover()))
+                .outlierDetection(outlierDetection(at + ".outlierDetection", s.outlierDetection()))
+                .flowControl(flowControl(at + ".flowControl", s.flowControl(), modelName, adapters))
+                .replicas(replicas).build();
     }
 
     private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,

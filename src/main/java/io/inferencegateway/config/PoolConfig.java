@@ -61,46 +61,14 @@ public record PoolConfig(
         replicas = replicas == null ? ReplicaConfig.SINGLE : replicas;
     }
 
-    /** A pool served by this gateway alone, with the default flow control. */
-    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
-            Map<String, String> modelSelector, String namespace, int targetPort, String engine, Policy policy,
-            EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
-            Duration metricsStalenessThreshold, boolean streamUsage, FailoverConfig failover,
-            OutlierConfig outlierDetection) {
-        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, failover,
-                outlierDetection, null, null);
+    /** A builder for the pool serving {@code modelName}, every other field at the loader's default. */
+    public static PoolConfigBuilder builder(String modelName) {
+        return new PoolConfigBuilder(modelName);
     }
 
     /** How often this replica scrapes the pool's pods: {@code metricsInterval}, or spread over the replicas. */
     public Duration scrapeInterval() {
         return replicas.scrapeInterval(metricsInterval);
-    }
-
-    /** A pool with the default failover, outlier detection and flow control. */
-    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
-            Map<String, String> modelSelector, String namespace, int targetPort, String engine, Policy policy,
-            EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
-            Duration metricsStalenessThreshold, boolean streamUsage) {
-        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, null, null, null, null);
-    }
-
-    /** A pool that leaves stream usage as the client asked. */
-    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
-            Map<String, String> modelSelector, String namespace, int targetPort, String engine, Policy policy,
-            EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
-            Duration metricsStalenessThreshold) {
-        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, false);
-    }
-
-    /** A pool configured with HyperPod weights and the default staleness threshold. */
-    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
-            Map<String, String> modelSelector, String namespace, int targetPort, String engine, Policy policy,
-            Weights weights, Duration routeTimeout, Duration metricsInterval) {
-        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                weights.endpointPicker(), routeTimeout, metricsInterval, defaultStalenessThreshold(metricsInterval));
     }
 
     /**

@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.pool.ModelPool;
@@ -345,9 +343,8 @@ class MetricsScraperTest {
     }
 
     static ModelPool pool(String name, String engine, Endpoint... endpoints) {
-        PoolConfig config = new PoolConfig(name, name, List.of(), List.of(endpoints), Map.of(), null,
-                PoolConfig.DEFAULT_TARGET_PORT, engine, Policy.ROUND_ROBIN, Weights.DEFAULT,
-                PoolConfig.DEFAULT_ROUTE_TIMEOUT, PoolConfig.DEFAULT_METRICS_INTERVAL);
+        PoolConfig config = PoolConfig.builder(name).endpoints(List.of(endpoints)).engine(engine)
+                .policy(Policy.ROUND_ROBIN).build();
         return new ModelPool(config, new RoundRobinPolicy(), List.of(endpoints));
     }
 
