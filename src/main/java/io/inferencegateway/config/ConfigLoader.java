@@ -225,11 +225,12 @@ public final class ConfigLoader {
             throw new InvalidConfigException(at + ".targetPort must be 1..65535, got " + targetPort);
         }
 
-        EngineType engine = EngineType.VLLM;
+        String engine = PoolConfig.DEFAULT_ENGINE;
         if (s.engineType() != null) {
-            engine = EngineType.fromConfigName(s.engineType());
-            if (engine == null) {
-                throw new InvalidConfigException(at + ".engineType must be one of " + EngineType.configNames()
+            engine = s.engineType();
+            List<String> engines = InstalledEngines.INSTANCE.names();
+            if (!engines.contains(engine)) {
+                throw new InvalidConfigException(at + ".engineType must be one of " + String.join(", ", engines)
                         + "; got '" + s.engineType() + "'");
             }
         }
@@ -268,10 +269,14 @@ public final class ConfigLoader {
                     + "': metrics would go stale between two scrapes");
         }
 
-        return new PoolConfig(name, modelName, adapters, endpoints, selector, s.namespace(), targetPort, engine,
-                policy, endpointPicker, routeTimeout, metricsInterval, staleness, Boolean.TRUE.equals(s.streamUsage()),
-                failover(at + ".failover", s.failover()), outlierDetection(at + ".outlierDetection", s.outlierDetection()),
-                flowControl(at + ".flowControl", s.flowControl(), modelName, adapters), replicas);
+        return PoolConfig.builder(modelName).name(name).loraAdapters(adapters).endpoints(endpoints)
+                .modelSelector(selector).namespace(s.namespace()).targetPort(targetPort).engine(engine).policy(policy)
+                .endpointPicker(endpointPicker).routeTimeout(routeTimeout).metricsInterval(metricsInterval)
+                .metricsStalenessThreshold(staleness).streamUsage(Boolean.TRUE.equals(s.streamUsage()))
+                .failover(failover(at + ".failover", s.failover()))
+                .outlierDetection(outlierDetection(at + ".outlierDetection", s.outlierDetection()))
+                .flowControl(flowControl(at + ".flowControl", s.flowControl(), modelName, adapters))
+                .replicas(replicas).build();
     }
 
     private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,
@@ -442,6 +447,15 @@ public final class ConfigLoader {
                 .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no " + PluginCatalog.class.getName()
                         + " service on the classpath: the scheduling plugins are missing"));
+    }
+
+    /** The engines the metrics code reads, found once (see {@link EngineCatalog}). */
+    private static final class InstalledEngines {
+        static final EngineCatalog INSTANCE = ServiceLoader
+                .load(EngineCatalog.class, EngineCatalog.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + EngineCatalog.class.getName()
+                        + " service on the classpath: the engine dialects are missing"));
     }
 
     static String required(String value, String path) throws InvalidConfigException {

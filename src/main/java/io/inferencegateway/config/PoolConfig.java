@@ -11,6 +11,8 @@ import io.inferencegateway.domain.Endpoint;
  *
  * @param endpoints                 static endpoints (the local default when there is no Kubernetes)
  * @param modelSelector             pod labels that select this pool's pods on Kubernetes; empty when static
+ * @param engine                    the model-server engine's config name ({@code engineType}, e.g. {@code vllm}),
+ *                                  which decides the metric names the gateway reads
  * @param endpointPicker            the GPU-aware policy's plugins and profile, from either config form
  * @param routeTimeout              longest wait for the model server's response headers, and for any gap
  *                                  between body chunks after that
@@ -30,7 +32,7 @@ public record PoolConfig(
         Map<String, String> modelSelector,
         String namespace,
         int targetPort,
-        EngineType engine,
+        String engine,
         Policy policy,
         EndpointPickerConfig endpointPicker,
         Duration routeTimeout,
@@ -43,6 +45,7 @@ public record PoolConfig(
         ReplicaConfig replicas) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
+    public static final String DEFAULT_ENGINE = "vllm";
     public static final Duration DEFAULT_ROUTE_TIMEOUT = Duration.ofSeconds(300);
     public static final Duration DEFAULT_METRICS_INTERVAL = Duration.ofMillis(50);
     /** The least default staleness threshold; see {@link #defaultStalenessThreshold}. */
@@ -58,46 +61,14 @@ public record PoolConfig(
         replicas = replicas == null ? ReplicaConfig.SINGLE : replicas;
     }
 
-    /** A pool served by this gateway alone, with the default flow control. */
-    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
-            Map<String, String> modelSelector, String namespace, int targetPort, EngineType engine, Policy policy,
-            EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
-            Duration metricsStalenessThreshold, boolean streamUsage, FailoverConfig failover,
-            OutlierConfig outlierDetection) {
-        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, failover,
-                outlierDetection, null, null);
+    /** A builder for the pool serving {@code modelName}, every other field at the loader's default. */
+    public static PoolConfigBuilder builder(String modelName) {
+        return new PoolConfigBuilder(modelName);
     }
 
     /** How often this replica scrapes the pool's pods: {@code metricsInterval}, or spread over the replicas. */
     public Duration scrapeInterval() {
         return replicas.scrapeInterval(metricsInterval);
-    }
-
-    /** A pool with the default failover, outlier detection and flow control. */
-    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
-            Map<String, String> modelSelector, String namespace, int targetPort, EngineType engine, Policy policy,
-            EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
-            Duration metricsStalenessThreshold, boolean streamUsage) {
-        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, streamUsage, null, null, null, null);
-    }
-
-    /** A pool that leaves stream usage as the client asked. */
-    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
-            Map<String, String> modelSelector, String namespace, int targetPort, EngineType engine, Policy policy,
-            EndpointPickerConfig endpointPicker, Duration routeTimeout, Duration metricsInterval,
-            Duration metricsStalenessThreshold) {
-        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                endpointPicker, routeTimeout, metricsInterval, metricsStalenessThreshold, false);
-    }
-
-    /** A pool configured with HyperPod weights and the default staleness threshold. */
-    public PoolConfig(String name, String modelName, List<String> loraAdapters, List<Endpoint> endpoints,
-            Map<String, String> modelSelector, String namespace, int targetPort, EngineType engine, Policy policy,
-            Weights weights, Duration routeTimeout, Duration metricsInterval) {
-        this(name, modelName, loraAdapters, endpoints, modelSelector, namespace, targetPort, engine, policy,
-                weights.endpointPicker(), routeTimeout, metricsInterval, defaultStalenessThreshold(metricsInterval));
     }
 
     /**

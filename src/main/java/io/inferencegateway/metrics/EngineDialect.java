@@ -2,14 +2,15 @@ package io.inferencegateway.metrics;
 
 import java.util.Objects;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.domain.InFlightRequests;
 
 /** How one model-server engine publishes its load: where its Prometheus exposition lives and which series to read. */
 public interface EngineDialect {
 
-    EngineType engine();
+    /** The engine's config name, the value of a pool's {@code engineType}: kebab-case, e.g. {@code vllm}. */
+    String name();
 
     /** HTTP path of the engine's Prometheus exposition, e.g. {@code /metrics}. */
     String metricsPath();
@@ -17,8 +18,19 @@ public interface EngineDialect {
     /** A fresh accumulator for one exposition. */
     EngineReading newReading();
 
-    /** A dialect made of its engine, its exposition's path and a fresh reading per exposition. */
-    record Of(EngineType engine, String metricsPath, Supplier<EngineReading> readings) implements EngineDialect {
+    /** A dialect made of its engine's config name, its exposition's path and a fresh reading per exposition. */
+    record Of(String name, String metricsPath, Supplier<EngineReading> readings) implements EngineDialect {
+
+        private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+
+        public Of {
+            if (!NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("engine name '" + name + "' must be kebab-case, e.g. vllm");
+            }
+            Objects.requireNonNull(metricsPath, "metricsPath");
+            Objects.requireNonNull(readings, "readings");
+        }
+
         @Override
         public EngineReading newReading() {
             return readings.get();
@@ -35,16 +47,5 @@ public interface EngineDialect {
         EngineReading reading = newReading();
         PrometheusTextParser.Stats stats = new PrometheusTextParser().parse(text, offset, length, reading);
         return new Parsed(reading.toMetrics(scrapeStartedNanos, dispatchedAtScrape), stats);
-    }
-
-    static EngineDialect forEngine(EngineType engine) {
-        Objects.requireNonNull(engine, "engine");
-        return switch (engine) {
-            case VLLM -> VllmDialect.INSTANCE;
-            case SGLANG -> SglangDialect.INSTANCE;
-            case TGI -> TgiDialect.INSTANCE;
-            case TRTLLM -> TrtllmDialect.INSTANCE;
-            case LLAMACPP -> LlamaCppDialect.INSTANCE;
-        };
     }
 }

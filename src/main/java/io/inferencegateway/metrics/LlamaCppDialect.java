@@ -1,7 +1,5 @@
 package io.inferencegateway.metrics;
 
-import io.inferencegateway.config.EngineType;
-
 /**
  * llama.cpp's {@code llama-server}, started with {@code --metrics} (without it {@code /metrics} answers 501, which
  * counts as a failed scrape). Its series are unlabelled gauges and counters under the {@code llamacpp:} prefix.
@@ -30,7 +28,7 @@ import io.inferencegateway.config.EngineType;
  */
 final class LlamaCppDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of(EngineType.LLAMACPP, "/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("llamacpp", "/metrics", Reading::new);
 
     private static final int WAITING = 0;
     private static final int RUNNING = 1;

@@ -149,7 +149,7 @@ public final class MetricsScraper implements AutoCloseable {
             return 0;
         }
         forgetDepartedIfPoolsChanged(current);
-        EngineDialect dialect = EngineDialect.forEngine(pool.config().engine());
+        EngineDialect dialect = EngineDialects.forEngine(pool.config().engine());
         int count = 0;
         for (Endpoint endpoint : pool.endpoints()) {
             if (start(poolName, endpoint, dialect)) {
@@ -225,7 +225,7 @@ public final class MetricsScraper implements AutoCloseable {
             }
             garbageLines.add(parsed.stats().garbageLines());
             if (parsed.stats().wanted() == 0) {
-                failed("no " + dialect.engine().configName() + " metrics in the response", false);
+                failed("no " + dialect.name() + " metrics in the response", false);
                 return;
             }
             try {

@@ -1,7 +1,5 @@
 package io.inferencegateway.metrics;
 
-import io.inferencegateway.config.EngineType;
-
 /**
  * SGLang. Scheduler series carry {@code tp_rank}, {@code pp_rank} and, with data-parallel attention, {@code dp_rank};
  * only {@code dp_rank} separates queues, the other ranks repeat the same scheduler's numbers. With priority scheduling
@@ -11,7 +9,7 @@ import io.inferencegateway.config.EngineType;
  */
 final class SglangDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of(EngineType.SGLANG, "/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("sglang", "/metrics", Reading::new);
 
     private static final String RANK = "dp_rank";
     private static final int WAITING = 0;

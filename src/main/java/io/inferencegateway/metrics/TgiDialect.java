@@ -1,14 +1,12 @@
 package io.inferencegateway.metrics;
 
-import io.inferencegateway.config.EngineType;
-
 /**
  * Hugging Face Text Generation Inference. It publishes its queue and batch sizes, unlabelled, and nothing about KV
  * use, LoRA or prefix caching: those stay unknown.
  */
 final class TgiDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of(EngineType.TGI, "/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("tgi", "/metrics", Reading::new);
 
     private static final int WAITING = 0;
     private static final int RUNNING = 1;

@@ -1,7 +1,5 @@
 package io.inferencegateway.metrics;
 
-import io.inferencegateway.config.EngineType;
-
 /**
  * TensorRT-LLM's {@code trtllm-serve}. Its Prometheus exposition lives at {@code /prometheus/metrics} ({@code /metrics}
  * answers JSON iteration stats) and exists only when the server runs with {@code return_perf_metrics}. It is
@@ -10,7 +8,7 @@ import io.inferencegateway.config.EngineType;
  */
 final class TrtllmDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of(EngineType.TRTLLM, "/prometheus/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("trtllm", "/prometheus/metrics", Reading::new);
 
     private static final int WAITING = 0;
     private static final int RUNNING = 1;

@@ -1,14 +1,12 @@
 package io.inferencegateway.metrics;
 
-import io.inferencegateway.config.EngineType;
-
 /**
  * vLLM (V1 engine, 0.9 and later; older names as fallbacks). Every series carries {@code engine}, the data-parallel
  * rank. {@code lora_requests_info} has no rank label: vLLM does not serve LoRA with data parallelism.
  */
 final class VllmDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of(EngineType.VLLM, "/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("vllm", "/metrics", Reading::new);
 
     private static final String RANK = "engine";
     private static final int WAITING = 0;

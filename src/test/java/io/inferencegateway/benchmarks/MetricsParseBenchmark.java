@@ -24,10 +24,10 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.EngineDialect;
+import io.inferencegateway.metrics.EngineDialects;
 import io.inferencegateway.metrics.Labels;
 import io.inferencegateway.metrics.PrometheusTextParser;
 import io.inferencegateway.metrics.SampleVisitor;
@@ -59,7 +59,7 @@ public class MetricsParseBenchmark {
     public String fixture;
 
     private byte[] text;
-    private final EngineDialect vllm = EngineDialect.forEngine(EngineType.VLLM);
+    private final EngineDialect vllm = EngineDialects.forEngine("vllm");
 
     @Setup
     public void load() throws IOException {

@@ -1,10 +1,8 @@
 package io.inferencegateway.benchmarks;
 
 import static io.inferencegateway.domain.SchedulingPolicy.decideNow;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -23,10 +21,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.inferencegateway.config.EngineType;
-import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
@@ -98,8 +93,8 @@ public class PickLatencyBenchmark {
                     running, Set.of(), 4, 16, 29_205, Double.NaN, Double.NaN, now - 20_000_000L,
                     InFlightRequests.Counters.ZERO), now - 10_000_000L);
         }
-        PoolConfig pool = new PoolConfig("bench", MODEL, List.of(ADAPTERS), pods, Map.of(), null, 8000,
-                EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300), Duration.ofMillis(50));
+        PoolConfig pool = PoolConfig.builder(MODEL).name("bench").loraAdapters(List.of(ADAPTERS)).endpoints(pods)
+                .build();
         policy = SchedulingPolicies.create(pool, scrapes, inFlight, () -> now, SchedulerEvents.NONE);
 
         String system = workload.equals("system-prompt") ? text(random, 2_048) : "";

@@ -52,7 +52,7 @@ class ConfigLoaderTest {
         assertThat(p.modelSelector()).containsEntry("app", "vllm").containsEntry("model", "llama");
         assertThat(p.namespace()).isEqualTo("inference");
         assertThat(p.targetPort()).isEqualTo(8080);
-        assertThat(p.engine()).isEqualTo(EngineType.SGLANG);
+        assertThat(p.engine()).isEqualTo("sglang");
         assertThat(p.policy()).isEqualTo(Policy.LEAST_REQUEST);
         // profile preset (throughput: 1/3/4/3/0), then the two explicit weights over it
         assertThat(scorerWeights(p)).containsExactly(entry("queue-scorer", 5.0), entry("kv-cache-scorer", 3.0),
@@ -76,7 +76,7 @@ class ConfigLoaderTest {
         PoolConfig p = c.pools().get(0);
         assertThat(c.maxRequestBodyBytes()).isEqualTo(GatewayConfig.DEFAULT_MAX_REQUEST_BODY_BYTES);
         assertThat(p.name()).as("name defaults to the model name").isEqualTo("m");
-        assertThat(p.engine()).isEqualTo(EngineType.VLLM);
+        assertThat(p.engine()).isEqualTo("vllm");
         assertThat(p.policy()).isEqualTo(Policy.GPU_AWARE);
         assertThat(p.endpointPicker()).isEqualTo(Weights.DEFAULT.endpointPicker());
         assertThat(p.endpointPicker().profile().plugins()).extracting(ProfileConfig.Entry::pluginRef).containsExactly(
@@ -293,7 +293,8 @@ class ConfigLoaderTest {
                         spec:
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"], engineType: ollama}
-                        """, "spec.schedulers[0].engineType must be one of"),
+                        """, "spec.schedulers[0].engineType must be one of vllm, sglang, tgi, trtllm, llamacpp; "
+                        + "got 'ollama'"),
                 Arguments.of("unknown profile", HEAD + """
                         spec:
                           schedulers:

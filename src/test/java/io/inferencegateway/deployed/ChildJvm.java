@@ -1,5 +1,7 @@
 package io.inferencegateway.deployed;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A gateway in a JVM of its own, as it runs when deployed: started from a command line, its output kept in a log
@@ -58,23 +62,26 @@ final class ChildJvm implements AutoCloseable {
     private void awaitHealthy(String healthUrl) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         HttpRequest health = HttpRequest.newBuilder(URI.create(healthUrl)).timeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + START_LIMIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new AssertionError("the gateway exited with " + process.exitValue() + " before serving; its log "
-                        + log + " ends:\n" + tail(40));
-            }
-            try {
-                if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return;
+        try {
+            await().atMost(START_LIMIT).pollInterval(Duration.ofMillis(200)).until(() -> {
+                if (!process.isAlive()) {
+                    throw new AssertionError("the gateway exited with " + process.exitValue() + " before serving; "
+                            + "its log " + log + " ends:\n" + tail(40));
                 }
-            } catch (IOException notListeningYet) {
-                // keep polling until the deadline
-            }
-            Thread.sleep(200);
+                return answers(http, health);
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("the gateway did not answer " + healthUrl + " within " + START_LIMIT + "; its log "
+                    + log + " ends:\n" + tail(40));
         }
-        throw new AssertionError("the gateway did not answer " + healthUrl + " within " + START_LIMIT + "; its log "
-                + log + " ends:\n" + tail(40));
+    }
+
+    private static boolean answers(HttpClient http, HttpRequest health) throws InterruptedException {
+        try {
+            return http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException notListeningYet) {
+            return false;
+        }
     }
 
     Process process() {

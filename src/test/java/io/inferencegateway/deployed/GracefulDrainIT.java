@@ -2,6 +2,7 @@ package io.inferencegateway.deployed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -82,7 +83,8 @@ class GracefulDrainIT {
         for (int i = 0; i < STREAMS; i++) {
             streams.add(http.sendAsync(chat(), HttpResponse.BodyHandlers.ofString()));
         }
-        awaitUntil(() -> pod.received().size() == STREAMS, Duration.ofSeconds(30), "every stream reached the pod");
+        await("every stream reached the pod").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> pod.received().size() == STREAMS);
         Thread.sleep(2 * GAP_MILLIS); // their first events are on the way
         assertThat(streams).as("the streams are live when SIGTERM comes").noneMatch(CompletableFuture::isDone);
 
@@ -92,11 +94,9 @@ class GracefulDrainIT {
 
         // not ready at once (the signal reaches the JVM a few ms after destroy()), while the listener still takes
         // requests for the drain delay
-        HttpResponse<String> ready = get("/ready");
-        while (ready.statusCode() == 200 && System.nanoTime() - sigterm < DRAIN_DELAY.toNanos()) {
-            Thread.sleep(10);
-            ready = get("/ready");
-        }
+        HttpResponse<String> ready = await("/ready stops answering 200 within the drain delay").atMost(DRAIN_DELAY)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                .until(() -> get("/ready"), response -> response.statusCode() != 200);
         assertThat(ready.statusCode()).isEqualTo(503);
         assertThat(ready.body()).contains("draining");
         assertThat(System.nanoTime() - sigterm).isLessThan(DRAIN_DELAY.toNanos());
@@ -141,16 +141,5 @@ class GracefulDrainIT {
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + path)).timeout(Duration.ofSeconds(5))
                 .build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static void awaitUntil(java.util.function.BooleanSupplier condition, Duration limit, String what)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + limit + ": " + what);
-            }
-            Thread.sleep(20);
-        }
     }
 }

@@ -1,6 +1,7 @@
 package io.inferencegateway.deployed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,6 +37,7 @@ import javax.management.remote.JMXServiceURL;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -171,13 +173,12 @@ class RefusalLeakIT {
                             .replace("]}", "], \"stream\": true, \"max_tokens\": 4000}"))).build(),
                     HttpResponse.BodyHandlers.discarding()));
         }
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (sheddable(uri) != 429) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the gateway never refused a sheddable request; its log ends:\n"
-                        + gateway.tail(30));
-            }
-            Thread.sleep(200);
+        try {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> sheddable(uri) == 429);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("the gateway never refused a sheddable request; its log ends:\n"
+                    + gateway.tail(30));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.inferencegateway.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -326,12 +328,9 @@ class ConnectionHygieneTest {
                 .lookupByNameAndType("clientConnections", ClientConnections.class).open();
     }
 
-    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + SLACK_MILLIS;
-        while (!condition.getAsBoolean()) {
-            assertThat(System.currentTimeMillis()).as(what).isLessThan(deadline);
-            Thread.sleep(50);
-        }
+    private static void awaitTrue(String what, BooleanSupplier condition) {
+        await(what).atMost(Duration.ofMillis(SLACK_MILLIS)).pollInterval(Duration.ofMillis(50))
+                .until(condition::getAsBoolean);
     }
 
     private static long openFileDescriptors() {

@@ -1,11 +1,13 @@
 package io.inferencegateway.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -206,18 +208,16 @@ class ReplicaAffinityTest {
     }
 
     /** Waits until every replica reports the sharing up (or down). */
-    void awaitSharing(boolean up) throws Exception {
-        for (int i = 0; i < 200; i++) {
-            boolean all = true;
-            for (GatewayHarness g : gateways) {
-                all &= metric(g, "inference_gateway_prefix_sharing_up", "pool=\"llama\"") == (up ? 1 : 0);
-            }
-            if (all) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("prefix sharing never became " + (up ? "up" : "down"));
+    void awaitSharing(boolean up) {
+        await("prefix sharing " + (up ? "up" : "down") + " on every replica").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50)).until(() -> {
+                    for (GatewayHarness g : gateways) {
+                        if (metric(g, "inference_gateway_prefix_sharing_up", "pool=\"llama\"") != (up ? 1 : 0)) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
     }
 
     /** The value of the first series of {@code name} whose labels contain {@code label}; NaN when there is none. */

@@ -13,10 +13,10 @@ import java.time.Duration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.EngineDialect;
+import io.inferencegateway.metrics.EngineDialects;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.MetricsDialect;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
@@ -51,7 +51,7 @@ class SimulatorMetricsRoundTripTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> pod.running() == 2 && pod.waiting() == 3);
 
             Snapshot s = pod.onLoop(() -> new Snapshot(pod.metricsText(), pod.running(), pod.waiting(), pod.kvUsage()));
-            EngineDialect dialect = EngineDialect.forEngine(EngineType.fromConfigName(engine.cliName()));
+            EngineDialect dialect = EngineDialects.forEngine(engine.cliName());
             byte[] text = s.text().getBytes(StandardCharsets.UTF_8);
             EngineDialect.Parsed parsed = dialect.read(text, 0, text.length, 0, InFlightRequests.Counters.ZERO);
             EndpointMetrics m = parsed.metrics();

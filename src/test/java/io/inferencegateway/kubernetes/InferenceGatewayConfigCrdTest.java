@@ -9,6 +9,7 @@ import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.InferenceGatewayConfig;
 import io.inferencegateway.config.InvalidConfigException;
 import io.inferencegateway.config.Weights;
+import io.inferencegateway.metrics.EngineDialects;
 
 /**
  * The InferenceGatewayConfig CRD ({@code camel-k/inferencegatewayconfig-crd.yaml}) and the config model stay in step:
@@ -245,6 +247,17 @@ class InferenceGatewayConfigCrdTest {
                 assertThatThrownBy(() -> ConfigLoader.parse(yaml)).isInstanceOf(InvalidConfigException.class);
             }
         }
+    }
+
+    /** A new engine is its dialect, its registration line and this enum value (docs/adding-an-engine.md). */
+    @Test
+    void theEngineTypeEnumListsExactlyTheRegisteredEngines() throws Exception {
+        JsonNode engineType = CrdSchema.fromFile(CRD).schema()
+                .at("/properties/spec/properties/schedulers/items/properties/engineType");
+        List<String> values = new ArrayList<>();
+        engineType.path("enum").forEach(value -> values.add(value.asText()));
+
+        assertThat(values).containsExactlyElementsOf(EngineDialects.names());
     }
 
     @Test

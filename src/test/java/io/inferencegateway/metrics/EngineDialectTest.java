@@ -14,10 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.domain.InFlightRequests;
 
 class EngineDialectTest {
@@ -34,30 +32,30 @@ class EngineDialectTest {
 
     static Stream<Arguments> fixtures() {
         return Stream.of(
-                Arguments.of("vLLM 0.10 shared sample", EngineType.VLLM, "vllm-0.10-metrics.txt",
+                Arguments.of("vLLM 0.10 shared sample", "vllm", "vllm-0.10-metrics.txt",
                         new Expected(3, 12, 0.42, Set.of("adapter_ko"), Set.of("adapter_json"), 2, 16, 29205,
                                 123456, 65536)),
-                Arguments.of("vLLM 0.10 full exposition", EngineType.VLLM, "vllm-0.10-full-metrics.txt",
+                Arguments.of("vLLM 0.10 full exposition", "vllm", "vllm-0.10-full-metrics.txt",
                         new Expected(7, 24, 0.6731297196507448, Set.of("sql-lora", "ko-chat"), Set.of("json-mode"),
                                 4, 16, 29205, 4_591_104, 2_931_712)),
-                Arguments.of("SGLang 0.5", EngineType.SGLANG, "sglang-0.5-metrics.txt",
+                Arguments.of("SGLang 0.5", "sglang", "sglang-0.5-metrics.txt",
                         new Expected(5, 31, 0.37, Set.of(), Set.of(), -1, 16, 16303, 12_609_651, 5_819_392)),
-                Arguments.of("TGI 3", EngineType.TGI, "tgi-3-metrics.txt",
+                Arguments.of("TGI 3", "tgi", "tgi-3-metrics.txt",
                         new Expected(4, 17, UNKNOWN, Set.of(), Set.of(), -1, -1, -1, UNKNOWN, UNKNOWN)),
-                Arguments.of("trtllm-serve", EngineType.TRTLLM, "trtllm-serve-metrics.txt",
+                Arguments.of("trtllm-serve", "trtllm", "trtllm-serve-metrics.txt",
                         new Expected(2, 9, 0.3125, Set.of(), Set.of(), -1, 32, 18432, 3_250_592, 1_466_368)),
                 // a real capture: --parallel 4, six streams in flight; no KV gauge, no KV geometry
-                Arguments.of("llama.cpp b11669, 4 slots busy, 2 deferred", EngineType.LLAMACPP,
+                Arguments.of("llama.cpp b11669, 4 slots busy, 2 deferred", "llamacpp",
                         "llamacpp-metrics-busy.txt",
                         new Expected(2, 4, UNKNOWN, Set.of(), Set.of(), -1, -1, -1, 176, 0)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("fixtures")
-    void readsFixture(String scenario, EngineType engine, String fixture, Expected expected) throws IOException {
+    void readsFixture(String scenario, String engine, String fixture, Expected expected) throws IOException {
         byte[] text = PrometheusTextParserTest.fixture(fixture);
 
-        EngineDialect.Parsed parsed = EngineDialect.forEngine(engine).read(text, 0, text.length, STARTED, DISPATCHED);
+        EngineDialect.Parsed parsed = EngineDialects.forEngine(engine).read(text, 0, text.length, STARTED, DISPATCHED);
 
         assertThat(parsed.stats().garbageLines()).isZero();
         assertMetrics(parsed.metrics(), expected);
@@ -66,8 +64,8 @@ class EngineDialectTest {
     }
 
     @ParameterizedTest
-    @EnumSource(EngineType.class)
-    void emptyExpositionLeavesEverythingUnknown(EngineType engine) {
+    @MethodSource("io.inferencegateway.metrics.EngineDialects#names")
+    void emptyExpositionLeavesEverythingUnknown(String engine) {
         EndpointMetrics m = read(engine, "# nothing here\n");
 
         assertMetrics(m, new Expected(-1, -1, UNKNOWN, Set.of(), Set.of(), -1, -1, -1, UNKNOWN, UNKNOWN));
@@ -75,19 +73,19 @@ class EngineDialectTest {
 
     @Test
     void eachEngineKnowsWhereItsExpositionLives() {
-        assertThat(EngineDialect.forEngine(EngineType.VLLM).metricsPath()).isEqualTo("/metrics");
-        assertThat(EngineDialect.forEngine(EngineType.SGLANG).metricsPath()).isEqualTo("/metrics");
-        assertThat(EngineDialect.forEngine(EngineType.TGI).metricsPath()).isEqualTo("/metrics");
-        assertThat(EngineDialect.forEngine(EngineType.TRTLLM).metricsPath()).isEqualTo("/prometheus/metrics");
-        assertThat(EngineDialect.forEngine(EngineType.LLAMACPP).metricsPath()).isEqualTo("/metrics");
-        for (EngineType engine : EngineType.values()) {
-            assertThat(EngineDialect.forEngine(engine).engine()).isEqualTo(engine);
+        assertThat(EngineDialects.forEngine("vllm").metricsPath()).isEqualTo("/metrics");
+        assertThat(EngineDialects.forEngine("sglang").metricsPath()).isEqualTo("/metrics");
+        assertThat(EngineDialects.forEngine("tgi").metricsPath()).isEqualTo("/metrics");
+        assertThat(EngineDialects.forEngine("trtllm").metricsPath()).isEqualTo("/prometheus/metrics");
+        assertThat(EngineDialects.forEngine("llamacpp").metricsPath()).isEqualTo("/metrics");
+        for (String engine : EngineDialects.names()) {
+            assertThat(EngineDialects.forEngine(engine).name()).isEqualTo(engine);
         }
     }
 
     @Test
     void vllmDataParallelEnginesSumQueuesAndBlocksAndTakeTheFullestCache() {
-        EndpointMetrics m = read(EngineType.VLLM, """
+        EndpointMetrics m = read("vllm", """
                 vllm:num_requests_waiting{engine="0",model_name="m"} 2.0
                 vllm:num_requests_waiting{engine="1",model_name="m"} 3.0
                 vllm:num_requests_running{engine="0",model_name="m"} 4.0
@@ -107,12 +105,12 @@ class EngineDialectTest {
 
     @Test
     void vllmBefore010NamesCountOnlyWhenTheNewOnesAreAbsent() {
-        EndpointMetrics old = read(EngineType.VLLM, """
+        EndpointMetrics old = read("vllm", """
                 vllm:gpu_cache_usage_perc{engine="0",model_name="m"} 0.25
                 vllm:gpu_prefix_cache_queries_total{engine="0",model_name="m"} 80.0
                 vllm:gpu_prefix_cache_hits_total{engine="0",model_name="m"} 20.0
                 """);
-        EndpointMetrics both = read(EngineType.VLLM, """
+        EndpointMetrics both = read("vllm", """
                 vllm:gpu_cache_usage_perc{engine="0",model_name="m"} 0.25
                 vllm:kv_cache_usage_perc{engine="0",model_name="m"} 0.5
                 vllm:gpu_prefix_cache_queries_total{engine="0",model_name="m"} 80.0
@@ -131,7 +129,7 @@ class EngineDialectTest {
 
     @Test
     void vllmLoraTakesTheNewestSeriesWhateverItsPosition() {
-        EndpointMetrics m = read(EngineType.VLLM, """
+        EndpointMetrics m = read("vllm", """
                 vllm:lora_requests_info{max_lora="3",running_lora_adapters="old",waiting_lora_adapters=""} 1.7e9
                 vllm:lora_requests_info{max_lora="3",running_lora_adapters="a, ,b,",waiting_lora_adapters="c"} 1.9e9
                 vllm:lora_requests_info{max_lora="3",running_lora_adapters="broken",waiting_lora_adapters=""} NaN
@@ -145,7 +143,7 @@ class EngineDialectTest {
 
     @Test
     void vllmLoraWithEmptyAdapterListsMeansNoAdapterIsResident() {
-        EndpointMetrics m = read(EngineType.VLLM, """
+        EndpointMetrics m = read("vllm", """
                 vllm:lora_requests_info{max_lora="1",running_lora_adapters="x",waiting_lora_adapters=""} 1.0e9
                 vllm:lora_requests_info{max_lora="1",running_lora_adapters="",waiting_lora_adapters=""} 2.0e9
                 """);
@@ -157,7 +155,7 @@ class EngineDialectTest {
 
     @Test
     void unreadableValuesStayUnknownAndKvUsageIsClampedToOne() {
-        EndpointMetrics m = read(EngineType.VLLM, """
+        EndpointMetrics m = read("vllm", """
                 vllm:num_requests_waiting{engine="0"} NaN
                 vllm:num_requests_running{engine="0"} -3
                 vllm:kv_cache_usage_perc{engine="0"} 1.2
@@ -178,7 +176,7 @@ class EngineDialectTest {
 
     @Test
     void sglangDataParallelRanksSumWhileTensorParallelCopiesAndPriorityBreakdownsDoNot() {
-        EndpointMetrics m = read(EngineType.SGLANG, """
+        EndpointMetrics m = read("sglang", """
                 sglang:num_queue_reqs{dp_rank="0",priority="",tp_rank="0"} 4.0
                 sglang:num_queue_reqs{dp_rank="0",priority="",tp_rank="1"} 4.0
                 sglang:num_queue_reqs{dp_rank="0",priority="1",tp_rank="0"} 3.0
@@ -203,7 +201,7 @@ class EngineDialectTest {
 
     @Test
     void sglangCachedTokensWithoutSourceLabelCountAsHits() {
-        EndpointMetrics m = read(EngineType.SGLANG, """
+        EndpointMetrics m = read("sglang", """
                 sglang:prompt_tokens_total{model_name="m"} 50.0
                 sglang:cached_tokens_total{model_name="m"} 20.0
                 """);
@@ -214,7 +212,7 @@ class EngineDialectTest {
 
     @Test
     void trtllmGaugeCopiesFromSeveralProcessesCombineByMax() {
-        EndpointMetrics m = read(EngineType.TRTLLM, """
+        EndpointMetrics m = read("trtllm", """
                 trtllm_num_requests_waiting{engine_type="undefined",model_name="undefined",pid="10"} 0.0
                 trtllm_num_requests_waiting{engine_type="undefined",model_name="undefined",pid="11"} 5.0
                 trtllm_num_requests_running{engine_type="undefined",model_name="undefined",pid="10"} 8.0
@@ -238,7 +236,7 @@ class EngineDialectTest {
         String text = "llamacpp:requests_processing 1\nllamacpp:prompt_tokens_total " + computed + "\n"
                 + (cached == null ? "" : "llamacpp:prompt_tokens_cached_total " + cached + "\n");
 
-        EndpointMetrics m = read(EngineType.LLAMACPP, text);
+        EndpointMetrics m = read("llamacpp", text);
 
         assertThat(Double.valueOf(m.prefixCacheQueries())).isEqualTo(Double.valueOf(queried));
         assertThat(Double.valueOf(m.prefixCacheHits())).isEqualTo(Double.valueOf(hit));
@@ -259,7 +257,7 @@ class EngineDialectTest {
         long processing = StreamSupport.stream(slots.spliterator(), false)
                 .filter(slot -> slot.get("is_processing").asBoolean()).count();
         byte[] text = PrometheusTextParserTest.fixture("llamacpp-metrics-busy.txt");
-        EndpointMetrics m = EngineDialect.forEngine(EngineType.LLAMACPP).read(text, 0, text.length, STARTED, DISPATCHED)
+        EndpointMetrics m = EngineDialects.forEngine("llamacpp").read(text, 0, text.length, STARTED, DISPATCHED)
                 .metrics();
 
         assertThat(slots).hasSize(totalSlots);
@@ -276,7 +274,7 @@ class EngineDialectTest {
                 tgi_batch_current_size 17
                 """);
 
-        EngineDialect.Parsed parsed = EngineDialect.forEngine(EngineType.TGI)
+        EngineDialect.Parsed parsed = EngineDialects.forEngine("tgi")
                 .read(text, 0, text.length, STARTED, DISPATCHED);
 
         assertThat(parsed.stats().garbageLines()).isEqualTo(2);
@@ -286,7 +284,7 @@ class EngineDialectTest {
 
     @Test
     void vllmDialectIgnoresOtherEnginesNames() {
-        EndpointMetrics m = read(EngineType.VLLM, """
+        EndpointMetrics m = read("vllm", """
                 sglang:num_queue_reqs{dp_rank="0"} 4.0
                 tgi_queue_size 4
                 vllm:num_requests_waiting_created{engine="0"} 1.7e9
@@ -295,9 +293,9 @@ class EngineDialectTest {
         assertThat(m.waiting()).isEqualTo(-1);
     }
 
-    private static EndpointMetrics read(EngineType engine, String text) {
+    private static EndpointMetrics read(String engine, String text) {
         byte[] bytes = bytes(text);
-        return EngineDialect.forEngine(engine).read(bytes, 0, bytes.length, STARTED, DISPATCHED).metrics();
+        return EngineDialects.forEngine(engine).read(bytes, 0, bytes.length, STARTED, DISPATCHED).metrics();
     }
 
     private static byte[] bytes(String text) {

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
@@ -51,8 +50,8 @@ class MetricsScrapeRouteTest {
             .serving(PrometheusTextParserTest.fixture("sglang-0.5-metrics.txt"));
     private final MetricsCache cache = new MetricsCache();
     private final AtomicReference<ModelPools> pools = new AtomicReference<>(new ModelPools(List.of(
-            MetricsScraperTest.pool(POOL, EngineType.VLLM, server.endpoint()),
-            MetricsScraperTest.pool(OTHER_POOL, EngineType.SGLANG, otherServer.endpoint()))));
+            MetricsScraperTest.pool(POOL, "vllm", server.endpoint()),
+            MetricsScraperTest.pool(OTHER_POOL, "sglang", otherServer.endpoint()))));
 
     private final InFlightRequests inFlight = new InFlightRequests();
 

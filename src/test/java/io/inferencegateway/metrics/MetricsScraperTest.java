@@ -18,10 +18,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
@@ -56,7 +54,7 @@ class MetricsScraperTest {
     void fillsTheCacheForEveryEndpointOfThePool() throws IOException {
         FakeModelServer a = server().serving(fixture("vllm-0.10-metrics.txt"));
         FakeModelServer b = server().serving(fixture("vllm-0.10-full-metrics.txt"));
-        usePools(pool("llama", EngineType.VLLM, a.endpoint(), b.endpoint()));
+        usePools(pool("llama", "vllm", a.endpoint(), b.endpoint()));
         now.set(5_000);
 
         int started = scraper.scrape("llama");
@@ -84,7 +82,7 @@ class MetricsScraperTest {
     @Test
     void successiveScrapesOfAnEndpointShareOneConnection() throws IOException {
         FakeModelServer a = server().serving(vllmWaiting(1));
-        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+        usePools(pool("llama", "vllm", a.endpoint()));
 
         scrapeOneAfterAnother("llama", 3);
 
@@ -95,7 +93,7 @@ class MetricsScraperTest {
     @Test
     void aServerThatClosesEachConnectionIsConnectedToAfresh() throws IOException {
         FakeModelServer a = server().serving(vllmWaiting(1)).closingConnections();
-        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+        usePools(pool("llama", "vllm", a.endpoint()));
 
         scrapeOneAfterAnother("llama", 3);
 
@@ -107,7 +105,7 @@ class MetricsScraperTest {
     void theConnectionToAnEndpointThatLeftEveryPoolIsClosed() throws IOException {
         FakeModelServer staying = server().serving(vllmWaiting(1));
         FakeModelServer leaving = server().serving(vllmWaiting(2));
-        ModelPool pool = pool("llama", EngineType.VLLM, staying.endpoint(), leaving.endpoint());
+        ModelPool pool = pool("llama", "vllm", staying.endpoint(), leaving.endpoint());
         usePools(pool);
         scraper.scrape("llama");
         await().atMost(WAIT).until(() -> scraper.stats().succeeded() == 2);
@@ -124,7 +122,7 @@ class MetricsScraperTest {
     @Test
     void dispatchCountersAreTakenWhenTheScrapeStarts() throws IOException {
         FakeModelServer a = server().serving(fixture("vllm-0.10-metrics.txt")).holding();
-        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+        usePools(pool("llama", "vllm", a.endpoint()));
         inFlight.started(a.endpoint(), 100);
         inFlight.started(a.endpoint(), 100);
         inFlight.finished(a.endpoint());
@@ -142,7 +140,7 @@ class MetricsScraperTest {
     void aSlowEndpointIsSkippedWhileTheOthersKeepBeingScraped() throws IOException {
         FakeModelServer slow = server().serving(fixture("vllm-0.10-metrics.txt")).holding();
         FakeModelServer fast = server().serving(vllmWaiting(1));
-        usePools(pool("llama", EngineType.VLLM, slow.endpoint(), fast.endpoint()));
+        usePools(pool("llama", "vllm", slow.endpoint(), fast.endpoint()));
 
         assertThat(scraper.scrape("llama")).isEqualTo(2);
         await().atMost(WAIT).until(() -> cache.latest(fast.endpoint()) != null && !scraper.isScraping(fast.endpoint()));
@@ -163,7 +161,7 @@ class MetricsScraperTest {
     void aScrapeThatOutlivesTheTimeoutIsCancelledCountedAndFreesTheEndpoint() throws IOException {
         scraper = scraper(Duration.ofMillis(300), MetricsScraper.DEFAULT_MAX_BODY_BYTES);
         FakeModelServer stuck = server().serving(fixture("vllm-0.10-metrics.txt")).holding();
-        usePools(pool("llama", EngineType.VLLM, stuck.endpoint()));
+        usePools(pool("llama", "vllm", stuck.endpoint()));
 
         scraper.scrape("llama");
 
@@ -178,7 +176,7 @@ class MetricsScraperTest {
     @Test
     void failuresAreCountedAndTheLastGoodMetricsStay() throws IOException {
         FakeModelServer a = server().serving(fixture("vllm-0.10-metrics.txt"));
-        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+        usePools(pool("llama", "vllm", a.endpoint()));
         scraper.scrape("llama");
         await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null && noScrapeInFlight());
 
@@ -196,7 +194,7 @@ class MetricsScraperTest {
         FakeModelServer gone = server();
         Endpoint endpoint = gone.endpoint();
         gone.close();
-        usePools(pool("llama", EngineType.VLLM, endpoint));
+        usePools(pool("llama", "vllm", endpoint));
 
         scraper.scrape("llama");
 
@@ -208,7 +206,7 @@ class MetricsScraperTest {
     @Test
     void aResponseWithoutTheEnginesMetricsIsAFailure() throws IOException {
         FakeModelServer tgi = server().serving(fixture("tgi-3-metrics.txt"));
-        usePools(pool("llama", EngineType.VLLM, tgi.endpoint()));
+        usePools(pool("llama", "vllm", tgi.endpoint()));
 
         scraper.scrape("llama");
 
@@ -222,7 +220,7 @@ class MetricsScraperTest {
         byte[] body = ("!!! broken\n" + new String(fixture("vllm-0.10-metrics.txt"), StandardCharsets.UTF_8)
                 + "vllm:num_requests_running{engine=\"0\"} twelve\n").getBytes(StandardCharsets.UTF_8);
         FakeModelServer a = server().serving(body);
-        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+        usePools(pool("llama", "vllm", a.endpoint()));
 
         scraper.scrape("llama");
 
@@ -235,7 +233,7 @@ class MetricsScraperTest {
     void aBodyOverTheLimitIsAFailure() throws IOException {
         scraper = scraper(MetricsScraper.DEFAULT_TIMEOUT, 4096);
         FakeModelServer a = server().serving(fixture("vllm-0.10-full-metrics.txt"));
-        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+        usePools(pool("llama", "vllm", a.endpoint()));
 
         scraper.scrape("llama");
 
@@ -246,7 +244,7 @@ class MetricsScraperTest {
     @Test
     void trtllmIsScrapedAtItsPrometheusPath() throws IOException {
         FakeModelServer a = server().serving(fixture("trtllm-serve-metrics.txt"));
-        usePools(pool("trt", EngineType.TRTLLM, a.endpoint()));
+        usePools(pool("trt", "trtllm", a.endpoint()));
 
         scraper.scrape("trt");
 
@@ -258,7 +256,7 @@ class MetricsScraperTest {
     @Test
     void llamaCppIsScrapedForItsSlotsAndDeferredRequests() throws IOException {
         FakeModelServer a = server().serving(fixture("llamacpp-metrics-busy.txt"));
-        usePools(pool("gguf", EngineType.LLAMACPP, a.endpoint()));
+        usePools(pool("gguf", "llamacpp", a.endpoint()));
 
         scraper.scrape("gguf");
 
@@ -273,7 +271,7 @@ class MetricsScraperTest {
     void endpointsThatLeaveThePoolAreForgottenAndTheirLateAnswersDropped() throws IOException {
         FakeModelServer staying = server().serving(vllmWaiting(1));
         FakeModelServer leaving = server().serving(vllmWaiting(2));
-        ModelPool pool = pool("llama", EngineType.VLLM, staying.endpoint(), leaving.endpoint());
+        ModelPool pool = pool("llama", "vllm", staying.endpoint(), leaving.endpoint());
         usePools(pool);
         scraper.scrape("llama");
         await().atMost(WAIT).until(() -> cache.endpoints().size() == 2 && noScrapeInFlight());
@@ -294,11 +292,11 @@ class MetricsScraperTest {
     void aConfigReloadSwapsThePools() throws IOException {
         FakeModelServer old = server().serving(vllmWaiting(1));
         FakeModelServer fresh = server().serving(fixture("sglang-0.5-metrics.txt"));
-        usePools(pool("old", EngineType.VLLM, old.endpoint()));
+        usePools(pool("old", "vllm", old.endpoint()));
         scraper.scrape("old");
         await().atMost(WAIT).until(() -> cache.latest(old.endpoint()) != null && noScrapeInFlight());
 
-        usePools(pool("fresh", EngineType.SGLANG, fresh.endpoint()));
+        usePools(pool("fresh", "sglang", fresh.endpoint()));
 
         assertThat(scraper.scrape("old")).isZero();
         assertThat(scraper.scrape("fresh")).isEqualTo(1);
@@ -310,7 +308,7 @@ class MetricsScraperTest {
     @Test
     void unknownPoolAndClosedScraperStartNothing() throws IOException {
         FakeModelServer a = server().serving(vllmWaiting(1));
-        usePools(pool("llama", EngineType.VLLM, a.endpoint()));
+        usePools(pool("llama", "vllm", a.endpoint()));
 
         assertThat(scraper.scrape("nope")).isZero();
         scraper.close();
@@ -322,7 +320,7 @@ class MetricsScraperTest {
     void closingCancelsScrapesInFlight() throws IOException {
         scraper = scraper(Duration.ofSeconds(60), MetricsScraper.DEFAULT_MAX_BODY_BYTES); // only close() can end it
         FakeModelServer stuck = server().serving(vllmWaiting(1)).holding();
-        usePools(pool("llama", EngineType.VLLM, stuck.endpoint()));
+        usePools(pool("llama", "vllm", stuck.endpoint()));
         scraper.scrape("llama");
         await().atMost(WAIT).until(() -> stuck.requests() == 1);
 
@@ -399,10 +397,9 @@ class MetricsScraperTest {
         pools.set(new ModelPools(List.of(modelPools)));
     }
 
-    static ModelPool pool(String name, EngineType engine, Endpoint... endpoints) {
-        PoolConfig config = new PoolConfig(name, name, List.of(), List.of(endpoints), Map.of(), null,
-                PoolConfig.DEFAULT_TARGET_PORT, engine, Policy.ROUND_ROBIN, Weights.DEFAULT,
-                PoolConfig.DEFAULT_ROUTE_TIMEOUT, PoolConfig.DEFAULT_METRICS_INTERVAL);
+    static ModelPool pool(String name, String engine, Endpoint... endpoints) {
+        PoolConfig config = PoolConfig.builder(name).endpoints(List.of(endpoints)).engine(engine)
+                .policy(Policy.ROUND_ROBIN).build();
         return new ModelPool(config, new RoundRobinPolicy(), List.of(endpoints));
     }
 

@@ -11,13 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.config.EngineType;
-import io.inferencegateway.config.FailoverConfig;
 import io.inferencegateway.config.FlowControlConfig;
-import io.inferencegateway.config.OutlierConfig;
-import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
@@ -56,12 +51,8 @@ class FlowControlTest {
     };
 
     ModelPool pool(FlowControlConfig flow, List<Endpoint> endpoints) {
-        PoolConfig base = new PoolConfig("p", "m", List.of("adapter-a"), endpoints, Map.of(), null, 8000,
-                EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(30), Duration.ofMillis(50));
-        PoolConfig config = new PoolConfig(base.name(), base.modelName(), base.loraAdapters(), base.endpoints(),
-                base.modelSelector(), base.namespace(), base.targetPort(), base.engine(), base.policy(),
-                base.endpointPicker(), base.routeTimeout(), base.metricsInterval(), base.metricsStalenessThreshold(),
-                false, FailoverConfig.DEFAULT, OutlierConfig.DEFAULT, flow, null);
+        PoolConfig config = PoolConfig.builder("m").name("p").loraAdapters(List.of("adapter-a")).endpoints(endpoints)
+                .routeTimeout(Duration.ofSeconds(30)).flowControl(flow).build();
         return new ModelPool(config, oneSlotPods, endpoints, inFlight, now::get);
     }
 

@@ -5,14 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.config.EngineType;
-import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
@@ -53,9 +49,8 @@ class PlacementTest {
         }
     };
 
-    final ModelPool pool = new ModelPool(new PoolConfig("p", "m", List.of(), List.of(A, B), Map.of(), null, 8000,
-            EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(30), Duration.ofMillis(50)),
-            policy, List.of(A, B), inFlight, NanoClock.SYSTEM);
+    final ModelPool pool = new ModelPool(PoolConfig.builder("m").name("p").endpoints(List.of(A, B))
+            .routeTimeout(Duration.ofSeconds(30)).build(), policy, List.of(A, B), inFlight, NanoClock.SYSTEM);
 
     Placement placement() {
         return Placement.choose(pool, new InferenceRequest("m", null, "prompt", 1, false));

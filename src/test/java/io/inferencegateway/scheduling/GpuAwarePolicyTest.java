@@ -20,7 +20,6 @@ import java.util.random.RandomGenerator;
 
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.ReplicaConfig;
@@ -65,17 +64,14 @@ class GpuAwarePolicyTest {
     }
 
     private static PoolConfig pool(Weights weights, Policy policy) {
-        return new PoolConfig("p", MODEL, List.of("sql"), List.of(pod(1)), Map.of(), null, 8000, EngineType.VLLM,
-                policy, weights, Duration.ofSeconds(300), Duration.ofMillis(50));
+        return PoolConfig.builder(MODEL).name("p").loraAdapters(List.of("sql")).endpoints(List.of(pod(1)))
+                .policy(policy).weights(weights).build();
     }
 
     /** The default GPU-aware pool, run by several gateway replicas as {@code replicas} says. */
     private static PoolConfig replicated(ReplicaConfig replicas) {
-        PoolConfig single = pool(Weights.DEFAULT, Policy.GPU_AWARE);
-        return new PoolConfig(single.name(), single.modelName(), single.loraAdapters(), single.endpoints(),
-                single.modelSelector(), single.namespace(), single.targetPort(), single.engine(), single.policy(),
-                single.endpointPicker(), single.routeTimeout(), single.metricsInterval(),
-                single.metricsStalenessThreshold(), false, null, null, null, replicas);
+        return PoolConfig.builder(MODEL).name("p").loraAdapters(List.of("sql")).endpoints(List.of(pod(1)))
+                .replicas(replicas).build();
     }
 
     /** A scrape of {@code e} taken now, remembering the gateway's counters at this moment as the scraper does. */
@@ -350,9 +346,8 @@ class GpuAwarePolicyTest {
     @Test
     void thePoolsStalenessThresholdDecidesWhatIsFresh() {
         PoolConfig base = pool(Weights.DEFAULT, Policy.GPU_AWARE);
-        PoolConfig patient = new PoolConfig("p", MODEL, List.of(), List.of(p1), Map.of(), null, 8000, EngineType.VLLM,
-                Policy.GPU_AWARE, base.endpointPicker(), Duration.ofSeconds(300), Duration.ofMillis(50),
-                Duration.ofSeconds(1));
+        PoolConfig patient = PoolConfig.builder(MODEL).name("p").endpoints(List.of(p1))
+                .metricsStalenessThreshold(Duration.ofSeconds(1)).build();
         scraped(p1, s -> s.waiting(0).kv(0.1));
         now[0] += 500 * MS;
         scraped(p2, s -> s.waiting(4).kv(0.7));

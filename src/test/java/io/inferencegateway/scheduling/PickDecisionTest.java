@@ -22,10 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.config.EngineType;
-import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
@@ -86,9 +83,8 @@ class PickDecisionTest {
         }
 
         GpuAwarePolicy defaults() {
-            return GpuAwarePolicy.forPool(new PoolConfig("p", Scenarios.MODEL, List.of("sql"), List.of(P1), Map.of(), null,
-                    8000, EngineType.VLLM, Policy.GPU_AWARE, Weights.DEFAULT, Duration.ofSeconds(300),
-                    Duration.ofMillis(50)), scrapes::get, inFlight, clock,
+            return GpuAwarePolicy.forPool(PoolConfig.builder(Scenarios.MODEL).name("p").loraAdapters(List.of("sql"))
+                    .endpoints(List.of(P1)).build(), scrapes::get, inFlight, clock,
                     events, () -> 0L);
         }
 

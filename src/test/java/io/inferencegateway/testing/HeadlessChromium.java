@@ -1,5 +1,7 @@
 package io.inferencegateway.testing;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,6 +27,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Debian's {@code chromium}, headless, driven over the Chrome DevTools Protocol from one page's WebSocket (the JDK's
@@ -96,22 +99,19 @@ public final class HeadlessChromium implements AutoCloseable {
     /** Chromium writes the port it bound to into {@code DevToolsActivePort} in its profile once it listens. */
     private static int devToolsPort(Process process, Path profile, Path log) throws Exception {
         Path file = profile.resolve("DevToolsActivePort");
-        long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("chromium exited with " + process.exitValue() + ":\n"
-                        + Files.readString(log));
-            }
-            if (Files.exists(file)) {
-                List<String> lines = Files.readAllLines(file);
-                if (lines.size() >= 2) {
-                    return Integer.parseInt(lines.get(0).strip());
+        try {
+            return await().atMost(TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException("chromium exited with " + process.exitValue() + ":\n"
+                            + Files.readString(log));
                 }
-            }
-            Thread.sleep(50);
+                List<String> lines = Files.exists(file) ? Files.readAllLines(file) : List.of();
+                return lines.size() >= 2 ? Integer.valueOf(lines.get(0).strip()) : null;
+            }, port -> port != null);
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("chromium did not open its DevTools port within " + TIMEOUT + ":\n"
+                    + Files.readString(log));
         }
-        throw new IllegalStateException("chromium did not open its DevTools port within " + TIMEOUT + ":\n"
-                + Files.readString(log));
     }
 
     private static String pageSocketUrl(int port) throws Exception {

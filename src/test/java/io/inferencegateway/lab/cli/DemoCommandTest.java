@@ -22,7 +22,6 @@ import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
 import io.inferencegateway.config.ConfigLoader;
-import io.inferencegateway.config.EngineType;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.domain.Endpoint;
@@ -46,7 +45,7 @@ class DemoCommandTest {
             assertThat(p.policy()).isEqualTo(Policy.GPU_AWARE);
             assertThat(p.endpoints()).hasSize(2);
             assertThat(p.loraAdapters()).containsExactly("a-lora-0", "a-lora-1");
-            assertThat(p.engine()).isEqualTo(EngineType.fromConfigName(engine.cliName()));
+            assertThat(p.engine()).isEqualTo(engine.cliName());
         });
     }
 
