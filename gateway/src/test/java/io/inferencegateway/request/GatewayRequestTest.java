@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -12,8 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.config.ConfigLoader;
-import io.inferencegateway.config.InvalidConfigException;
+import io.inferencegateway.config.FlowControlConfig;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
@@ -70,19 +70,11 @@ class GatewayRequestTest {
             new DefaultHttpHeaders(), body);
 
     static PoolConfig poolConfig() {
-        try {
-            return ConfigLoader.parse("""
-                    kind: InferenceGatewayConfig
-                    spec:
-                      schedulers:
-                        - name: pool
-                          modelName: m
-                          endpoints: ["10.0.0.1:8000"]
-                          flowControl: {enabled: true}
-                    """).pools().get(0);
-        } catch (InvalidConfigException e) {
-            throw new IllegalStateException(e);
-        }
+        FlowControlConfig defaults = FlowControlConfig.DEFAULT;
+        return PoolConfig.builder("m").name("pool").endpoints(List.of(POD))
+                .flowControl(new FlowControlConfig(true, defaults.maxQueued(), defaults.queueTimeout(),
+                        defaults.retryAfter(), defaults.defaultPriority(), Map.of(), defaults.priorityHeader()))
+                .build();
     }
 
     /** The steps of the inference route up to the pick: recorded, parsed, served by the pool, reserved, admitted. */
