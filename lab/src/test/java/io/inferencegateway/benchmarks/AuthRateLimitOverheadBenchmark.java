@@ -21,10 +21,13 @@ import io.inferencegateway.lab.bench.gateway.RedisServer;
  * variant in front of the same stub, alternating rounds at a fixed open-loop rate, as ObservabilityOverheadBenchmark.
  *
  * <pre>
- * mvn -B -q package -DskipTests && mvn -B -q test-compile
- * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.benchmarks.AuthRateLimitOverheadBenchmark
+ * mvn -B -q package -DskipTests
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.benchmarks.AuthRateLimitOverheadBenchmark
  * </pre>
  * {@code -Drate}, {@code -Dseconds}, {@code -Drounds} size the runs; {@code -Dvariants=none,api-key,redis-limit}.
+ * Run it from the top of the repository: the gateways are {@code target/inference-gateway.jar serve} (the same
+ * package builds it; {@code -DgatewayJar=path} for another), each a process of its own.
  */
 public final class AuthRateLimitOverheadBenchmark {
 

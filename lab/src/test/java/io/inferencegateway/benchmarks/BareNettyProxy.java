@@ -28,7 +28,10 @@ import io.netty.handler.codec.http.HttpServerCodec;
  * as it is, and the aggregated answer written back. Not a product: a reference for what the JVM and Netty cost on
  * this machine, measured beside nginx and the gateway.
  *
- * <pre>java -cp target/test-classes:$(cat target/cp.txt) io.inferencegateway.benchmarks.BareNettyProxy UPSTREAM_PORT [PORT]</pre>
+ * <pre>
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.benchmarks.BareNettyProxy UPSTREAM_PORT [PORT]
+ * </pre>
  */
 public final class BareNettyProxy {
 

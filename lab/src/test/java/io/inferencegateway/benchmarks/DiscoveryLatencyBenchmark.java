@@ -17,8 +17,9 @@ import io.inferencegateway.testing.TestUpstream;
  * endpoint list shows the change. The resync is set to an hour, so only the watch can explain a change.
  *
  * <pre>
- * mvn -B -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
- * java -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) io.inferencegateway.benchmarks.DiscoveryLatencyBenchmark [rounds]
+ * mvn -B -q package -DskipTests
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.benchmarks.DiscoveryLatencyBenchmark [rounds]
  * </pre>
  */
 public final class DiscoveryLatencyBenchmark {

@@ -31,7 +31,10 @@ import io.inferencegateway.runtime.Gateway;
  * already-filled record, from two threads into one pool of 64 pods, as two event loops would), and one
  * {@code GET /ui/fleet} answer (snapshot and JSON) of that pool with its windows full. Average time per operation.
  *
- * <pre>java -cp target/classes:target/test-classes:$(cat target/cp.txt) org.openjdk.jmh.Main FleetViewBenchmark</pre>
+ * <pre>
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      org.openjdk.jmh.Main FleetViewBenchmark
+ * </pre>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -31,7 +31,8 @@ import io.netty.channel.nio.NioEventLoopGroup;
  * parts to run ({@code accuracy}, {@code rate}, {@code streams}; default all):
  *
  * <pre>
- * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.lab.bench.GeneratorOverheadBenchmark [part...]
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.lab.bench.GeneratorOverheadBenchmark [part...]
  * </pre>
  *
  * 1. TTFT accuracy: measured TTFT minus what the server really took (same clock), 50 ms / 10 ms stub.

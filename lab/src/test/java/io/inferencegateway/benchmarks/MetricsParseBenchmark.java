@@ -37,8 +37,9 @@ import io.inferencegateway.metrics.SampleVisitor;
  * scraper's event loop (metrics/ScrapeConnection.java), 20 times a second per pod at the default 50 ms period.
  *
  * <pre>
- * mvn -B -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
- * java -cp target/test-classes:target/classes:$(cat target/test-classpath.txt) io.inferencegateway.benchmarks.MetricsParseBenchmark
+ * mvn -B -q package -DskipTests
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.benchmarks.MetricsParseBenchmark
  * </pre>
  *
  * Benchmarks: {@code vllmDialect} (the scraper's path), {@code everySample} (the parser handing over every sample,

@@ -17,11 +17,14 @@ import com.sun.net.httpserver.HttpServer;
  * per request (the scrapes of the stub's /metrics and the span export thread included).
  *
  * <pre>
- * mvn -B -q package -DskipTests && mvn -B -q test-compile
- * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.benchmarks.ObservabilityOverheadBenchmark
+ * mvn -B -q package -DskipTests
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.benchmarks.ObservabilityOverheadBenchmark
  * </pre>
  * {@code -Dvariants=off,metrics,access-log,traced,unsampled} picks variants; {@code -Drate}, {@code -Dseconds},
- * {@code -Drounds} size the runs.
+ * {@code -Drounds} size the runs. Run it from the top of the repository: the gateways are
+ * {@code target/inference-gateway.jar serve} (the same package builds it; {@code -DgatewayJar=path} for another),
+ * each a process of its own.
  */
 public final class ObservabilityOverheadBenchmark {
 

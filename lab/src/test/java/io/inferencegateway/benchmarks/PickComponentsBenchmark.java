@@ -25,6 +25,9 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * Where a decision's time goes, part by part, for an 8,000-character prompt (125 blocks): hashing it,
  * matching it against the index, and recording it (the repeat case: every block is already there and is
  * only moved to the front of its pod's LRU). Average time per operation.
+ *
+ * <p>Run (see docs/scheduling.md): {@code java -cp lab/target/test-classes:lab/target/classes:$(cat
+ * lab/target/test-classpath.txt) org.openjdk.jmh.Main PickComponentsBenchmark}
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

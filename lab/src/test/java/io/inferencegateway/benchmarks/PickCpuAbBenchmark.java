@@ -21,13 +21,16 @@ import java.util.List;
  * a quiet machine.
  *
  * <p>Run, with a directory of the older build's classes ({@code unzip} its jar and keep {@code io/inferencegateway}):
- * {@code java -Xmx2g -cp target/test-classes io.inferencegateway.benchmarks.PickCpuAbBenchmark 64 shared-prefix 40 1000
- * /tmp/old-classes target/classes target/test-classes:$(cat target/cp.txt)} (pods, workload, blocks per build, picks
- * per block, build A, build B, the rest of the class path), optionally followed by the benchmark method timed in A and
- * in B ({@code choose}, the decision and its commit, unless given; {@code decide} times the decision alone and commits
- * it untimed after each call, in a build that has it). A build is a class path: a build whose API the current
+ * {@code java -Xmx2g -cp lab/target/test-classes io.inferencegateway.benchmarks.PickCpuAbBenchmark 64 shared-prefix 40
+ * 1000 /tmp/old-classes gateway/target/classes
+ * lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt)} (pods, workload, blocks per build,
+ * picks per block, build A, build B, the rest of the class path), optionally followed by the benchmark method timed in
+ * A and in B ({@code choose}, the decision and its commit, unless given; {@code decide} times the decision alone and
+ * commits it untimed after each call, in a build that has it). A build is a class path: a build whose API the current
  * benchmark does not compile against (one from before {@code SchedulingPolicy.decideDeferred}) needs its own
- * {@link PickLatencyBenchmark} compiled in front of it, e.g. {@code /tmp/old-classes:/tmp/old-bench}.
+ * {@link PickLatencyBenchmark} compiled in front of it, e.g. {@code /tmp/old-classes:/tmp/old-bench}. The rest of the
+ * class path holds this build's gateway jar too (lab/target/test-classpath.txt names it), behind each build's classes:
+ * a class an older build lacks comes from this build.
  */
 public final class PickCpuAbBenchmark {
 

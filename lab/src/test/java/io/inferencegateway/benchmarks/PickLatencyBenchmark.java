@@ -48,8 +48,8 @@ import io.inferencegateway.domain.SchedulingPolicy;
  * as in multi-turn chat, so matches walk the full chain. Metrics: random but fresh, some pods running LoRA
  * adapters, held in a {@link MetricsCache} as the gateway holds them; 1 in 8 requests asks for an adapter.
  *
- * <p>Run (see docs/scheduling.md): {@code java -cp target/classes:target/test-classes:$(cat target/cp.txt)
- * org.openjdk.jmh.Main PickLatencyBenchmark}
+ * <p>Run (see docs/scheduling.md): {@code java -cp lab/target/test-classes:lab/target/classes:$(cat
+ * lab/target/test-classpath.txt) org.openjdk.jmh.Main PickLatencyBenchmark}
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)

@@ -16,7 +16,7 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  * groups plus a 512-character tail of its own) over 64 pods, replaces 8 pods every million requests as a
  * rolling update would, and prints entries, tracked pods, the arrays' size and the heap after a GC.
  *
- * <p>Run: {@code java -Xmx512m -cp target/classes:target/test-classes:$(cat target/cp.txt)
+ * <p>Run: {@code java -Xmx512m -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt)
  * io.inferencegateway.benchmarks.PrefixIndexMemoryBenchmark [requests]}
  */
 public final class PrefixIndexMemoryBenchmark {

@@ -42,7 +42,8 @@ import io.netty.handler.codec.http.LastHttpContent;
  * What the gateway adds to a request, measured against a direct connection to the same stub model
  * server: open-loop load at fixed rates (latency counted from each request's intended send time),
  * streaming time to first byte, the highest rate the gateway sustains, and its heap while holding
- * many streams. The gateway runs as its own process from the jar, as users run it.
+ * many streams. The gateway runs as its own process from the jar, as users run it: {@code target/inference-gateway.jar
+ * serve} (the same package builds it; {@code -DgatewayJar=path} for another), so run it from the top of the repository.
  *
  * <p>When {@code nginx} and {@code wrk} are on the PATH, it first measures nginx side by side in the same
  * run (see {@link NginxProcess}): closed-loop throughput and latency for 1 KiB and 200 KB request bodies,
@@ -56,8 +57,9 @@ import io.netty.handler.codec.http.LastHttpContent;
  * split by thread (event loops, scraper, JIT, GC) and given for the steady middle of the run.
  *
  * <pre>
- * mvn -B -q package -DskipTests && mvn -B -q test-compile
- * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.benchmarks.ProxyOverheadBenchmark
+ * mvn -B -q package -DskipTests
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.benchmarks.ProxyOverheadBenchmark
  * </pre>
  */
 public final class ProxyOverheadBenchmark {

@@ -35,10 +35,11 @@ import io.netty.buffer.Unpooled;
  * composite of 64 KiB direct pieces), read with the default prefix scorer's 16,384 characters.
  *
  * <pre>
- * mvn -B -q -o test-compile dependency:build-classpath -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test
- * java -cp target/classes:target/test-classes:$(cat target/cp.txt) org.openjdk.jmh.Main RequestParseBenchmark -prof gc
- * java -cp target/classes:target/test-classes:$(cat target/cp.txt) org.openjdk.jmh.Main RequestParseBenchmark \
- *      -p bytes=204800 -p bodies=1,64
+ * mvn -B -q package -DskipTests
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      org.openjdk.jmh.Main RequestParseBenchmark -prof gc
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      org.openjdk.jmh.Main RequestParseBenchmark -p bytes=204800 -p bodies=1,64
  * </pre>
  *
  * Benchmarks: {@code gateway} (the parser) and {@code jacksonSkip} (Jackson streaming over the same buffer, skipping

@@ -61,10 +61,13 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  * that the server side costs next to nothing and the gateway's own cost and freshness show.
  *
  * <p>{@code -DbaselineJar=path} measures another build of the gateway in alternate rounds with this one (A/B in one
- * run); {@code rounds} repeats the pair.
+ * run); {@code rounds} repeats the pair. The gateway is {@code target/inference-gateway.jar serve} (the same package
+ * builds it; {@code -DgatewayJar=path} for another), a process of its own, so run it from the top of the repository.
  *
  * <pre>
- * java -cp target/inference-gateway.jar:target/test-classes io.inferencegateway.benchmarks.ScrapeCostBenchmark [pods] [seconds] [rounds] [simulated|static]
+ * mvn -B -q package -DskipTests
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.benchmarks.ScrapeCostBenchmark [pods] [seconds] [rounds] [simulated|static]
  * </pre>
  */
 public final class ScrapeCostBenchmark {

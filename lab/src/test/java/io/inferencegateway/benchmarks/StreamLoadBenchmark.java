@@ -21,9 +21,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * inter-token latency, TTFT) next to the simulator process's CPU time read from /proc.
  *
  * <pre>
- * mvn -B -o -q package -DskipTests &amp;&amp; mvn -B -o -q test-compile
+ * mvn -B -q package -DskipTests
  * java -jar target/inference-gateway.jar simulate --pods 8 --base-port 18000 --admin-port 18100 &amp;
- * java -cp target/inference-gateway.jar:target/test-classes \
+ * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
  *      io.inferencegateway.lab.simulator.StreamLoadBenchmark 127.0.0.1 18000 8 500 60 $! 18100
  * </pre>
  * Arguments: host, base port, pods, streams, seconds, simulator pid (for CPU), [admin port, for the pods'
