@@ -23,7 +23,7 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
-import io.inferencegateway.lab.bench.gateway.RedisServer;
+import io.inferencegateway.lab.simulator.RedisServer;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;

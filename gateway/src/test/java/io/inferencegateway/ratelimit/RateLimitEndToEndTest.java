@@ -24,7 +24,7 @@ import io.inferencegateway.auth.ApiKeys;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
-import io.inferencegateway.lab.bench.gateway.RedisServer;
+import io.inferencegateway.lab.simulator.RedisServer;
 
 /**
  * Tenants' limits end to end (docs/auth.md), the same checks on a gateway counting in its own memory and on one

@@ -22,7 +22,7 @@ import io.inferencegateway.auth.ApiKeys;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
-import io.inferencegateway.lab.bench.gateway.RedisServer;
+import io.inferencegateway.lab.simulator.RedisServer;
 
 /**
  * Redis killed while two gateways count on it, one failing open and one failing closed (docs/auth.md): each holds

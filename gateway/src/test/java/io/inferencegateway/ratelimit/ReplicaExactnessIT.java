@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.auth.ApiKeys;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.lab.bench.gateway.RedisServer;
+import io.inferencegateway.lab.simulator.RedisServer;
 import io.inferencegateway.testing.ServeCommandLine;
 
 /**

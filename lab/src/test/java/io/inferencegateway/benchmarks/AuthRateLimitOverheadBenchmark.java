@@ -12,7 +12,7 @@ import io.inferencegateway.auth.ApiKeys;
 import io.inferencegateway.ratelimit.RedisLimitStore;
 import io.inferencegateway.ratelimit.Scope;
 import io.inferencegateway.runtime.RedisClientResources;
-import io.inferencegateway.lab.bench.gateway.RedisServer;
+import io.inferencegateway.lab.simulator.RedisServer;
 
 /**
  * What auth and a Redis-backed rate limit add to a request (docs/auth.md): the same gateway from the jar without auth,

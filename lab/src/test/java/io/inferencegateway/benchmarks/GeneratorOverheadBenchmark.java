@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.bench;
+package io.inferencegateway.benchmarks;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
@@ -32,7 +32,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
  *
  * <pre>
  * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
- *      io.inferencegateway.lab.bench.GeneratorOverheadBenchmark [part...]
+ *      io.inferencegateway.benchmarks.GeneratorOverheadBenchmark [part...]
  * </pre>
  *
  * 1. TTFT accuracy: measured TTFT minus what the server really took (same clock), 50 ms / 10 ms stub.

@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.simulator;
+package io.inferencegateway.benchmarks;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * mvn -B -q package -DskipTests
  * java -jar target/inference-gateway.jar simulate --pods 8 --base-port 18000 --admin-port 18100 &amp;
  * java -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
- *      io.inferencegateway.lab.simulator.StreamLoadBenchmark 127.0.0.1 18000 8 500 60 $! 18100
+ *      io.inferencegateway.benchmarks.StreamLoadBenchmark 127.0.0.1 18000 8 500 60 $! 18100
  * </pre>
  * Arguments: host, base port, pods, streams, seconds, simulator pid (for CPU), [admin port, for the pods'
  * timeline: model time lost to late wake-ups], [prompt chars, default 920 = 230 tokens], [max_tokens, default 203].

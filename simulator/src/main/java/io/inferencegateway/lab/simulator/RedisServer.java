@@ -1,4 +1,4 @@
-package io.inferencegateway.lab.bench.gateway;
+package io.inferencegateway.lab.simulator;
 
 import java.io.File;
 import java.io.IOException;

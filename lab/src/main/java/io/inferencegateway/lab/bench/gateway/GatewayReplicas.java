@@ -4,6 +4,8 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
+import io.inferencegateway.lab.simulator.RedisServer;
+
 /**
  * N gateway processes with the same config in front of one fleet, as a Kubernetes Service sees its
  * ready replicas: the load generator spreads requests over the {@link #live} ones. {@link #kill} takes
