@@ -5,7 +5,7 @@ package io.inferencegateway.domain;
  * (the GPU-aware policy's prefix index learns it, and with shared placement tells the other replicas). The request
  * path applies it once the request has been handed to the upstream connection, so that the request does not wait for
  * the index update (processors/io/inferencegateway/camel/UpstreamProducer.java); see
- * {@link SchedulingPolicy#decideDeferred}.
+ * {@link SchedulingPolicy#decide}.
  */
 public interface PendingPick {
 
