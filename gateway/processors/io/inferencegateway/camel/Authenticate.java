@@ -48,18 +48,7 @@ public class Authenticate extends AsyncProcessorSupport {
             return true;
         }
         CompletableFuture<Identity> identity = auth.authenticate(request.headers().get("authorization"));
-        if (identity.isDone()) {
-            try {
-                settle(request, auth, identity);
-            } catch (RuntimeException e) {
-                exchange.setException(e);
-            }
-            callback.done(true);
-            return true;
-        }
-        identity.whenComplete((who, error) -> EventLoopResume.resume(exchange, callback,
-                () -> settle(request, auth, identity)));
-        return false;
+        return EventLoopResume.afterward(identity, exchange, callback, () -> settle(request, auth, identity));
     }
 
     /** Gives the request its tenant, or throws the 401 or 403 that refuses it. */

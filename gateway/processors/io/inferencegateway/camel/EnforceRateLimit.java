@@ -38,18 +38,7 @@ public class EnforceRateLimit extends AsyncProcessorSupport {
             return true;
         }
         CompletableFuture<Admission> admission = rateLimiter.admit(tenant, scopes, request.parsed());
-        if (admission.isDone()) {
-            try {
-                settle(request, tenant, admission);
-            } catch (RuntimeException e) {
-                exchange.setException(e);
-            }
-            callback.done(true);
-            return true;
-        }
-        admission.whenComplete((a, e) -> EventLoopResume.resume(exchange, callback,
-                () -> settle(request, tenant, admission)));
-        return false;
+        return EventLoopResume.afterward(admission, exchange, callback, () -> settle(request, tenant, admission));
     }
 
     /** Puts the limits' headers on the response and keeps the reservation, or throws the 429 (or 503) refusal. */
