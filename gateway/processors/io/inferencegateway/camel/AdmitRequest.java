@@ -3,9 +3,11 @@ package io.inferencegateway.camel;
 import java.util.concurrent.Executor;
 
 import io.inferencegateway.config.FlowControlConfig;
+import io.inferencegateway.config.SloConfig;
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.pool.FlowControl;
 import io.inferencegateway.pool.ModelPool;
@@ -30,31 +32,38 @@ import org.apache.camel.support.AsyncProcessorSupport;
  * <p>Priority: the {@code x-gateway-priority} header ({@code critical}, {@code standard}, {@code sheddable} or an
  * integer) unless the pool's {@code flowControl.priorityHeader} is off, else the authenticated tenant's
  * {@code priority}, else the pool's priority for the model or adapter, else its {@code defaultPriority}. Fairness key:
- * the {@code x-gateway-fairness-id} header, else the tenant's name.
+ * the {@code x-gateway-fairness-id} header, else the tenant's name. Latency targets (docs/slo.md), each of the two on
+ * its own: the {@code x-slo-ttft-ms} / {@code x-slo-tpot-ms} header, else the tenant's {@code slo}, else the pool's
+ * {@code slo} for the model or adapter, else the pool's default. A bad priority, key or target header is a 400.
  */
 public class AdmitRequest extends AsyncProcessorSupport {
 
     public static final String PRIORITY_HEADER = "x-gateway-priority";
     public static final String FAIRNESS_HEADER = "x-gateway-fairness-id";
+    public static final String TTFT_HEADER = "x-slo-ttft-ms";
+    public static final String TPOT_HEADER = "x-slo-tpot-ms";
     /** Longest fairness key taken; a longer one is a 400, so that a key cannot pin much memory. */
     public static final int MAX_FAIRNESS_KEY = 128;
     // the names as Netty looks them up: an AsciiString keeps its hash, a String's is computed again on every lookup
     private static final AsciiString PRIORITY = AsciiString.cached(PRIORITY_HEADER);
     private static final AsciiString FAIRNESS = AsciiString.cached(FAIRNESS_HEADER);
+    private static final AsciiString TTFT = AsciiString.cached(TTFT_HEADER);
+    private static final AsciiString TPOT = AsciiString.cached(TPOT_HEADER);
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         try {
             GatewayRequest request = GatewayExchange.request(exchange);
             ModelPool pool = request.pool();
-            int priority = priority(pool.config().flowControl(), request.parsed(), request.headers(), request.tenant());
-            if (pool.flowControl().admitNow(priority)) {
-                request.admitted(priority, 0);
+            request.service(priority(pool.config().flowControl(), request.parsed(), request.headers(), request.tenant()),
+                    targets(pool.config().slo(), request.parsed(), request.headers(), request.tenant()));
+            if (pool.flowControl().admitNow(request.parsed())) {
+                request.admitted(0);
                 callback.done(true);
                 return true;
             }
-            Waiting waiting = new Waiting(exchange, callback, request, GatewayExchange.client(exchange), priority);
-            waiting.ticket = pool.flowControl().enqueue(request.parsed(), priority,
+            Waiting waiting = new Waiting(exchange, callback, request, GatewayExchange.client(exchange));
+            waiting.ticket = pool.flowControl().enqueue(request.parsed(),
                     fairnessKey(request.headers(), request.tenant()), waiting);
             waiting.watchClient();
             return false;
@@ -78,6 +87,20 @@ public class AdmitRequest extends AsyncProcessorSupport {
         return tenant != null ? tenant.priority() : config.priorityOf(request.model());
     }
 
+    static LatencyTargets targets(SloConfig config, InferenceRequest request, HttpHeaders headers,
+            TenantConfig tenant) {
+        LatencyTargets asked = LatencyTargets.NONE;
+        if (headers != null) {
+            try {
+                asked = new LatencyTargets(LatencyTargets.parseMillis(TTFT_HEADER, headers.get(TTFT)),
+                        LatencyTargets.parseMillis(TPOT_HEADER, headers.get(TPOT)));
+            } catch (IllegalArgumentException e) {
+                throw GatewayError.invalidRequest(null, e.getMessage());
+            }
+        }
+        return asked.orElse(tenant == null ? null : tenant.slo()).orElse(config.targetsFor(request.model()));
+    }
+
     static String fairnessKey(HttpHeaders headers, TenantConfig tenant) {
         String key = headers == null ? null : headers.get(FAIRNESS);
         if (key == null && tenant != null) {
@@ -97,18 +120,15 @@ public class AdmitRequest extends AsyncProcessorSupport {
         private final GatewayRequest request;
         private final ChannelHandlerContext ctx;
         private final Executor loop;
-        private final int priority;
         private final ChannelFutureListener onClientClosed = f -> clientClosed();
         private FlowControl.Ticket ticket;
 
-        Waiting(Exchange exchange, AsyncCallback callback, GatewayRequest request, ChannelHandlerContext ctx,
-                int priority) {
+        Waiting(Exchange exchange, AsyncCallback callback, GatewayRequest request, ChannelHandlerContext ctx) {
             this.exchange = exchange;
             this.callback = callback;
             this.request = request;
             this.ctx = ctx;
             this.loop = ctx == null ? Runnable::run : ctx.executor();
-            this.priority = priority;
         }
 
         /** Runs on the client's event loop, so the listener is in place before any release can run there. */
@@ -145,7 +165,7 @@ public class AdmitRequest extends AsyncProcessorSupport {
         }
 
         private void admitted() {
-            request.admitted(priority, request.pool().clock().nanoTime() - ticket.enqueuedNanos());
+            request.admitted(request.pool().clock().nanoTime() - ticket.enqueuedNanos());
         }
 
         private void unwatchClient() {

@@ -65,7 +65,7 @@ public class Authenticate extends AsyncProcessorSupport {
         if (now.tenants().isEmpty()) {
             // no tenants configured: whoever authenticates may use everything, unlimited
             request.tenant(new TenantConfig(who.tenant(), null, null, Priority.STANDARD, TenantConfig.Limits.NONE,
-                    List.of()));
+                    List.of(), null));
             return;
         }
         TenantConfig tenant = now.tenant(who.tenant());

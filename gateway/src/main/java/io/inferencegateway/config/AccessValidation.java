@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.Priority;
 
 /** Validates {@code spec.auth}, {@code spec.tenants} and {@code spec.rateLimits} for {@link ConfigLoader}. */
@@ -108,7 +109,9 @@ final class AccessValidation {
                             limits(ml.requestsPerMinute(), ml.tokensPerMinute(), mat)));
                 }
             }
-            out.add(new TenantConfig(name, models, adapters, priority, limits, modelLimits));
+            LatencyTargets slo = t.slo() == null ? LatencyTargets.NONE
+                    : ConfigLoader.targets(at + ".slo", t.slo().ttft(), t.slo().tpot());
+            out.add(new TenantConfig(name, models, adapters, priority, limits, modelLimits, slo));
         }
         return out;
     }

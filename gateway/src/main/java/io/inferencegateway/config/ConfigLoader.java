@@ -25,6 +25,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.inferencegateway.config.InferenceGatewayConfig.Scheduler;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.Priority;
 
 /**
@@ -276,6 +277,7 @@ public final class ConfigLoader {
                 .failover(failover(at + ".failover", s.failover()))
                 .outlierDetection(outlierDetection(at + ".outlierDetection", s.outlierDetection()))
                 .flowControl(flowControl(at + ".flowControl", s.flowControl(), modelName, adapters))
+                .slo(slo(at + ".slo", s.slo(), modelName, adapters))
                 .replicas(replicas).build();
     }
 
@@ -302,6 +304,42 @@ public final class ConfigLoader {
         }
         return new FlowControlConfig(!Boolean.FALSE.equals(f.enabled()), maxQueued, queueTimeout, retryAfter,
                 defaultPriority, priorities, !Boolean.FALSE.equals(f.priorityHeader()));
+    }
+
+    private static SloConfig slo(String at, InferenceGatewayConfig.PoolSlo s, String modelName, List<String> adapters)
+            throws InvalidConfigException {
+        if (s == null) {
+            return SloConfig.NONE;
+        }
+        Map<String, LatencyTargets> models = new LinkedHashMap<>();
+        if (s.models() != null) {
+            for (Map.Entry<String, InferenceGatewayConfig.Slo> e : s.models().entrySet()) {
+                if (!e.getKey().equals(modelName) && !adapters.contains(e.getKey())) {
+                    throw new InvalidConfigException(at + ".models names '" + e.getKey() + "', which is neither "
+                            + "the pool's modelName nor one of its loraAdapters");
+                }
+                InferenceGatewayConfig.Slo m = e.getValue();
+                String mat = at + ".models." + e.getKey();
+                if (m == null) {
+                    throw new InvalidConfigException(mat + " must not be empty");
+                }
+                models.put(e.getKey(), targets(mat, m.ttft(), m.tpot()));
+            }
+        }
+        return new SloConfig(targets(at, s.ttft(), s.tpot()), models);
+    }
+
+    /** Latency targets from two durations, each optional, at least a millisecond, at most an hour. */
+    static LatencyTargets targets(String at, String ttft, String tpot) throws InvalidConfigException {
+        return new LatencyTargets(targetMillis(at + ".ttft", ttft), targetMillis(at + ".tpot", tpot));
+    }
+
+    private static long targetMillis(String path, String text) throws InvalidConfigException {
+        Duration d = duration(text, path, Duration.ZERO);
+        if (text != null && (d.toMillis() < 1 || d.toMillis() > LatencyTargets.MAX_MILLIS)) {
+            throw new InvalidConfigException(path + " must be 1ms..1h, got '" + text + "'");
+        }
+        return d.toMillis();
     }
 
     private static int priority(String path, String text) throws InvalidConfigException {

@@ -27,7 +27,15 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
 
     /** A tenant: what it may use, its default priority class, its limits. */
     public record Tenant(String name, List<String> models, List<String> adapters, String priority, Limits limits,
-            List<ModelLimits> modelLimits) {
+            List<ModelLimits> modelLimits, Slo slo) {
+    }
+
+    /** Latency targets: time to first token and time per output token, as durations ({@code 500ms}, {@code 2s}). */
+    public record Slo(String ttft, String tpot) {
+    }
+
+    /** A pool's latency targets: its default, and those of its models and adapters by name. */
+    public record PoolSlo(String ttft, String tpot, Map<String, Slo> models) {
     }
 
     public record Limits(Long requestsPerMinute, Long tokensPerMinute) {
@@ -77,6 +85,7 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             Failover failover,
             OutlierDetection outlierDetection,
             FlowControl flowControl,
+            PoolSlo slo,
             Replicas replicas) {
     }
 

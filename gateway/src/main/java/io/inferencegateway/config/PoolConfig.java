@@ -22,6 +22,7 @@ import io.inferencegateway.domain.Endpoint;
  *                                  completion stream, so that its tokens are counted, and strip the usage chunk
  *                                  again when the client did not ask for it
  * @param flowControl               how requests wait in the gateway while every pod is saturated
+ * @param slo                       the latency targets of requests that name none (docs/slo.md)
  * @param replicas                  the other active gateway replicas of this pool, and how they agree on placement
  */
 public record PoolConfig(
@@ -42,6 +43,7 @@ public record PoolConfig(
         FailoverConfig failover,
         OutlierConfig outlierDetection,
         FlowControlConfig flowControl,
+        SloConfig slo,
         ReplicaConfig replicas) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
@@ -59,6 +61,7 @@ public record PoolConfig(
         outlierDetection = outlierDetection == null ? OutlierConfig.DEFAULT : outlierDetection;
         flowControl = flowControl == null ? FlowControlConfig.DEFAULT : flowControl;
         replicas = replicas == null ? ReplicaConfig.SINGLE : replicas;
+        slo = slo == null ? SloConfig.NONE : slo;
     }
 
     /** A builder for the pool serving {@code modelName}, every other field at the loader's default. */

@@ -30,6 +30,7 @@ public final class PoolConfigBuilder {
     private FailoverConfig failover = FailoverConfig.DEFAULT;
     private OutlierConfig outlierDetection = OutlierConfig.DEFAULT;
     private FlowControlConfig flowControl = FlowControlConfig.DEFAULT;
+    private SloConfig slo = SloConfig.NONE;
     private ReplicaConfig replicas = ReplicaConfig.SINGLE;
 
     PoolConfigBuilder(String modelName) {
@@ -124,6 +125,11 @@ public final class PoolConfigBuilder {
         return this;
     }
 
+    public PoolConfigBuilder slo(SloConfig slo) {
+        this.slo = slo;
+        return this;
+    }
+
     public PoolConfigBuilder replicas(ReplicaConfig replicas) {
         this.replicas = replicas;
         return this;
@@ -134,6 +140,6 @@ public final class PoolConfigBuilder {
                 : PoolConfig.defaultStalenessThreshold(replicas.scrapeInterval(metricsInterval));
         return new PoolConfig(name == null ? modelName : name, modelName, loraAdapters, endpoints, modelSelector,
                 namespace, targetPort, engine, policy, endpointPicker, routeTimeout, metricsInterval, staleness,
-                streamUsage, failover, outlierDetection, flowControl, replicas);
+                streamUsage, failover, outlierDetection, flowControl, slo, replicas);
     }
 }

@@ -3,6 +3,8 @@ package io.inferencegateway.config;
 import java.util.List;
 import java.util.Set;
 
+import io.inferencegateway.domain.LatencyTargets;
+
 /**
  * One tenant ({@code spec.tenants[]}): what it may use and how much. See docs/auth.md.
  *
@@ -13,9 +15,10 @@ import java.util.Set;
  *                    or another integer) for flow control
  * @param limits      its limits over all models
  * @param modelLimits its limits for one model each (a served model or adapter name)
+ * @param slo         the latency targets of its requests that name none ({@link LatencyTargets#NONE}: the pool's)
  */
 public record TenantConfig(String name, Set<String> models, Set<String> adapters, int priority, Limits limits,
-        List<ModelLimits> modelLimits) {
+        List<ModelLimits> modelLimits, LatencyTargets slo) {
 
     /** Per-window budgets; 0 means unlimited. */
     public record Limits(long requestsPerMinute, long tokensPerMinute) {
@@ -33,6 +36,7 @@ public record TenantConfig(String name, Set<String> models, Set<String> adapters
         models = models == null ? null : Set.copyOf(models);
         adapters = adapters == null ? null : Set.copyOf(adapters);
         modelLimits = List.copyOf(modelLimits);
+        slo = slo == null ? LatencyTargets.NONE : slo;
     }
 
     /**

@@ -6,14 +6,18 @@ import java.util.List;
 /**
  * Scorer weights of the GPU-aware policy, named as in HyperPod's config: a shorthand for a fixed plugin list
  * ({@link #endpointPicker()}). The framework multiplies each scorer's [0,1] score by its weight; scorers never
- * see their weight. Scorers beyond these five are configured in the plugin form only.
+ * see their weight. Scorers beyond these six are configured in the plugin form only.
  */
-public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int runningRequests) {
+public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int runningRequests, int latency) {
 
-    public static final List<String> NAMES = List.of("queue", "kvCache", "prefix", "loraAffinity", "runningRequests");
+    public static final List<String> NAMES = List.of("queue", "kvCache", "prefix", "loraAffinity", "runningRequests",
+            "latency");
 
-    /** The defaults of HyperPod and the Gateway API Inference Extension: queue 2, KV cache 2, prefix 3; LoRA affinity matters only for adapter requests. */
-    public static final Weights DEFAULT = new Weights(2, 2, 3, 2, 0);
+    /**
+     * The defaults of HyperPod and the Gateway API Inference Extension: queue 2, KV cache 2, prefix 3; LoRA affinity
+     * matters only for adapter requests, latency only for requests with latency targets (docs/slo.md).
+     */
+    public static final Weights DEFAULT = new Weights(2, 2, 3, 2, 0, 2);
 
     /** Presets selected by {@code profile}; explicit {@code weights} entries override them one by one. */
     public static Weights forProfile(String profile) {
@@ -22,9 +26,9 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
         }
         return switch (profile) {
             // Latency: avoid queues first, then reuse cached prefixes.
-            case "latency" -> new Weights(3, 2, 3, 2, 1);
+            case "latency" -> new Weights(3, 2, 3, 2, 1, 3);
             // Throughput: pack batches where the KV cache and the prefix cache already help.
-            case "throughput" -> new Weights(1, 3, 4, 3, 0);
+            case "throughput" -> new Weights(1, 3, 4, 3, 0, 2);
             default -> null;
         };
     }
@@ -33,18 +37,19 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
 
     public Weights with(String name, int value) {
         return switch (name) {
-            case "queue" -> new Weights(value, kvCache, prefix, loraAffinity, runningRequests);
-            case "kvCache" -> new Weights(queue, value, prefix, loraAffinity, runningRequests);
-            case "prefix" -> new Weights(queue, kvCache, value, loraAffinity, runningRequests);
-            case "loraAffinity" -> new Weights(queue, kvCache, prefix, value, runningRequests);
-            case "runningRequests" -> new Weights(queue, kvCache, prefix, loraAffinity, value);
+            case "queue" -> new Weights(value, kvCache, prefix, loraAffinity, runningRequests, latency);
+            case "kvCache" -> new Weights(queue, value, prefix, loraAffinity, runningRequests, latency);
+            case "prefix" -> new Weights(queue, kvCache, value, loraAffinity, runningRequests, latency);
+            case "loraAffinity" -> new Weights(queue, kvCache, prefix, value, runningRequests, latency);
+            case "runningRequests" -> new Weights(queue, kvCache, prefix, loraAffinity, value, latency);
+            case "latency" -> new Weights(queue, kvCache, prefix, loraAffinity, runningRequests, value);
             default -> throw new IllegalArgumentException("unknown weight " + name);
         };
     }
 
     /**
      * The plugins and profile these weights stand for: the saturation filter; the LoRA affinity filter when
-     * {@code loraAffinity} is above 0; each scorer whose weight is above 0, with that weight; the max-score
+     * {@code loraAffinity} is above 0; the latency target filter when {@code latency} is; each scorer whose weight is above 0, with that weight; the max-score
      * picker. Every plugin with its default parameters (docs/scheduling.md, "Weights and profiles").
      */
     public EndpointPickerConfig endpointPicker() {
@@ -54,11 +59,15 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
         if (loraAffinity > 0) {
             add(plugins, entries, "lora-affinity-filter", 0);
         }
+        if (latency > 0) {
+            add(plugins, entries, "latency-target-filter", 0);
+        }
         add(plugins, entries, "queue-scorer", queue);
         add(plugins, entries, "kv-cache-scorer", kvCache);
         add(plugins, entries, "lora-affinity-scorer", loraAffinity);
         add(plugins, entries, "running-requests-scorer", runningRequests);
         add(plugins, entries, "prefix-cache-scorer", prefix);
+        add(plugins, entries, "latency-scorer", latency);
         add(plugins, entries, EndpointPickerConfig.DEFAULT_PICKER, 0);
         return new EndpointPickerConfig(plugins, new ProfileConfig("default", entries));
     }

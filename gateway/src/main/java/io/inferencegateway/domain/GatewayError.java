@@ -113,7 +113,11 @@ public class GatewayError extends RuntimeException {
         /** The request waited longer than the pool's {@code queueTimeout}. */
         QUEUE_TIMEOUT,
         /** The queue was full and a request of higher priority took this one's place. */
-        DISPLACED;
+        DISPLACED,
+        /** No pod is predicted to serve the request within its latency targets, and its priority does not insist. */
+        SLO_UNATTAINABLE,
+        /** The request waited in the queue until it could no longer be served within its latency targets. */
+        SLO_DEADLINE;
 
         public String header() {
             return name().toLowerCase(Locale.ROOT);
@@ -122,6 +126,11 @@ public class GatewayError extends RuntimeException {
 
     /** A 429 from flow control, telling the client when to retry and why it was refused. */
     public static GatewayError overloaded(String pool, Dropped why, long retryAfterSeconds) {
+        return overloaded(pool, why, null, retryAfterSeconds);
+    }
+
+    /** As above, with {@code detail} (what was predicted) appended to the message when not null. */
+    public static GatewayError overloaded(String pool, Dropped why, String detail, long retryAfterSeconds) {
         String message = switch (why) {
             case SHEDDABLE_SATURATED -> "Every model server of pool '" + pool + "' is saturated and the request is "
                     + "sheddable";
@@ -130,7 +139,14 @@ public class GatewayError extends RuntimeException {
                     + "request may wait";
             case DISPLACED -> "Every model server of pool '" + pool + "' is saturated and requests of higher "
                     + "priority took the queue";
+            case SLO_UNATTAINABLE -> "No model server of pool '" + pool + "' is predicted to serve the request within "
+                    + "its latency targets";
+            case SLO_DEADLINE -> "The request waited for a model server of pool '" + pool + "' until it could no "
+                    + "longer be served within its latency targets";
         };
+        if (detail != null) {
+            message += " (" + detail + ")";
+        }
         return new GatewayError(Reason.OVERLOADED, null, message + "; retry after " + retryAfterSeconds + " s",
                 Map.of("Retry-After", Long.toString(retryAfterSeconds), "x-gateway-dropped-reason", why.header()));
     }

@@ -11,12 +11,22 @@ package io.inferencegateway.domain;
  * @param stream                whether the client asked for an SSE stream
  * @param streamOptions         whether the body carries a {@code stream_options} object of the client's own
  * @param maxTokens             the body's completion budget ({@code max_tokens} or its newer names), or -1 if unset
+ * @param priority              how much it matters ({@link Priority}); standard until flow control resolves it
+ * @param targets               the latency it must still be served within: its targets less the time it waited in the
+ *                              gateway ({@link LatencyTargets#NONE} until flow control resolves them)
  */
 public record InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-        boolean stream, boolean streamOptions, int maxTokens) {
+        boolean stream, boolean streamOptions, int maxTokens, int priority, LatencyTargets targets) {
 
     public InferenceRequest {
         promptText = promptText == null ? "" : promptText;
+        targets = targets == null ? LatencyTargets.NONE : targets;
+    }
+
+    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
+            boolean stream, boolean streamOptions, int maxTokens) {
+        this(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens, Priority.STANDARD,
+                LatencyTargets.NONE);
     }
 
     public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
@@ -31,7 +41,14 @@ public record InferenceRequest(String model, String adapter, String promptText, 
 
     /** The same request, resolved to {@code adapter}. */
     public InferenceRequest withAdapter(String adapter) {
-        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens);
+        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
+                priority, targets);
+    }
+
+    /** The same request, with its priority and the latency it must be served within. */
+    public InferenceRequest withService(int servicePriority, LatencyTargets latency) {
+        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
+                servicePriority, latency);
     }
 
     /** Characters per token in the estimate: roughly four, as the prefix index's blocks assume (docs/scheduling.md). */

@@ -11,9 +11,14 @@ import java.util.Objects;
  * @param expectedCachedTokens  prompt tokens the scheduler expects the chosen pod to serve from its prefix cache
  *                              (0 when it expects none or does not track prefixes)
  * @param candidates            how many endpoints were considered
+ * @param prediction            the latency predicted on the chosen endpoint, or null when the policy does not predict
  */
-public record PickDecision(Endpoint endpoint, PickReason reason, int expectedCachedTokens, int candidates)
-        implements PendingPick {
+public record PickDecision(Endpoint endpoint, PickReason reason, int expectedCachedTokens, int candidates,
+        LatencyPrediction prediction) implements PendingPick {
+
+    public PickDecision(Endpoint endpoint, PickReason reason, int expectedCachedTokens, int candidates) {
+        this(endpoint, reason, expectedCachedTokens, candidates, null);
+    }
 
     public PickDecision {
         Objects.requireNonNull(endpoint, "endpoint");

@@ -12,6 +12,8 @@ public enum PickReason {
     FALLBACK("fallback"),
     /** The pod first chosen could not be reached; this one was tried next. */
     FAILOVER("failover"),
+    /** The chosen pod was predicted to meet the request's latency targets, or to come closest (docs/slo.md). */
+    LATENCY_TARGET("latency_target"),
     /** The pool had one candidate left after filtering. */
     ONLY_CANDIDATE("only_candidate"),
     /** A load-blind policy's own rule (round robin, random, least request). */

@@ -34,6 +34,7 @@ public final class RequestRecord {
     private String pool;
     private String poolModel;
     private int priority;
+    private LatencyTargets targets = LatencyTargets.NONE;
     private long queueNanos;
     private PickDecision decision;
     private long pickNanos;
@@ -82,9 +83,13 @@ public final class RequestRecord {
         this.poolModel = poolModel;
     }
 
-    /** Flow control let the request go, after {@code queueNanos} in the pool's queue (0 when it did not wait). */
-    public void admitted(int requestPriority, long waitedNanos) {
+    /**
+     * Flow control let the request go, after {@code queueNanos} in the pool's queue (0 when it did not wait), to be
+     * served within {@code latency}.
+     */
+    public void admitted(int requestPriority, LatencyTargets latency, long waitedNanos) {
         this.priority = requestPriority;
+        this.targets = latency;
         this.queueNanos = waitedNanos;
     }
 
@@ -207,6 +212,11 @@ public final class RequestRecord {
     /** The request's priority (see {@link Priority}); 0 when it was never admitted. */
     public int priority() {
         return priority;
+    }
+
+    /** The latency targets the request was admitted with; {@link LatencyTargets#NONE} when it had none. */
+    public LatencyTargets targets() {
+        return targets;
     }
 
     /** Time spent waiting in the pool's queue while every pod was saturated. */

@@ -34,6 +34,16 @@ public interface SchedulingPolicy {
     }
 
     /**
+     * The latency the best of {@code candidates} is predicted to serve {@code request} with: the one whose prediction
+     * falls shortest of the request's targets ({@link LatencyPrediction#ratio}). Null when the policy does not predict
+     * latency or has not learned enough yet; then flow control decides by {@link #saturated} alone. Called on the
+     * request path for requests with targets: cheap, no blocking, no side effect.
+     */
+    default LatencyPrediction bestPrediction(InferenceRequest request, List<Endpoint> candidates) {
+        return null;
+    }
+
+    /**
      * Told the pool's complete endpoint list whenever it changes, so that per-endpoint state of pods that
      * left (the GPU-aware policy's prefix index) is dropped. Stateless policies ignore it.
      */

@@ -14,6 +14,8 @@ import io.inferencegateway.config.FlowControlConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyPrediction;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.Priority;
 
@@ -62,16 +64,30 @@ public final class FlowControl {
         private final int priority;
         private final String fairnessKey;
         private final long enqueuedNanos;
+        private final long deadlineNanos; // past it the request cannot meet its TTFT target: refused at the tick
         private final Waiter waiter;
         private volatile FlowControl owner; // the queue it waits in; another after a reload's hand-over
         private boolean done; // guarded by the owner's lock
 
-        private Ticket(InferenceRequest request, int priority, String fairnessKey, long enqueuedNanos, Waiter waiter) {
+        private Ticket(InferenceRequest request, String fairnessKey, long enqueuedNanos, long deadlineNanos,
+                Waiter waiter) {
             this.request = request;
-            this.priority = priority;
+            this.priority = request.priority();
             this.fairnessKey = fairnessKey;
             this.enqueuedNanos = enqueuedNanos;
+            this.deadlineNanos = deadlineNanos;
             this.waiter = waiter;
+        }
+
+        /** The request as it leaves the queue: its TTFT target less the time it waited. */
+        InferenceRequest released(long nowNanos) {
+            LatencyTargets t = request.targets();
+            if (t.ttftMillis() == 0) {
+                return request;
+            }
+            long waitedMillis = (nowNanos - enqueuedNanos) / 1_000_000;
+            return request.withService(priority, new LatencyTargets(Math.max(1, t.ttftMillis() - waitedMillis),
+                    t.tpotMillis()));
         }
 
         /** Takes the request out of the queue; false when it was bound or refused already. */
@@ -161,37 +177,87 @@ public final class FlowControl {
     }
 
     /**
-     * Whether a request of this priority may go to a pod now: true when the pool has room and nobody waits (the
-     * common case: one saturation estimate, no lock), or flow control is off; then the caller places it
-     * ({@link Placement#choose}). False when it must wait: then {@link #enqueue} it.
+     * Whether a request may go to a pod now; then the caller places it ({@link Placement#choose}). False when it must
+     * wait: then {@link #enqueue} it.
      *
-     * @throws GatewayError 503 when the pool has no endpoint; 429 for a sheddable request while saturated or while
-     *                      others wait
+     * <p>A request with latency targets, once the pool's policy predicts latency ({@code bestPrediction}), is decided
+     * by the prediction: it goes now when a pod is predicted to meet its targets; when none is, its priority decides
+     * (docs/slo.md): critical goes now (to the pod predicted closest), sheddable is refused, standard waits while
+     * flow control is on (and goes now while it is off). Any other request: true when the pool has room and nobody
+     * waits (the common case: one saturation estimate, no lock); with flow control off, true unless it is sheddable
+     * and every pod is saturated.
+     *
+     * @throws GatewayError 503 when the pool has no endpoint; 429 for a sheddable request that no pod is predicted to
+     *                      serve in time, or (without a prediction) while saturated or while others wait
      */
-    public boolean admitNow(int priority) {
+    public boolean admitNow(InferenceRequest request) {
         List<Endpoint> endpoints = pool.endpoints();
         if (endpoints.isEmpty()) {
             throw GatewayError.noEndpoint(pool.name());
         }
-        if (!config.enabled() || queued == 0 && !pool.policy().saturated(pool.outliers().admitted(endpoints))) {
+        int priority = request.priority();
+        boolean sheddable = Priority.sheddable(priority);
+        if (request.targets().any()) {
+            LatencyPrediction best = pool.policy().bestPrediction(request, pool.outliers().admitted(endpoints));
+            if (best != null) {
+                if (best.meets(request.targets()) || priority > Priority.STANDARD) {
+                    return true;
+                }
+                if (sheddable) {
+                    throw refusal(priority, GatewayError.Dropped.SLO_UNATTAINABLE, explain(best, request.targets()));
+                }
+                return !config.enabled();
+            }
+        }
+        if (!config.enabled()) { // no queue; a sheddable request is still shed while every pod is full
+            if (sheddable && pool.policy().saturated(pool.outliers().admitted(endpoints))) {
+                throw refusal(priority, GatewayError.Dropped.SHEDDABLE_SATURATED);
+            }
             return true;
         }
-        if (Priority.sheddable(priority)) { // never queued: refused while the pool is full or others wait
+        if (queued == 0 && !pool.policy().saturated(pool.outliers().admitted(endpoints))) {
+            return true;
+        }
+        if (sheddable) { // never queued: refused while the pool is full or others wait
             throw refusal(priority, GatewayError.Dropped.SHEDDABLE_SATURATED);
         }
         return false;
+    }
+
+    /** What a refusal by prediction says: the best pod's predicted latency against the targets. */
+    private static String explain(LatencyPrediction best, LatencyTargets targets) {
+        StringBuilder sb = new StringBuilder("best predicted on ").append(best.endpoint()).append(": ");
+        if (targets.ttftMillis() > 0) {
+            sb.append("first token in ").append(Math.round(best.ttftMillis())).append(" ms, target ")
+                    .append(targets.ttftMillis()).append(" ms");
+        }
+        if (targets.tpotMillis() > 0) {
+            sb.append(targets.ttftMillis() > 0 ? "; " : "").append(Math.round(best.tpotMillis()))
+                    .append(" ms per output token, target ").append(targets.tpotMillis()).append(" ms");
+        }
+        return sb.toString();
     }
 
     /**
      * Queues a request that {@link #admitNow} held back, then dispatches, so the waiter may hear at once. The request
      * is placed when it leaves the queue (late binding): on the pod that is best then.
      *
+     * A request with a TTFT target waits at most until it could no longer meet it: its target less the time its
+     * best pod is predicted to take now, refused at the first tick after that.
+     *
      * @param fairnessKey who the request counts against within its priority (a tenant, a user); null for everyone
      * @throws GatewayError 429 {@code queue_full} when the queue is full of requests that matter as much or more
      */
-    public Ticket enqueue(InferenceRequest request, int priority, String fairnessKey, Waiter waiter) {
-        Ticket ticket = new Ticket(request, priority, fairnessKey == null ? "" : fairnessKey, clock.nanoTime(),
-                waiter);
+    public Ticket enqueue(InferenceRequest request, String fairnessKey, Waiter waiter) {
+        int priority = request.priority();
+        long now = clock.nanoTime();
+        long deadline = Long.MAX_VALUE;
+        if (request.targets().ttftMillis() > 0) {
+            LatencyPrediction best = pool.policy().bestPrediction(request, pool.outliers().admitted(pool.endpoints()));
+            double service = best == null ? 0 : best.ttftMillis();
+            deadline = now + (long) ((request.targets().ttftMillis() - service) * 1_000_000);
+        }
+        Ticket ticket = new Ticket(request, fairnessKey == null ? "" : fairnessKey, now, deadline, waiter);
         ticket.owner = this;
         Ticket displaced = null;
         synchronized (this) {
@@ -234,7 +300,7 @@ public final class FlowControl {
                 Placement placement = null;
                 GatewayError error = null;
                 try {
-                    placement = Placement.choose(pool, t.request);
+                    placement = Placement.choose(pool, t.released(start));
                     placement.commit(); // now: the next waiter's decision, a moment later, must see this one
                 } catch (GatewayError e) {
                     error = e;
@@ -265,25 +331,32 @@ public final class FlowControl {
 
     /**
      * The pool's tick, after each scrape ({@link FlowControlTicker}): refuses the requests that waited past
-     * {@code queueTimeout}, then dispatches.
+     * {@code queueTimeout} or past the last moment they could meet their latency target, then dispatches.
      */
     public void tick() {
         if (queued == 0) {
             return;
         }
-        long deadline = clock.nanoTime() - config.queueTimeout().toNanos();
+        long now = clock.nanoTime();
+        long deadline = now - config.queueTimeout().toNanos();
         List<Ticket> expired = new ArrayList<>();
+        List<Ticket> late = new ArrayList<>();
         synchronized (this) {
-            for (Ticket t : byArrival) { // oldest first: stop at the first that may still wait
-                if (t.enqueuedNanos - deadline > 0) {
-                    break;
+            for (Ticket t : byArrival) {
+                if (t.enqueuedNanos - deadline <= 0) {
+                    expired.add(t);
+                } else if (t.deadlineNanos != Long.MAX_VALUE && t.deadlineNanos - now <= 0) {
+                    late.add(t);
                 }
-                expired.add(t);
             }
             expired.forEach(this::remove);
+            late.forEach(this::remove);
         }
         for (Ticket t : expired) {
             refuse(t, GatewayError.Dropped.QUEUE_TIMEOUT);
+        }
+        for (Ticket t : late) {
+            refuse(t, GatewayError.Dropped.SLO_DEADLINE);
         }
         dispatch();
     }
@@ -342,8 +415,12 @@ public final class FlowControl {
     }
 
     private GatewayError refusal(int priority, GatewayError.Dropped why) {
+        return refusal(priority, why, null);
+    }
+
+    private GatewayError refusal(int priority, GatewayError.Dropped why, String detail) {
         pool.healthListener().dropped(pool.name(), priority, why);
-        return GatewayError.overloaded(pool.name(), why, Math.max(1, config.retryAfter().toSeconds()));
+        return GatewayError.overloaded(pool.name(), why, detail, Math.max(1, config.retryAfter().toSeconds()));
     }
 
     // ---- the queue, under the lock ------------------------------------------------------------------

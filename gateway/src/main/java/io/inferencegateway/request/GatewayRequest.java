@@ -3,6 +3,7 @@ package io.inferencegateway.request;
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
@@ -161,9 +162,14 @@ public final class GatewayRequest {
         record.admission(admission);
     }
 
-    /** Flow control let the request go with {@code priority}, after {@code waitedNanos} in the pool's queue. */
-    public void admitted(int priority, long waitedNanos) {
-        record.admitted(priority, waitedNanos);
+    /** Flow control found the request's priority and latency targets (docs/slo.md). */
+    public void service(int priority, LatencyTargets targets) {
+        parsed = parsed.withService(priority, targets);
+    }
+
+    /** Flow control let the request go, after {@code waitedNanos} in the pool's queue. */
+    public void admitted(long waitedNanos) {
+        record.admitted(parsed.priority(), parsed.targets(), waitedNanos);
     }
 
     /** The request was placed on a pod, chosen in {@code pickNanos}; it counts in flight there until it ends. */

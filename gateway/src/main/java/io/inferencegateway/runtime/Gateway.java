@@ -24,6 +24,8 @@ import io.inferencegateway.discovery.PodDiscovery;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.scheduling.SchedulingPolicies;
+import io.inferencegateway.scheduling.latency.LatencyLearning;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.scheduling.prefix.RedisPrefixSharing;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -70,6 +72,8 @@ public final class Gateway implements AutoCloseable {
     private final RateLimiter rateLimiter;
     private final Map<URI, RedisPrefixSharing> prefixSharings = new ConcurrentHashMap<>();
     private final RedisClientResources redisResources = new RedisClientResources(); // the Redis clients' threads
+    // each pool's latency predictor, by pool and model: what it learned survives a reload that keeps the model
+    private final Map<String, LatencyPredictor> predictors = new ConcurrentHashMap<>();
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
@@ -94,6 +98,7 @@ public final class Gateway implements AutoCloseable {
         this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meterRegistry) : null;
         this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry, redisResources::get);
         requestListeners.add(rateLimiter);
+        requestListeners.add(new LatencyLearning());
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         discovery.attach(pools);
@@ -130,7 +135,8 @@ public final class Gateway implements AutoCloseable {
 
     private ModelPool newPool(PoolConfig p) {
         ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters,
-                prefixSharing(p)), p.endpoints(), inFlight, clock);
+                prefixSharing(p), predictors.computeIfAbsent(predictorKey(p), k -> new LatencyPredictor(p.name()))),
+                p.endpoints(), inFlight, clock);
         meters.registerPool(pool);
         if (requestMeters != null) {
             requestMeters.endpointsChanged(pool); // a rebuilt pool may have lost pods
@@ -186,6 +192,7 @@ public final class Gateway implements AutoCloseable {
             list.add(old != null && old.config().equals(p) ? old : newPool(p));
         }
         ModelPools after = new ModelPools(list);
+        predictors.keySet().retainAll(next.pools().stream().map(Gateway::predictorKey).toList());
         if (!next.auth().equals(config.auth())) {
             Authenticator previous = authenticator;
             authenticator = next.auth().enabled() ? new Authenticator(next.auth(), meterRegistry) : null;
@@ -208,6 +215,10 @@ public final class Gateway implements AutoCloseable {
             listener.run();
         }
         return PoolChanges.between(before, after);
+    }
+
+    private static String predictorKey(PoolConfig p) {
+        return p.name() + '\n' + p.modelName();
     }
 
     /** Runs {@code listener} after every reload. */

@@ -18,6 +18,7 @@ import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PendingPick;
 import io.inferencegateway.domain.PickDecision;
@@ -35,6 +36,7 @@ import io.inferencegateway.scheduling.framework.PromptReader;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SaturationDetector;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.domain.SchedulingPolicy;
 
@@ -56,6 +58,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     private final NanoClock clock;
     private final SchedulerEvents events;
     private final LoadEstimator estimator;
+    private final LatencyPredictor predictor;
+    private final List<PrefixIndexed> prefixIndexes = new ArrayList<>();
     private final ThreadLocal<PerThread> threads = ThreadLocal.withInitial(PerThread::new);
     private final SaturationDetector saturation; // the profile's first, or null
     private final List<MembershipListener> membershipListeners = new ArrayList<>();
@@ -68,7 +72,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
      */
     public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, MetricsView metrics,
             InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
-        this(pool, profile, staleAfter, 1, metrics, inFlight, clock, events);
+        this(pool, profile, staleAfter, () -> 1, metrics, inFlight, clock, events, new LatencyPredictor(pool));
     }
 
     /**
@@ -77,12 +81,16 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
      */
     public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, int replicas,
             MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
-        this(pool, profile, staleAfter, () -> replicas, metrics, inFlight, clock, events);
+        this(pool, profile, staleAfter, () -> replicas, metrics, inFlight, clock, events, new LatencyPredictor(pool));
     }
 
-    /** @param replicas how many times this gateway's traffic the pods receive, asked once per pick */
+    /**
+     * @param replicas  how many times this gateway's traffic the pods receive, asked once per pick
+     * @param predictor the pool's latency predictor, which outlives the policy across reloads
+     */
     GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, DoubleSupplier replicas,
-            MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
+            MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events,
+            LatencyPredictor predictor) {
         this.pool = Objects.requireNonNull(pool);
         this.profile = Objects.requireNonNull(profile);
         this.metrics = Objects.requireNonNull(metrics);
@@ -90,10 +98,14 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         this.clock = Objects.requireNonNull(clock);
         this.events = Objects.requireNonNull(events);
         this.estimator = new LoadEstimator(staleAfter.toNanos(), replicas);
+        this.predictor = Objects.requireNonNull(predictor);
         this.saturation = profile.filters().stream().filter(SaturationDetector.class::isInstance)
                 .map(SaturationDetector.class::cast).findFirst().orElse(null);
         for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
             addListener(ws.scorer());
+            if (ws.scorer() instanceof PrefixIndexed indexed) {
+                prefixIndexes.add(indexed);
+            }
         }
         for (PickObserver o : profile.observers()) {
             addListener(o);
@@ -130,6 +142,13 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     /** Like the one above; with {@code replicas.placement: shared} the prefix index joins {@code sharing}. */
     public static GpuAwarePolicy forPool(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
             NanoClock clock, SchedulerEvents events, RandomGenerator random, PrefixSharing sharing) {
+        return forPool(pool, metrics, inFlight, clock, events, random, sharing, new LatencyPredictor(pool.name()));
+    }
+
+    /** Like the one above, predicting latency with {@code predictor} (which a reload hands from policy to policy). */
+    public static GpuAwarePolicy forPool(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
+            NanoClock clock, SchedulerEvents events, RandomGenerator random, PrefixSharing sharing,
+            LatencyPredictor predictor) {
         // the herding correction's factor: measured through the sharing while it is live, else replicas.count
         AtomicReference<PrefixSharing.Feed> feed = new AtomicReference<>();
         PrefixSharing joined = receiver -> {
@@ -145,7 +164,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         };
         return new GpuAwarePolicy(pool.name(),
                 SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas(), joined),
-                pool.metricsStalenessThreshold(), replicas, metrics, inFlight, clock, events);
+                pool.metricsStalenessThreshold(), replicas, metrics, inFlight, clock, events, predictor);
     }
 
     /**
@@ -174,6 +193,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         EndpointState chosen;
         PickReason reason;
         int expectedCached;
+        LatencyPrediction prediction = null;
         if (fresh == 0) {
             setFallback(true);
             chosen = fallbackPick(cycle);
@@ -181,14 +201,19 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             expectedCached = 0;
         } else {
             setFallback(false);
+            if (request.targets().any() && predictor.ready()) {
+                predict(cycle, request);
+            }
             chosen = profile.decide(cycle, cycle.states());
             reason = cycle.reason();
-            expectedCached = cycle.expectedCachedTokens();
+            expectedCached = Math.max(cycle.expectedCachedTokens(), chosen.cachedTokens());
+            prediction = predictor.prediction(chosen, request, expectedCached, now);
             for (int row = 0; row < cycle.filterOutcomes(); row++) {
                 events.filtered(pool, cycle.filterOf(row).toString(), cycle.outcomeOf(row), cycle.endpointsOf(row));
             }
         }
-        PickDecision decision = new PickDecision(chosen.endpoint(), reason, expectedCached, candidates.size());
+        PickDecision decision = new PickDecision(chosen.endpoint(), reason, expectedCached, candidates.size(),
+                prediction);
         // the fallback's choice too, so that what the observers learn stays whole
         PendingPick pick = thread.deferred.defer(profile.observers(), cycle, chosen, decision);
         cycle.end();
@@ -224,6 +249,58 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         return anyFresh;
     }
 
+    /** Every fresh candidate's predicted latency, with the prompt tokens the prefix indexes say it holds. */
+    private void predict(SchedulingCycle cycle, InferenceRequest request) {
+        List<EndpointState> states = cycle.states();
+        for (PrefixIndexed indexed : prefixIndexes) {
+            indexed.countCachedTokens(cycle, states);
+        }
+        for (int i = 0; i < states.size(); i++) {
+            EndpointState s = states.get(i);
+            if (s.fresh()) {
+                predictor.predict(s, request, s.cachedTokens());
+            }
+        }
+    }
+
+    /**
+     * The fresh candidate whose prediction falls shortest of the request's targets; null without targets, while the
+     * predictor learns, or when no candidate has fresh metrics.
+     */
+    @Override
+    public LatencyPrediction bestPrediction(InferenceRequest request, List<Endpoint> candidates) {
+        if (!request.targets().any() || !predictor.ready()) {
+            return null;
+        }
+        long now = clock.nanoTime();
+        double factor = estimator.factor();
+        PerThread thread = threads.get();
+        SchedulingCycle cycle = thread.cycle.begin(request, now);
+        try {
+            for (int i = 0; i < candidates.size(); i++) {
+                EndpointState s = cycle.addState();
+                thread.refresh(i, candidates.get(i), metrics, inFlight);
+                estimate(s, candidates.get(i), thread.readers[i], thread.tallies[i], now, factor);
+            }
+            predict(cycle, request);
+            EndpointState best = null;
+            for (EndpointState s : cycle.states()) {
+                double ratio = s.latencyRatio(); // NaN for a stale pod: never the best
+                if (ratio >= 0 && (best == null || ratio < best.latencyRatio())) {
+                    best = s;
+                }
+            }
+            return best == null ? null : predictor.prediction(best, request, best.cachedTokens(), now);
+        } finally {
+            cycle.end();
+        }
+    }
+
+    /** The pool's latency predictor. */
+    public LatencyPredictor predictor() {
+        return predictor;
+    }
+
     private void estimate(EndpointState into, Endpoint e, MetricsView.Reader reader, InFlightRequests.Tally tally,
             long now, double factor) {
         EndpointMetrics m = reader.latest();
@@ -233,6 +310,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
 
     @Override
     public void endpointsChanged(List<Endpoint> current) {
+        predictor.retain(current);
         for (MembershipListener l : membershipListeners) {
             l.endpointsChanged(current);
         }

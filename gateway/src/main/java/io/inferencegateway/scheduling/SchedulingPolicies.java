@@ -8,6 +8,7 @@ import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.domain.SchedulingPolicy;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 
 /** Builds the policy a pool's config names. */
@@ -36,12 +37,18 @@ public final class SchedulingPolicies {
     /** @param sharing what the GPU-aware policy's prefix index joins with {@code replicas.placement: shared} */
     public static SchedulingPolicy create(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
             NanoClock clock, SchedulerEvents events, PrefixSharing sharing) {
+        return create(pool, metrics, inFlight, clock, events, sharing, new LatencyPredictor(pool.name()));
+    }
+
+    /** @param predictor the pool's latency predictor, which the GPU-aware policy predicts with and teaches */
+    public static SchedulingPolicy create(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
+            NanoClock clock, SchedulerEvents events, PrefixSharing sharing, LatencyPredictor predictor) {
         return switch (pool.policy()) {
             case ROUND_ROBIN -> new RoundRobinPolicy();
             case LEAST_REQUEST -> new LeastRequestPolicy(inFlight);
             case RANDOM -> new RandomPolicy();
             case GPU_AWARE -> GpuAwarePolicy.forPool(pool, metrics, inFlight, clock, events, THREAD_LOCAL_RANDOM,
-                    sharing);
+                    sharing, predictor);
         };
     }
 }

@@ -23,7 +23,7 @@ class AdmitRequestTest {
             Duration.ofSeconds(1), 0, Map.of("sql-lora", 1), true);
     static final InferenceRequest SQL = new InferenceRequest("sql-lora", "sql-lora", "q", 1, true);
     static final TenantConfig BATCH = new TenantConfig("batch-team", null, null, -1, TenantConfig.Limits.NONE,
-            List.of());
+            List.of(), null);
 
     static HttpHeaders headers(String... nameValues) {
         HttpHeaders h = new DefaultHttpHeaders();

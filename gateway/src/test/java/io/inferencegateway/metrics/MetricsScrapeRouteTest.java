@@ -154,8 +154,8 @@ class MetricsScrapeRouteTest {
     /** Queues a request in the saturated pool; {@code heard} gets how its wait ends. */
     private void queue(ModelPool pool, Queue<String> heard) {
         InferenceRequest request = new InferenceRequest("m", null, "hi", 1, false);
-        assertThat(pool.flowControl().admitNow(Priority.STANDARD)).as("saturated: it waits").isFalse();
-        pool.flowControl().enqueue(request, Priority.STANDARD, null, new FlowControl.Waiter() {
+        assertThat(pool.flowControl().admitNow(request)).as("saturated: it waits").isFalse();
+        pool.flowControl().enqueue(request, null, new FlowControl.Waiter() {
             @Override
             public void bound(Placement placement, long pickNanos) {
                 heard.add("bound to " + placement.endpoint());

@@ -354,7 +354,7 @@ class MetricsScraperTest {
         }, config.endpoints());
         usePools(pool);
         List<String> heard = new CopyOnWriteArrayList<>();
-        pool.flowControl().enqueue(new InferenceRequest("m", null, "hi", 1, false), Priority.STANDARD, null,
+        pool.flowControl().enqueue(new InferenceRequest("m", null, "hi", 1, false), null,
                 new FlowControl.Waiter() {
                     @Override
                     public void bound(Placement placement, long pickNanos) {

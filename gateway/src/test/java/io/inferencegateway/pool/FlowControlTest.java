@@ -17,6 +17,7 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.domain.SchedulingPolicy;
@@ -69,13 +70,14 @@ class FlowControlTest {
 
     /** Places the request or queues it; returns its ticket when it waits. */
     FlowControl.Ticket send(ModelPool p, String name, int priority, String key) {
-        if (p.flowControl().admitNow(priority)) {
+        InferenceRequest request = request(name).withService(priority, LatencyTargets.NONE);
+        if (p.flowControl().admitNow(request)) {
             Placement now = Placement.choose(p, request(name));
             placed.add(now);
             heard.add(name + " placed on " + now.endpoint());
             return null;
         }
-        return p.flowControl().enqueue(request(name), priority, key, new FlowControl.Waiter() {
+        return p.flowControl().enqueue(request, key, new FlowControl.Waiter() {
             @Override
             public void bound(Placement placement, long pickNanos) {
                 placed.add(placement);

@@ -84,15 +84,16 @@ class GatewayRequestTest {
         request.parsed(new InferenceRequest("m", null, "hi", 1, true));
         request.servedBy(pool, null);
         request.reserved(RESERVATION);
-        request.admitted(0, 0);
+        request.admitted(0);
     }
 
     /** Up to the pick, placed on the pod; a second request then waits behind it in the pool's queue. */
     void placed() {
         upToThePick();
         request.placed(Placement.choose(pool, request.parsed()), 1_000);
-        assertThat(pool.flowControl().admitNow(0)).as("the pod is full").isFalse();
-        pool.flowControl().enqueue(new InferenceRequest("m", null, "next", 1, true), 0, null,
+        InferenceRequest second = new InferenceRequest("m", null, "next", 1, true);
+        assertThat(pool.flowControl().admitNow(second)).as("the pod is full").isFalse();
+        pool.flowControl().enqueue(second, null,
                 new FlowControl.Waiter() {
                     @Override
                     public void bound(Placement placement, long pickNanos) {

@@ -21,6 +21,10 @@ public final class EndpointState {
     private long inFlight;
     private long sentSinceScrape;
     private long finishedSinceScrape;
+    private int cachedTokens;
+    private double predictedTtftMillis = Double.NaN;
+    private double predictedTpotMillis = Double.NaN;
+    private double latencyRatio = Double.NaN;
 
     void set(Endpoint endpoint, EndpointMetrics metrics, boolean fresh, int waiting, int running, double kvUsage,
             long inFlight, long sentSinceScrape, long finishedSinceScrape) {
@@ -33,12 +37,56 @@ public final class EndpointState {
         this.inFlight = inFlight;
         this.sentSinceScrape = sentSinceScrape;
         this.finishedSinceScrape = finishedSinceScrape;
+        this.cachedTokens = 0;
+        this.predictedTtftMillis = Double.NaN;
+        this.predictedTpotMillis = Double.NaN;
+        this.latencyRatio = Double.NaN;
     }
 
     /** Makes this a copy of {@code other}, for a deferred observer ({@link DeferredPick}). */
     void copyFrom(EndpointState other) {
         set(other.endpoint, other.metrics, other.fresh, other.waiting, other.running, other.kvUsage, other.inFlight,
                 other.sentSinceScrape, other.finishedSinceScrape);
+        cachedTokens = other.cachedTokens;
+        predicted(other.predictedTtftMillis, other.predictedTpotMillis, other.latencyRatio);
+    }
+
+    /**
+     * The latency predicted for this request on this pod (scheduling/latency/LatencyPredictor.java), with the prompt
+     * tokens it expects the pod to serve from its prefix cache; set before the filters run for a request with latency
+     * targets, else NaN.
+     */
+    public void predicted(double ttftMillis, double tpotMillis, double ratio) {
+        this.predictedTtftMillis = ttftMillis;
+        this.predictedTpotMillis = tpotMillis;
+        this.latencyRatio = ratio;
+    }
+
+    /**
+     * How far the prediction falls short of the request's targets (io.inferencegateway.domain.LatencyPrediction#ratio):
+     * at most 1 when this pod is predicted to meet them; NaN when not predicted.
+     */
+    public double latencyRatio() {
+        return latencyRatio;
+    }
+
+    /** Predicted time to first token here in milliseconds; NaN when not predicted (no targets, or still learning). */
+    public double predictedTtftMillis() {
+        return predictedTtftMillis;
+    }
+
+    /** Predicted time per output token here in milliseconds; NaN when not predicted. */
+    public double predictedTpotMillis() {
+        return predictedTpotMillis;
+    }
+
+    /** Prompt tokens this pod probably serves from its prefix cache, as far as the prediction counted them. */
+    public int cachedTokens() {
+        return cachedTokens;
+    }
+
+    public void cachedTokens(int tokens) {
+        this.cachedTokens = tokens;
     }
 
     public Endpoint endpoint() {

@@ -60,6 +60,20 @@ public final class PluginParameters {
         return d;
     }
 
+    /** One of {@code allowed} words; {@code defaultValue} when the parameter is not given. */
+    public String choice(String name, String defaultValue, String... allowed) throws InvalidPluginException {
+        Object v = value(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        for (String a : allowed) {
+            if (a.equals(v)) {
+                return a;
+            }
+        }
+        throw invalid(name, "must be one of " + String.join(", ", allowed) + ", got " + describe(v));
+    }
+
     /** The random source for plugins that draw (pickers): one per policy, shared by its request threads. */
     public RandomGenerator random() {
         return random;

@@ -13,11 +13,13 @@ public final class BuiltInPlugins {
     public static final PluginRegistry REGISTRY = new PluginRegistry(List.of(
             SaturationFilter.PLUGIN,
             LoraAffinityFilter.PLUGIN,
+            LatencyTargetFilter.PLUGIN,
             QueueScorer.PLUGIN,
             KvCacheScorer.PLUGIN,
             PrefixCacheScorer.PLUGIN,
             LoraAffinityScorer.PLUGIN,
             RunningRequestsScorer.PLUGIN,
+            LatencyScorer.PLUGIN,
             MaxScorePicker.PLUGIN,
             WeightedRandomPicker.PLUGIN));
 

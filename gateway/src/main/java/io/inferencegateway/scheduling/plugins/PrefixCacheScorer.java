@@ -187,6 +187,24 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         }
     }
 
+    @Override
+    public void countCachedTokens(SchedulingCycle cycle, List<EndpointState> states) {
+        PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
+        int total = blocks.count();
+        if (total == 0) {
+            return;
+        }
+        int n = states.size();
+        int[] matched = cycle.intScratch(n);
+        if (index.match(blocks.hashes(), total, cycle.endpointView(states), matched) == 0) {
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            EndpointState s = states.get(i);
+            s.cachedTokens(Math.max(s.cachedTokens(), matched[i] * blockTokens));
+        }
+    }
+
     /**
      * Rendezvous placement on top of the index: the prompt's home (within the load bound) scores as a full hit, and
      * every other pod keeps only {@link #OTHER_HOLDER_FACTOR} of its own match. So a replica sends even a prompt it

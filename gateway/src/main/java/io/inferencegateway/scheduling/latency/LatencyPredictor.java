@@ -1,0 +1,254 @@
+package io.inferencegateway.scheduling.latency;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyPrediction;
+import io.inferencegateway.scheduling.framework.EndpointState;
+
+/**
+ * A pool's online latency predictor: for a request on a candidate pod, its time to first token (TTFT) and time per
+ * output token (TPOT), from what the gateway knows at pick time; learned from every streamed response the gateway
+ * relays. The model and why it was chosen: docs/slo.md, "The predictor".
+ *
+ * <p>Two linear models shared by the pool's pods, each fitted by recursive least squares with forgetting, times a
+ * speed factor per pod:
+ * <ul>
+ * <li>TTFT ≈ speed<sub>pod</sub> × (a + b·uncached prompt tokens + c·queued requests + d·running batch + e·KV use):
+ * the prompt's own prefill, plus the queue it waits behind, plus the batch it shares steps with;</li>
+ * <li>TPOT ≈ speed<sub>pod</sub> × (a + b·running batch + c·KV use + d·queued requests): a decode step's time grows
+ * with the sequences and context it carries, and with the prefills the scheduler mixes in.</li>
+ * </ul>
+ * The shared models learn the shape of the engine's costs from every pod; the speed factors (a moving average of
+ * measured over predicted, in log space) learn that one pod is an older GPU, or was slowed down, within a few
+ * responses of it. A pod never heard of starts as the pool's average pod. Until the pool has
+ * {@value #MIN_SAMPLES} samples it predicts nothing (NaN), and the gateway routes and admits as if it had no
+ * predictor.
+ *
+ * <p>Predictions read published coefficients without a lock; learning takes the predictor's lock (a few hundred
+ * floating-point operations per response).
+ */
+public final class LatencyPredictor implements LatencyPrediction.Learner {
+
+    /** Samples before the predictor's predictions are used. */
+    public static final int MIN_SAMPLES = 20;
+    static final int TTFT_FEATURES = 5;
+    static final int TPOT_FEATURES = 4;
+    /** Old samples' weight halves after ~350 newer ones: the fit follows a fleet that changes over minutes. */
+    private static final double FORGETTING = 0.998;
+    /** How fast a pod's speed factor follows its measurements: ~10 responses to move most of the way. */
+    private static final double SPEED_RATE = 0.15;
+    /** The accuracy's moving window: ~200 responses. */
+    private static final double ACCURACY_RATE = 0.005;
+    private static final double MIN_MILLIS = 0.5;
+    private static final int DEFAULT_OUTPUT_TOKENS = 128;
+
+    private final String pool;
+    private final RecursiveLeastSquares ttftFit = new RecursiveLeastSquares(new double[] {50, 60, 40, 20, 0}, 1e4,
+            FORGETTING);
+    private final RecursiveLeastSquares tpotFit = new RecursiveLeastSquares(new double[] {10, 5, 5, 1}, 1e3,
+            FORGETTING);
+    private final Map<Endpoint, Speed> speeds = new ConcurrentHashMap<>();
+    private volatile double[] ttftCoefficients = ttftFit.coefficients();
+    private volatile double[] tpotCoefficients = tpotFit.coefficients();
+    private volatile double meanOutputTokens = DEFAULT_OUTPUT_TOKENS;
+    private volatile long samples;
+    private final Accuracy ttftAccuracy = new Accuracy();
+    private final Accuracy tpotAccuracy = new Accuracy();
+
+    public LatencyPredictor(String pool) {
+        this.pool = pool;
+    }
+
+    /** A pod's learned slowness relative to the pool's average pod, as logarithms (0: average). */
+    private static final class Speed {
+        volatile double ttft;
+        volatile double tpot;
+    }
+
+    /** Mean absolute percentage error and bias over the last ~200 predictions compared with a measurement. */
+    public static final class Accuracy {
+        private double absolute;
+        private double signed;
+        private long count;
+
+        synchronized void add(double predicted, double measured) {
+            double error = (predicted - measured) / measured;
+            double rate = Math.max(ACCURACY_RATE, 1.0 / (count + 1)); // the plain mean until the window fills
+            absolute += rate * (Math.abs(error) - absolute);
+            signed += rate * (error - signed);
+            count++;
+        }
+
+        /** Mean |predicted − measured| / measured, as a fraction; NaN before the first comparison. */
+        public synchronized double mape() {
+            return count == 0 ? Double.NaN : absolute;
+        }
+
+        /** Mean (predicted − measured) / measured: above 0 when predictions run high. NaN before the first. */
+        public synchronized double bias() {
+            return count == 0 ? Double.NaN : signed;
+        }
+
+        public synchronized long count() {
+            return count;
+        }
+    }
+
+    public String pool() {
+        return pool;
+    }
+
+    /** Whether the predictor has learned enough for its predictions to be used. */
+    public boolean ready() {
+        return samples >= MIN_SAMPLES;
+    }
+
+    /** Streamed responses whose first token it learned from so far. */
+    public long samples() {
+        return samples;
+    }
+
+    public Accuracy ttftAccuracy() {
+        return ttftAccuracy;
+    }
+
+    public Accuracy tpotAccuracy() {
+        return tpotAccuracy;
+    }
+
+    /**
+     * Predicts {@code request} on the pod of {@code state}, which expects to serve {@code cachedTokens} of its prompt
+     * from its prefix cache, into the state ({@link EndpointState#predicted}); NaN while not {@link #ready}.
+     */
+    public void predict(EndpointState state, InferenceRequest request, int cachedTokens) {
+        if (!ready()) {
+            state.predicted(Double.NaN, Double.NaN, Double.NaN);
+            return;
+        }
+        Speed speed = speeds.get(state.endpoint());
+        double[] x = new double[TTFT_FEATURES + TPOT_FEATURES];
+        features(state, request, cachedTokens, x);
+        double ttft = ttft(x, speed);
+        double tpot = tpot(x, speed);
+        state.predicted(ttft, tpot, LatencyPrediction.ratio(ttft, tpot, outputTokens(request), request.stream(),
+                request.targets()));
+    }
+
+    /**
+     * The prediction for the pod chosen, to learn from once the request ends: made whether or not the predictor is
+     * ready (then its values are NaN), since that is how it gets ready.
+     */
+    public LatencyPrediction prediction(EndpointState chosen, InferenceRequest request, int cachedTokens,
+            long nowNanos) {
+        double[] x = new double[TTFT_FEATURES + TPOT_FEATURES];
+        features(chosen, request, cachedTokens, x);
+        Speed speed = speeds.get(chosen.endpoint());
+        boolean ready = ready();
+        return new LatencyPrediction(chosen.endpoint(), ready ? ttft(x, speed) : Double.NaN,
+                ready ? tpot(x, speed) : Double.NaN, outputTokens(request), request.stream(), nowNanos, x, this);
+    }
+
+    /** The output tokens to expect: what the pool's responses averaged, within the request's budget. */
+    public int outputTokens(InferenceRequest request) {
+        int mean = (int) Math.round(meanOutputTokens);
+        return request.maxTokens() > 0 ? Math.min(request.maxTokens(), mean) : mean;
+    }
+
+    @Override
+    public void learn(LatencyPrediction prediction, double ttftMillis, double tpotMillis, int outputTokens) {
+        if (prediction.predicted()) {
+            if (ttftMillis > 0) {
+                ttftAccuracy.add(prediction.ttftMillis(), ttftMillis);
+            }
+            if (tpotMillis > 0) {
+                tpotAccuracy.add(prediction.tpotMillis(), tpotMillis);
+            }
+        }
+        double[] x = prediction.features();
+        double[] xTpot = new double[TPOT_FEATURES];
+        System.arraycopy(x, TTFT_FEATURES, xTpot, 0, TPOT_FEATURES);
+        Speed speed = speeds.computeIfAbsent(prediction.endpoint(), e -> new Speed());
+        synchronized (this) {
+            if (ttftMillis > 0) {
+                speed.ttft = learnOne(ttftFit, x, ttftMillis, speed.ttft);
+                ttftCoefficients = ttftFit.coefficients();
+            }
+            if (tpotMillis > 0) {
+                speed.tpot = learnOne(tpotFit, xTpot, tpotMillis, speed.tpot);
+                tpotCoefficients = tpotFit.coefficients();
+            }
+            if (outputTokens > 0) {
+                meanOutputTokens += 0.02 * (outputTokens - meanOutputTokens);
+            }
+            if (ttftMillis > 0) {
+                samples++;
+            }
+        }
+    }
+
+    /**
+     * One measurement: the pod's speed moves towards measured over the shared model's prediction, then the shared
+     * model learns the measurement divided by the pod's speed (the pool's average pod's time).
+     *
+     * @return the pod's new log speed
+     */
+    private static double learnOne(RecursiveLeastSquares fit, double[] x, double measured, double logSpeed) {
+        double shared = Math.max(MIN_MILLIS, fit.predict(x));
+        double observed = Math.log(measured / shared);
+        double next = logSpeed + SPEED_RATE * (Math.max(-3, Math.min(3, observed)) - logSpeed);
+        fit.update(x, measured / Math.exp(next));
+        return next;
+    }
+
+    /** Forgets the speed of pods that left the pool. */
+    public void retain(Collection<Endpoint> current) {
+        speeds.keySet().retainAll(current);
+    }
+
+    /** How many pods' speeds are held (bounded by the pool's pods). */
+    public int podsKnown() {
+        return speeds.size();
+    }
+
+    private double ttft(double[] x, Speed speed) {
+        double[] c = ttftCoefficients;
+        double y = 0;
+        for (int i = 0; i < TTFT_FEATURES; i++) {
+            y += c[i] * x[i];
+        }
+        return Math.max(MIN_MILLIS, y) * (speed == null ? 1 : Math.exp(speed.ttft));
+    }
+
+    private double tpot(double[] x, Speed speed) {
+        double[] c = tpotCoefficients;
+        double y = 0;
+        for (int i = 0; i < TPOT_FEATURES; i++) {
+            y += c[i] * x[TTFT_FEATURES + i];
+        }
+        return Math.max(MIN_MILLIS, y) * (speed == null ? 1 : Math.exp(speed.tpot));
+    }
+
+    /** Both models' features, in {@code x}: TTFT's first, then TPOT's. */
+    static void features(EndpointState s, InferenceRequest request, int cachedTokens, double[] x) {
+        double kv = Double.isNaN(s.kvUsage()) ? 0 : s.kvUsage();
+        double uncached = Math.max(0, request.promptTokensEstimate() - cachedTokens);
+        x[0] = 1;
+        x[1] = uncached / 1000;
+        x[2] = s.waiting();
+        x[3] = s.running() / 32.0;
+        x[4] = kv;
+        x[5] = 1;
+        x[6] = s.running() / 32.0;
+        x[7] = kv;
+        x[8] = s.waiting();
+    }
+
+    @Override
+    public String toString() {
+        return "latency-predictor[" + pool + ", " + samples + " samples]";
+    }
+}
