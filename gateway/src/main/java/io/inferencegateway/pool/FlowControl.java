@@ -64,7 +64,7 @@ public final class FlowControl {
         private final int priority;
         private final String fairnessKey;
         private final long enqueuedNanos;
-        private final long deadlineNanos; // past it the request cannot meet its TTFT target: refused at the tick
+        private final long deadlineNanos; // when its TTFT target passes: refused at the tick after
         private final Waiter waiter;
         private volatile FlowControl owner; // the queue it waits in; another after a reload's hand-over
         private boolean done; // guarded by the owner's lock
@@ -242,8 +242,9 @@ public final class FlowControl {
      * Queues a request that {@link #admitNow} held back, then dispatches, so the waiter may hear at once. The request
      * is placed when it leaves the queue (late binding): on the pod that is best then.
      *
-     * A request with a TTFT target waits at most until it could no longer meet it: its target less the time its
-     * best pod is predicted to take now, refused at the first tick after that.
+     * A request with a TTFT target waits at most until that target has passed: refused at the first tick after.
+     * (Its pods' queues drain while it waits, so what its best pod would take now says little about what it will
+     * take when the request is let out; the target itself is the one bound that holds.)
      *
      * @param fairnessKey who the request counts against within its priority (a tenant, a user); null for everyone
      * @throws GatewayError 429 {@code queue_full} when the queue is full of requests that matter as much or more
@@ -253,9 +254,7 @@ public final class FlowControl {
         long now = clock.nanoTime();
         long deadline = Long.MAX_VALUE;
         if (request.targets().ttftMillis() > 0) {
-            LatencyPrediction best = pool.policy().bestPrediction(request, pool.outliers().admitted(pool.endpoints()));
-            double service = best == null ? 0 : best.ttftMillis();
-            deadline = now + (long) ((request.targets().ttftMillis() - service) * 1_000_000);
+            deadline = now + request.targets().ttftMillis() * 1_000_000;
         }
         Ticket ticket = new Ticket(request, fairnessKey == null ? "" : fairnessKey, now, deadline, waiter);
         ticket.owner = this;

@@ -43,6 +43,7 @@ class AccessConfigTest {
                       priority: sheddable
                       limits: {tokensPerMinute: 1000}
                       modelLimits: [{model: sql, requestsPerMinute: 5}]
+                      slo: {ttft: 500ms, tpot: 50ms}
                     - name: team-b
                   rateLimits:
                     redis: {url: "redis://redis:6379", failMode: closed}
@@ -57,10 +58,12 @@ class AccessConfigTest {
         assertThat(a.allows("llama", "sql")).isFalse();
         assertThat(a.limitsFor("sql").requestsPerMinute()).isEqualTo(5);
         assertThat(a.unlimited()).isFalse();
+        assertThat(a.slo()).isEqualTo(new io.inferencegateway.domain.LatencyTargets(500, 50));
         TenantConfig b = c.tenant("team-b");
         assertThat(b.priority()).isEqualTo(io.inferencegateway.domain.Priority.STANDARD);
         assertThat(b.allows("llama", "sql")).isTrue();
         assertThat(b.unlimited()).isTrue();
+        assertThat(b.slo().any()).isFalse();
         assertThat(c.rateLimits().shared()).isTrue();
         assertThat(c.rateLimits().failOpen()).isFalse();
     }
@@ -87,6 +90,10 @@ class AccessConfigTest {
                 new String[] {"a per-model limit for a model nobody serves",
                     "  tenants: [{name: a, modelLimits: [{model: gpt, requestsPerMinute: 1}]}]\n",
                     "spec.tenants[0].modelLimits[0].model 'gpt' is not a served model or adapter"},
+                new String[] {"a latency target that is no duration", "  tenants: [{name: a, slo: {ttft: soon}}]\n",
+                    "spec.tenants[0].slo.ttft 'soon' is not a duration such as 300s, 250ms or 5m"},
+                new String[] {"a latency target beyond an hour", "  tenants: [{name: a, slo: {tpot: 2h}}]\n",
+                    "spec.tenants[0].slo.tpot must be 1ms..1h, got '2h'"},
                 new String[] {"a Redis URL that is not redis://", "  rateLimits: {redis: {url: \"http://r:6379\"}}\n",
                     "spec.rateLimits.redis.url must be a redis:// or rediss:// URL, got 'http://r:6379'"},
                 new String[] {"an unknown fail mode", "  rateLimits: {redis: {url: \"redis://r\", failMode: maybe}}\n",

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.LatencyTargets;
 
 class ConfigLoaderTest {
 
@@ -54,10 +55,10 @@ class ConfigLoaderTest {
         assertThat(p.targetPort()).isEqualTo(8080);
         assertThat(p.engine()).isEqualTo("sglang");
         assertThat(p.policy()).isEqualTo(Policy.LEAST_REQUEST);
-        // profile preset (throughput: 1/3/4/3/0), then the two explicit weights over it
+        // profile preset (throughput: 1/3/4/3/0/2), then the two explicit weights over it
         assertThat(scorerWeights(p)).containsExactly(entry("queue-scorer", 5.0), entry("kv-cache-scorer", 3.0),
                 entry("lora-affinity-scorer", 3.0), entry("running-requests-scorer", 1.0),
-                entry("prefix-cache-scorer", 4.0));
+                entry("prefix-cache-scorer", 4.0), entry("latency-scorer", 2.0));
         assertThat(p.endpointPicker())
                 .isEqualTo(Weights.forProfile("throughput").with("queue", 5).with("runningRequests", 1).endpointPicker());
         assertThat(p.routeTimeout()).isEqualTo(Duration.ofSeconds(90));
@@ -80,10 +81,10 @@ class ConfigLoaderTest {
         assertThat(p.policy()).isEqualTo(Policy.GPU_AWARE);
         assertThat(p.endpointPicker()).isEqualTo(Weights.DEFAULT.endpointPicker());
         assertThat(p.endpointPicker().profile().plugins()).extracting(ProfileConfig.Entry::pluginRef).containsExactly(
-                "saturation-filter", "lora-affinity-filter", "queue-scorer", "kv-cache-scorer", "lora-affinity-scorer",
-                "prefix-cache-scorer", "max-score-picker");
+                "saturation-filter", "lora-affinity-filter", "latency-target-filter", "queue-scorer", "kv-cache-scorer",
+                "lora-affinity-scorer", "prefix-cache-scorer", "latency-scorer", "max-score-picker");
         assertThat(scorerWeights(p)).containsExactly(entry("queue-scorer", 2.0), entry("kv-cache-scorer", 2.0),
-                entry("lora-affinity-scorer", 2.0), entry("prefix-cache-scorer", 3.0));
+                entry("lora-affinity-scorer", 2.0), entry("prefix-cache-scorer", 3.0), entry("latency-scorer", 2.0));
         assertThat(p.endpointPicker().plugins()).allSatisfy(plugin -> assertThat(plugin.parameters()).isEmpty());
         assertThat(p.targetPort()).isEqualTo(8000);
         assertThat(p.routeTimeout()).isEqualTo(Duration.ofSeconds(300));
@@ -117,6 +118,27 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void latencyTargetsAreReadForThePoolAndItsModelsAndAdapters() throws Exception {
+        PoolConfig p = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - modelName: m
+                      loraAdapters: [sql-lora]
+                      endpoints: ["127.0.0.1:9000"]
+                      slo:
+                        ttft: 2s
+                        models:
+                          sql-lora: {ttft: 500ms, tpot: 40ms}
+                """).pools().get(0);
+        assertThat(p.slo().targetsFor("m")).isEqualTo(new LatencyTargets(2000, 0));
+        assertThat(p.slo().targetsFor("sql-lora")).isEqualTo(new LatencyTargets(500, 40));
+        assertThat(ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers: [{modelName: m, endpoints: ["h:1"]}]
+                """).pools().get(0).slo()).isEqualTo(SloConfig.NONE);
+    }
+
+    @Test
     void failoverAndOutlierDetectionAreReadOverTheirDefaults() throws Exception {
         PoolConfig p = ConfigLoader.parse(HEAD + """
                 spec:
@@ -132,11 +154,11 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void aWeightOfZeroLeavesTheScorerOutAndLoraAffinityZeroAlsoItsFilter() throws Exception {
+    void aWeightOfZeroLeavesTheScorerOutAndLoraAffinityOrLatencyZeroAlsoItsFilter() throws Exception {
         PoolConfig p = ConfigLoader.parse(HEAD + """
                 spec:
                   schedulers:
-                    - {modelName: m, endpoints: ["h:1"], weights: {prefix: 0, loraAffinity: 0}}
+                    - {modelName: m, endpoints: ["h:1"], weights: {prefix: 0, loraAffinity: 0, latency: 0}}
                 """).pools().get(0);
         assertThat(p.endpointPicker().plugins()).extracting(PluginConfig::type)
                 .containsExactly("saturation-filter", "queue-scorer", "kv-cache-scorer", "max-score-picker");
@@ -203,8 +225,9 @@ class ConfigLoaderTest {
                 Arguments.of("unknown weight", HEAD + """
                         spec:
                           schedulers:
-                            - {modelName: a, endpoints: ["h:1"], weights: {latency: 3}}
-                        """, "spec.schedulers[0].weights.latency is not a known weight"),
+                            - {modelName: a, endpoints: ["h:1"], weights: {deadline: 3}}
+                        """, "spec.schedulers[0].weights.deadline is not a known weight (queue, kvCache, prefix, "
+                        + "loraAffinity, runningRequests, latency)"),
                 Arguments.of("negative weight", HEAD + """
                         spec:
                           schedulers:
@@ -367,6 +390,16 @@ class ConfigLoaderTest {
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"], flowControl: {priorities: {b: critical}}}
                         """, "spec.schedulers[0].flowControl.priorities names 'b', which is neither"),
+                Arguments.of("latency targets for a model the pool does not serve", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], slo: {models: {b: {ttft: 1s}}}}
+                        """, "spec.schedulers[0].slo.models names 'b', which is neither"),
+                Arguments.of("a zero latency target", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], slo: {ttft: 0s}}
+                        """, "spec.schedulers[0].slo.ttft must be positive, got '0s'"),
                 Arguments.of("a negative queue", HEAD + """
                         spec:
                           schedulers:

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,7 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.Priority;
@@ -49,7 +51,16 @@ class FlowControlTest {
         public boolean saturated(List<Endpoint> candidates) {
             return candidates.stream().allMatch(e -> inFlight.inFlight(e) > 0);
         }
+
+        @Override
+        public LatencyPrediction bestPrediction(InferenceRequest request, List<Endpoint> candidates) {
+            Double ttft = predictedTtft.get();
+            return ttft == null ? null
+                    : new LatencyPrediction(candidates.get(0), ttft, 10, 64, true, now.get(), new double[0], null);
+        }
     };
+    /** What the policy predicts for the best pod's first token, in ms; null: it does not predict (yet). */
+    final AtomicReference<Double> predictedTtft = new AtomicReference<>();
 
     ModelPool pool(FlowControlConfig flow, List<Endpoint> endpoints) {
         PoolConfig config = PoolConfig.builder("m").name("p").loraAdapters(List.of("adapter-a")).endpoints(endpoints)
@@ -268,13 +279,98 @@ class FlowControlTest {
     }
 
     @Test
-    void withFlowControlOffASaturatedPoolStillPlacesAtOnce() {
+    void withFlowControlOffASaturatedPoolStillPlacesAtOnceButShedsWhatIsSheddable() {
         ModelPool off = pool(new FlowControlConfig(false, 100, Duration.ofSeconds(10), Duration.ofSeconds(1), 0,
                 Map.of(), true), List.of(A));
         send(off, "one", Priority.STANDARD, null);
-        send(off, "two", Priority.SHEDDABLE, null);
+        send(off, "two", Priority.CRITICAL, null);
+        assertThatThrownBy(() -> send(off, "three", Priority.SHEDDABLE, null))
+                .isInstanceOfSatisfying(GatewayError.class, e -> assertThat(e.headers())
+                        .containsEntry("x-gateway-dropped-reason", "sheddable_saturated"));
 
         assertThat(heard).containsExactly("one placed on " + A, "two placed on " + A);
+    }
+
+    // ---- requests with latency targets: decided by the best pod's prediction --------------------------------
+
+    static final LatencyTargets CHAT = new LatencyTargets(500, 0);
+
+    FlowControl.Ticket send(String name, int priority, LatencyTargets targets) {
+        InferenceRequest request = request(name).withService(priority, targets);
+        if (pool.flowControl().admitNow(request)) {
+            placed.add(Placement.choose(pool, request));
+            heard.add(name + " placed");
+            return null;
+        }
+        return pool.flowControl().enqueue(request, null, new FlowControl.Waiter() {
+            @Override
+            public void bound(Placement placement, long pickNanos) {
+                placed.add(placement);
+                heard.add(name + " bound with " + placement.request().targets().ttftMillis() + " ms left");
+            }
+
+            @Override
+            public void refused(GatewayError error) {
+                heard.add(name + " refused " + error.headers().get("x-gateway-dropped-reason"));
+            }
+        });
+    }
+
+    @Test
+    void aSheddableRequestNoPodCanServeInTimeIsRefusedWithThePrediction() {
+        predictedTtft.set(800.0);
+
+        assertThatThrownBy(() -> send("batch", Priority.SHEDDABLE, CHAT))
+                .isInstanceOfSatisfying(GatewayError.class, e -> {
+                    assertThat(e.headers()).containsEntry("x-gateway-dropped-reason", "slo_unattainable");
+                    assertThat(e.getMessage()).contains("first token in 800 ms, target 500 ms");
+                });
+        assertThat(placed).as("refused although the pool has room: it would be late").isEmpty();
+    }
+
+    @Test
+    void aCriticalRequestNoPodCanServeInTimeGoesToTheBestPodAtOnce() {
+        saturate();
+        predictedTtft.set(800.0);
+
+        send("chat", Priority.CRITICAL, CHAT);
+
+        assertThat(heard).containsExactly("chat placed");
+    }
+
+    @Test
+    void aRequestAPodCanServeInTimeGoesAtOnceEvenWhenThePodsLookFull() {
+        saturate();
+        predictedTtft.set(300.0);
+
+        send("chat", Priority.SHEDDABLE, CHAT);
+
+        assertThat(heard).as("the prediction, not the saturation guess, decides").containsExactly("chat placed");
+    }
+
+    @Test
+    void aStandardRequestNoPodCanServeInTimeWaitsWhileItsTargetHoldsAndLeavesWithWhatIsLeft() {
+        saturate();
+        predictedTtft.set(800.0);
+        send("early", Priority.STANDARD, new LatencyTargets(700, 0));
+        send("late", Priority.STANDARD, CHAT);
+
+        now.addAndGet(Duration.ofMillis(600).toNanos());
+        pool.flowControl().tick();
+        assertThat(heard).containsExactly("late refused slo_deadline");
+
+        finishOne();
+        assertThat(heard).containsExactly("late refused slo_deadline", "early bound with 100 ms left");
+    }
+
+    @Test
+    void withoutAPredictionTargetsChangeNothing() {
+        saturate();
+        send("waits", Priority.STANDARD, CHAT);
+
+        assertThatThrownBy(() -> send("shed", Priority.SHEDDABLE, CHAT)).isInstanceOfSatisfying(GatewayError.class,
+                e -> assertThat(e.headers()).containsEntry("x-gateway-dropped-reason", "sheddable_saturated"));
+        assertThat(pool.flowControl().queued()).isEqualTo(1);
     }
 
     @Test

@@ -333,8 +333,9 @@ class GpuAwarePolicyTest {
         MetricsViewStub none = new MetricsViewStub();
         assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.GPU_AWARE), none, inFlight, clock))
                 .isInstanceOf(GpuAwarePolicy.class)
-                .hasToString("gpu-aware[p: filters=[saturation-filter, lora-affinity-filter] scorers=[queue-scorer×2, "
-                        + "kv-cache-scorer×2, lora-affinity-scorer×2, prefix-cache-scorer×3] picker=max-score-picker]");
+                .hasToString("gpu-aware[p: filters=[saturation-filter, lora-affinity-filter, latency-target-filter] "
+                        + "scorers=[queue-scorer×2, kv-cache-scorer×2, lora-affinity-scorer×2, prefix-cache-scorer×3, "
+                        + "latency-scorer×2] picker=max-score-picker]");
         assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.ROUND_ROBIN), none, inFlight, clock))
                 .isInstanceOf(RoundRobinPolicy.class);
         assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.LEAST_REQUEST), none, inFlight, clock))

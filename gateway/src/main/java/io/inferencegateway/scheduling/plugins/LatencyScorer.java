@@ -57,6 +57,6 @@ public final class LatencyScorer implements Scorer {
 
     @Override
     public String toString() {
-        return TYPE + "(" + mode + ")";
+        return mode.equals(BY_PRIORITY) ? TYPE : TYPE + "(" + mode + ")";
     }
 }

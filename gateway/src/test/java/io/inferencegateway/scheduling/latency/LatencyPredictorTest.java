@@ -1,0 +1,164 @@
+package io.inferencegateway.scheduling.latency;
+
+import static io.inferencegateway.scheduling.Scenarios.pod;
+import static io.inferencegateway.scheduling.Scenarios.scrape;
+import static io.inferencegateway.scheduling.Scenarios.states;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyPrediction;
+import io.inferencegateway.domain.LatencyTargets;
+import io.inferencegateway.domain.Priority;
+import io.inferencegateway.metrics.EndpointMetrics;
+import io.inferencegateway.scheduling.framework.EndpointState;
+
+/**
+ * The predictor as a table of situations: what it predicts before it has learned, how close it gets on a pool whose
+ * latency follows a known law, how fast it follows a pod that slows down, and that it keeps nothing of pods gone.
+ * The "true" latency of these tests is a law of the features the predictor sees (prefill of the uncached prompt, the
+ * queue ahead, the batch), times each pod's speed, plus noise: what a real engine's latency looks like to a gateway.
+ */
+class LatencyPredictorTest {
+
+    private final SplittableRandom random = new SplittableRandom(7);
+    private final LatencyPredictor predictor = new LatencyPredictor("pool");
+
+    /** Milliseconds to the first token on a pod of speed 1: 20 + 31 per 1k uncached tokens + 45 per queued request. */
+    static double trueTtft(EndpointState s, InferenceRequest r, int cached) {
+        return 20 + 31 * (r.promptTokensEstimate() - cached) / 1000.0 + 45 * s.waiting() + 4 * s.running() / 32.0;
+    }
+
+    /** Milliseconds per output token on a pod of speed 1: 7 + 2.4 per 32 running. */
+    static double trueTpot(EndpointState s) {
+        return 7 + 2.4 * s.running() / 32.0 + 0.5 * s.waiting();
+    }
+
+    /** A random load on pod {@code i}. */
+    private EndpointState state(int i) {
+        return on(i, scrape(random.nextInt(0, 8), random.nextInt(0, 64), random.nextDouble(0, 0.8)));
+    }
+
+    /** The state of pod {@code i} (numbered from 1) scraped as {@code m}, nothing sent since. */
+    private static EndpointState on(int i, EndpointMetrics m) {
+        EndpointMetrics[] scrapes = new EndpointMetrics[i];
+        Arrays.fill(scrapes, m);
+        return states(scrapes).get(i - 1);
+    }
+
+    private InferenceRequest request() {
+        int tokens = random.nextInt(64, 4096);
+        return new InferenceRequest("m", null, "", tokens, true, false, 256, Priority.STANDARD,
+                new LatencyTargets(500, 50));
+    }
+
+    /** One request on pod {@code i} whose latency is the law times {@code slowness}, with ±5% noise; learned. */
+    private LatencyPrediction serve(int i, double slowness) {
+        EndpointState s = state(i);
+        InferenceRequest r = request();
+        LatencyPrediction p = predictor.prediction(s, r, 0, 0);
+        double noise = 1 + random.nextDouble(-0.05, 0.05);
+        p.learn(trueTtft(s, r, 0) * slowness * noise, trueTpot(s) * slowness * noise, 100);
+        return p;
+    }
+
+    @Test
+    void beforeItHasLearnedItPredictsNothingAndTheGatewayActsAsWithoutIt() {
+        EndpointState s = state(1);
+        predictor.predict(s, request(), 0);
+        assertThat(s.predictedTtftMillis()).isNaN();
+        assertThat(s.latencyRatio()).as("no ratio: the filter and scorer leave the pod alone").isNaN();
+        assertThat(predictor.prediction(s, request(), 0, 0).predicted()).isFalse();
+
+        for (int n = 1; n < LatencyPredictor.MIN_SAMPLES; n++) {
+            serve(1, 1);
+        }
+        assertThat(predictor.ready()).isFalse();
+        serve(1, 1);
+        assertThat(predictor.ready()).as("after " + LatencyPredictor.MIN_SAMPLES + " responses").isTrue();
+        predictor.predict(s, request(), 0);
+        assertThat(s.predictedTtftMillis()).isPositive();
+    }
+
+    @Test
+    void learnsALatencyLawWithinTenPercent() {
+        for (int n = 0; n < 400; n++) {
+            serve(1 + n % 4, 1);
+        }
+        double error = 0;
+        int count = 200;
+        for (int n = 0; n < count; n++) {
+            EndpointState s = state(1 + n % 4);
+            InferenceRequest r = request();
+            predictor.predict(s, r, 0);
+            error += Math.abs(s.predictedTtftMillis() - trueTtft(s, r, 0)) / trueTtft(s, r, 0);
+        }
+        assertThat(error / count).as("TTFT mean absolute percentage error").isLessThan(0.10);
+        assertThat(predictor.ttftAccuracy().mape()).as("what /metrics publishes").isLessThan(0.10);
+        assertThat(predictor.ttftAccuracy().bias()).isBetween(-0.05, 0.05);
+        assertThat(predictor.tpotAccuracy().mape()).isLessThan(0.10);
+    }
+
+    @Test
+    void aCachedPrefixMakesAPodFaster() {
+        for (int n = 0; n < 300; n++) {
+            serve(1, 1);
+        }
+        EndpointState s = state(1);
+        InferenceRequest r = new InferenceRequest("m", null, "", 4000, true, false, 256, 0, new LatencyTargets(100, 0));
+        predictor.predict(s, r, 0);
+        double cold = s.predictedTtftMillis();
+        predictor.predict(s, r, 3500);
+        assertThat(s.predictedTtftMillis()).isLessThan(cold - 3500 * 0.02);
+    }
+
+    @Test
+    void learnsThatOnePodIsHalfAsFastAndFollowsAPodThatSlowsDown() {
+        for (int n = 0; n < 400; n++) {
+            serve(1 + n % 2, n % 2 == 0 ? 1 : 2); // pod 2: an older GPU, half as fast
+        }
+        assertThat(ratioOfPods()).as("pod 2 over pod 1 at the same load").isCloseTo(2, within(0.3));
+
+        for (int n = 0; n < 12; n++) { // pod 1 slows to a third of its speed
+            serve(1, 3);
+            serve(2, 2);
+        }
+        assertThat(1 / ratioOfPods()).as("within a dozen of its responses").isCloseTo(1.5, within(0.3));
+    }
+
+    /** Predicted TTFT of pod 2 over pod 1 for the same request at the same load. */
+    private double ratioOfPods() {
+        EndpointState one = state(1);
+        EndpointState two = on(2, scrape(one.waiting(), one.running(), one.kvUsage()));
+        InferenceRequest r = request();
+        predictor.predict(one, r, 0);
+        predictor.predict(two, r, 0);
+        return two.predictedTtftMillis() / one.predictedTtftMillis();
+    }
+
+    @Test
+    void keepsNothingOfPodsThatLeft() {
+        for (int n = 0; n < 64; n++) {
+            serve(1 + n % 8, 1);
+        }
+        assertThat(predictor.podsKnown()).isEqualTo(8);
+        predictor.retain(List.of(pod(1), pod(2)));
+        assertThat(predictor.podsKnown()).isEqualTo(2);
+    }
+
+    @Test
+    void aRatioComparesThePredictionWithTheTargetsAndAPlainBodyWaitsForItsLastToken() {
+        LatencyTargets targets = new LatencyTargets(500, 50);
+        assertThat(LatencyPrediction.ratio(250, 10, 100, true, targets)).isEqualTo(0.5);
+        assertThat(LatencyPrediction.ratio(250, 100, 100, true, targets)).as("TPOT decides").isEqualTo(2.0);
+        assertThat(LatencyPrediction.ratio(250, 10, 101, false, targets))
+                .as("a plain body's first byte comes after its 100 tokens; no TPOT to judge").isEqualTo(2.5);
+        assertThat(LatencyPrediction.ratio(250, 10, 100, true, LatencyTargets.NONE)).isNaN();
+    }
+}
