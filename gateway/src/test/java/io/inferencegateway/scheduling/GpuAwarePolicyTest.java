@@ -27,9 +27,13 @@ import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyPrediction;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PendingPick;
+import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
+import io.inferencegateway.domain.Priority;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.Scenarios.Scrape;
 import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
@@ -96,6 +100,56 @@ class GpuAwarePolicyTest {
         Map<Endpoint, Integer> m = new HashMap<>();
         picks.forEach(e -> m.merge(e, 1, Integer::sum));
         return m;
+    }
+
+    // ------------------------------------------------------------------ latency targets
+
+    /**
+     * Teaches the policy's predictor {@code n} responses on {@code pod}: first tokens after 40 ms per request queued
+     * there plus 20 ms, times {@code slowness}.
+     */
+    private void learn(GpuAwarePolicy policy, Endpoint pod, double slowness, int n) {
+        for (int i = 0; i < n; i++) {
+            int waiting = i % 5;
+            scraped(pod, s -> s.waiting(waiting).kv(0.1));
+            PickDecision d = decideNow(policy, base("warm " + i), List.of(pod));
+            d.prediction().learn((20 + 40 * waiting) * slowness, 8 * slowness, 50);
+        }
+    }
+
+    /** A streamed request: a plain one's first byte would wait for its whole output. */
+    private static InferenceRequest targeted(int priority, long ttftMillis) {
+        return new InferenceRequest(MODEL, null, "a question", 3, true)
+                .withService(priority, new LatencyTargets(ttftMillis, 0));
+    }
+
+    @Test
+    void aTargetedRequestGoesToThePodPredictedInTimeAndItsDecisionCarriesThePrediction() {
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        learn(policy, p1, 1, 30);
+        learn(policy, p2, 3, 30); // an older GPU: three times slower
+        scraped(p1, s -> s.waiting(3).kv(0.1)); // ~140 ms here
+        scraped(p2, s -> s.waiting(0).kv(0.1)); // ~60 ms on the slow pod with an empty queue
+
+        PickDecision fast = decideNow(policy, targeted(Priority.STANDARD, 100), List.of(p1, p2));
+        assertThat(fast.endpoint()).as("only the slow pod's empty queue is in time").isEqualTo(p2);
+        assertThat(fast.reason()).isEqualTo(PickReason.LATENCY_TARGET);
+        assertThat(fast.prediction().ttftMillis()).isBetween(40.0, 100.0);
+
+        LatencyPrediction best = policy.bestPrediction(targeted(Priority.STANDARD, 30), List.of(p1, p2));
+        assertThat(best.endpoint()).isEqualTo(p2);
+        assertThat(best.meets(new LatencyTargets(30, 0))).as("nobody is that fast").isFalse();
+        assertThat(policy.bestPrediction(base("untargeted"), List.of(p1, p2))).isNull();
+    }
+
+    @Test
+    void untilThePredictorHasLearnedTargetsChangeNothing() {
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        idle(p1, p2);
+        PickDecision d = decideNow(policy, targeted(Priority.STANDARD, 100), List.of(p1, p2));
+        assertThat(d.prediction().predicted()).isFalse();
+        assertThat(d.reason()).isNotEqualTo(PickReason.LATENCY_TARGET);
+        assertThat(policy.bestPrediction(targeted(Priority.STANDARD, 100), List.of(p1, p2))).isNull();
     }
 
     // ------------------------------------------------------------------ herding

@@ -67,6 +67,8 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private static final class Speed {
         volatile double ttft;
         volatile double tpot;
+        int ttftSamples; // under the predictor's lock
+        int tpotSamples;
     }
 
     /** Mean absolute percentage error and bias over the last ~200 predictions compared with a measurement. */
@@ -174,11 +176,11 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         Speed speed = speeds.computeIfAbsent(prediction.endpoint(), e -> new Speed());
         synchronized (this) {
             if (ttftMillis > 0) {
-                speed.ttft = learnOne(ttftFit, x, ttftMillis, speed.ttft);
+                speed.ttft = learnOne(ttftFit, x, ttftMillis, speed.ttft, speed.ttftSamples++);
                 ttftCoefficients = ttftFit.coefficients();
             }
             if (tpotMillis > 0) {
-                speed.tpot = learnOne(tpotFit, xTpot, tpotMillis, speed.tpot);
+                speed.tpot = learnOne(tpotFit, xTpot, tpotMillis, speed.tpot, speed.tpotSamples++);
                 tpotCoefficients = tpotFit.coefficients();
             }
             if (outputTokens > 0) {
@@ -191,15 +193,20 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     }
 
     /**
-     * One measurement: the pod's speed moves towards measured over the shared model's prediction, then the shared
-     * model learns the measurement divided by the pod's speed (the pool's average pod's time).
+     * One measurement: the pod's speed moves towards measured over the shared model's prediction (its first
+     * measurements count as a plain mean, so that a new pod's speed is known after a few responses and does not skew
+     * the shared model meanwhile), then the shared model learns the measurement divided by the pod's speed (the
+     * pool's average pod's time).
      *
+     * @param learned the pod's measurements before this one
      * @return the pod's new log speed
      */
-    private static double learnOne(RecursiveLeastSquares fit, double[] x, double measured, double logSpeed) {
+    private static double learnOne(RecursiveLeastSquares fit, double[] x, double measured, double logSpeed,
+            int learned) {
         double shared = Math.max(MIN_MILLIS, fit.predict(x));
         double observed = Math.log(measured / shared);
-        double next = logSpeed + SPEED_RATE * (Math.max(-3, Math.min(3, observed)) - logSpeed);
+        double rate = Math.max(SPEED_RATE, 1.0 / (learned + 1));
+        double next = logSpeed + rate * (Math.max(-3, Math.min(3, observed)) - logSpeed);
         fit.update(x, measured / Math.exp(next));
         return next;
     }
