@@ -53,7 +53,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--policies", split = ",", paramLabel = "POLICY",
             defaultValue = "round-robin,least-request,gpu-aware",
-            description = "Gateway policies to compare (default: ${DEFAULT-VALUE}). Put round-robin in to get ratios.")
+            description = "Gateway policies to compare (default: ${DEFAULT-VALUE}). Put round-robin in to get ratios. "
+                    + "gpu-aware-no-slo is gpu-aware with weights {latency: 0}: latency targets ignored.")
     List<String> policies;
 
     @ArgGroup(exclusive = true)
