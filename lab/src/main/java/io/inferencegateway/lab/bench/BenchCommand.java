@@ -46,14 +46,15 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--scenario", split = ",", paramLabel = "NAME",
+    @Option(names = {"--scenario", "--scenarios"}, split = ",", paramLabel = "NAME",
             description = "Scenarios to run, comma-separated (default: the routing ones): shared-prefix, lora, mixed, "
-                    + "bursty, heterogeneous, uniform; named only: priorities, faults.")
+                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo.")
     List<String> scenarios = new ArrayList<>();
 
     @Option(names = "--policies", split = ",", paramLabel = "POLICY",
             defaultValue = "round-robin,least-request,gpu-aware",
-            description = "Gateway policies to compare (default: ${DEFAULT-VALUE}). Put round-robin in to get ratios.")
+            description = "Gateway policies to compare (default: ${DEFAULT-VALUE}). Put round-robin in to get ratios. "
+                    + "gpu-aware-no-slo is gpu-aware with weights {latency: 0}: latency targets ignored.")
     List<String> policies;
 
     @ArgGroup(exclusive = true)
@@ -118,7 +119,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--flow-control",
             description = "Turn the gateway's flow control on (requests wait in the gateway while every pod is "
-                    + "saturated); on by itself when the priorities or faults scenario is named.")
+                    + "saturated); on by itself when the priorities, faults or slo scenario is named.")
     boolean flowControl;
 
     @Option(names = "--request-timeout", defaultValue = "300", paramLabel = "S",
@@ -198,7 +199,7 @@ public final class BenchCommand implements Callable<Integer> {
         // the gateway gives up on an upstream no sooner than the bench gives up on the request
         return GatewayProcess.launcher(GatewayProcess.javaJarCommand(gatewayJar, gatewayJvmOptions),
                 settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(180),
-                accessLog, flowControl || scenarios.contains("priorities") || scenarios.contains("faults"));
+                accessLog, flowControl || scenarios.stream().anyMatch(ScenarioCatalog.FLOW_CONTROL::contains));
     }
 
     private void listScenarios() {

@@ -32,6 +32,7 @@ import io.inferencegateway.lab.bench.report.JsonReport;
 import io.inferencegateway.lab.bench.report.MarkdownReport;
 import io.inferencegateway.lab.bench.report.Progress;
 import io.inferencegateway.lab.bench.report.RunReport;
+import io.inferencegateway.lab.bench.report.SloAttainment;
 import io.inferencegateway.lab.bench.workload.RequestPlan;
 import io.inferencegateway.lab.bench.workload.Workload;
 
@@ -169,6 +170,11 @@ public final class BenchRunner {
                     log.printf(Locale.ROOT, "  %-28s TTFT p50 %s p99 %s, %d errors, %d refused, send lag p99 %s%n",
                             label, fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),
                             report.summary().errors(), report.summary().refused(), fmt(report.summary().sendLag().p99Ms()));
+                    SloAttainment slo = report.slo();
+                    if (!slo.isEmpty()) {
+                        log.printf(Locale.ROOT, "    latency targets met by %.1f%% of %d requests, goodput %.1f req/s%n",
+                                100 * slo.attainment(), slo.requests(), slo.goodput());
+                    }
                     ReplicaRun replicaRun = ReplicaRun.of(label, policy, replicas, mode, recording, before, after,
                             scrapes, fleet.pods().size(), killedAtNanos);
                     log.println("    " + replicaRun.oneLine());

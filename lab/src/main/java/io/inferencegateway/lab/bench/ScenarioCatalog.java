@@ -15,6 +15,7 @@ import io.inferencegateway.lab.bench.workload.OnOffArrivals;
 import io.inferencegateway.lab.bench.workload.PoissonArrivals;
 import io.inferencegateway.lab.bench.workload.PrioritizedWorkload;
 import io.inferencegateway.lab.bench.workload.SharedPrefixWorkload;
+import io.inferencegateway.lab.bench.workload.SloClass;
 import io.inferencegateway.lab.bench.workload.UniquePromptWorkload;
 
 /**
@@ -41,7 +42,7 @@ public final class ScenarioCatalog {
 
     public static List<Scenario> all(String model) {
         return List.of(sharedPrefix(model), lora(model), mixed(model), bursty(model), heterogeneous(model),
-                uniform(model), priorities(model), faults(model));
+                uniform(model), priorities(model), faults(model), slo(model));
     }
 
     public static List<String> names() {
@@ -49,12 +50,21 @@ public final class ScenarioCatalog {
     }
 
     /**
-     * What {@code bench} runs when no scenario is named: the routing comparisons. {@code priorities} and
-     * {@code faults} test flow control and failover, have loads of their own that {@code --load} would
-     * override, and run only when named.
+     * Scenarios that run only when named: {@code priorities} and {@code faults} test flow control and failover
+     * and have loads of their own that {@code --load} would override; {@code slo} is meant to be run at several
+     * loads around capacity, each one asked for.
      */
+    static final List<String> NAMED_ONLY = List.of("priorities", "faults", "slo");
+
+    /**
+     * Scenarios whose runs have the gateway's flow control on under every policy: the two that test it, and
+     * {@code slo}, whose comparison is against today's best configuration (flow control queues and sheds too).
+     */
+    public static final List<String> FLOW_CONTROL = List.of("priorities", "faults", "slo");
+
+    /** What {@code bench} runs when no scenario is named: the routing comparisons. */
     public static List<String> defaultNames() {
-        return names().stream().filter(n -> !n.equals("priorities") && !n.equals("faults")).toList();
+        return names().stream().filter(n -> !NAMED_ONLY.contains(n)).toList();
     }
 
     public static Optional<Scenario> byName(String name, String model) {
@@ -144,6 +154,41 @@ public final class ScenarioCatalog {
                         new IntRange(16, 160)), PRIORITY_MIX, seed),
                 new OnOffArrivals(1, 3, 2, 6), 0.6, Duration.ofSeconds(24), MAX_REQUESTS);
     }
+
+    /**
+     * The latency classes of the {@code slo} scenario: each share's priority, weight and targets (simulated time).
+     * Interactive requests want a quick first token and a steady stream, standard ones a first token within a
+     * couple of seconds, batch ones only that they are served at all before a long deadline.
+     */
+    static final List<PrioritizedWorkload.Share> SLO_MIX = List.of(
+            new PrioritizedWorkload.Share("critical", 0.4,
+                    new SloClass("interactive", Duration.ofMillis(500), Duration.ofMillis(50))),
+            new PrioritizedWorkload.Share("standard", 0.4, SloClass.ttft("standard", Duration.ofSeconds(2))),
+            new PrioritizedWorkload.Share("sheddable", 0.2, SloClass.ttft("batch", Duration.ofSeconds(20))));
+
+    /**
+     * Eight pods, half at half speed as in {@code heterogeneous}, steady Poisson traffic of unique prompts in the
+     * three {@link #SLO_MIX} classes, each request carrying its priority and latency targets. Meant to be run at
+     * 0.8, 1.0 and 1.2 of capacity ({@code --load}): below it a router should keep nearly every target, above it
+     * only one that knows the targets can choose which requests to keep on time (and shed batch work with a 429).
+     */
+    static Scenario slo(String model) {
+        FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(8, 1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.5), List.of(), 0,
+                KV_BLOCKS, MAX_NUM_SEQS, FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario("slo",
+                "8 pods, half at half speed; steady Poisson traffic of unique prompts in three latency classes: "
+                        + "40% interactive, 40% standard, 20% batch, each with its TTFT (and TPOT) target",
+                fleet,
+                seed -> new PrioritizedWorkload(new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
+                        SLO_MIX, seed),
+                new PoissonArrivals(1), 1.0, RUN, SLO_MAX_REQUESTS);
+    }
+
+    /**
+     * The fleet measures about 340 req/s, so 1.2 of capacity over {@link #RUN} is some 8,200 requests: the cap sits
+     * above that so that the arrivals span the whole run at every load the scenario is meant for.
+     */
+    private static final int SLO_MAX_REQUESTS = 10_000;
 
     /**
      * Five pods, four of which go wrong one after another while traffic runs: pod-0 is killed (listener

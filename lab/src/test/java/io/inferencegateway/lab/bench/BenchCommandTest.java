@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.List;
 
+import picocli.CommandLine;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,5 +22,15 @@ class BenchCommandTest {
     void theReportedCommandNamesBenchOnce(String name, String args, String expected) {
         List<String> original = args == null ? List.of() : Arrays.asList(args.split(" "));
         assertThat(BenchCommand.commandLine(original)).isEqualTo(expected);
+    }
+
+    @Test
+    void theSloComparisonParsesAsTheDocsWriteIt() {
+        BenchCommand bench = new BenchCommand();
+        new CommandLine(bench).parseArgs("--scenarios", "slo", "--policies", "least-request,gpu-aware-no-slo,gpu-aware",
+                "--load", "1.2", "--seed", "42");
+        assertThat(bench.scenarios).containsExactly("slo");
+        assertThat(bench.policies).containsExactly("least-request", "gpu-aware-no-slo", "gpu-aware");
+        assertThat(bench.offered.load).isEqualTo(1.2);
     }
 }

@@ -1,12 +1,15 @@
 package io.inferencegateway.lab.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,6 +18,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import io.inferencegateway.lab.bench.fleet.PodSpec;
 import io.inferencegateway.lab.bench.workload.OnOffArrivals;
 import io.inferencegateway.lab.bench.workload.PlannedRequest;
+import io.inferencegateway.lab.bench.workload.PoissonArrivals;
+import io.inferencegateway.lab.bench.workload.PrioritizedWorkload;
 import io.inferencegateway.lab.bench.workload.RequestPlan;
 
 class ScenarioCatalogTest {
@@ -32,14 +37,14 @@ class ScenarioCatalogTest {
     @Test
     void theNamedScenarios() {
         assertThat(ScenarioCatalog.names()).containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous",
-                "uniform", "priorities", "faults");
+                "uniform", "priorities", "faults", "slo");
         assertThat(ScenarioCatalog.defaultNames()).as("run without --scenario: the routing comparisons")
                 .containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform");
         assertThat(ScenarioCatalog.byName("nope", MODEL)).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform", "priorities", "faults"})
+    @CsvSource({"shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform", "priorities", "faults", "slo"})
     void everyRequestTargetsAModelTheFleetServes(String name) {
         Scenario s = named(name);
         Set<String> served = new HashSet<>(s.fleet().loraAdapters());
@@ -111,6 +116,47 @@ class ScenarioCatalogTest {
                         .map(r -> r.spec().priority()).toList());
         assertThat(bursty.plan(42, 20, Duration.ofSeconds(10), 3000).requests())
                 .allSatisfy(r -> assertThat(r.spec().priority()).isEmpty());
+    }
+
+    @Test
+    void sloMixesThreeLatencyClassesEachWithItsPriorityAndTargets() {
+        assertThat(ScenarioCatalog.SLO_MIX).extracting(s -> s.slo().name(), PrioritizedWorkload.Share::priority,
+                        PrioritizedWorkload.Share::weight, s -> s.slo().ttft(), s -> s.slo().tpot())
+                .containsExactly(
+                        tuple("interactive", "critical", 0.4, Duration.ofMillis(500), Duration.ofMillis(50)),
+                        tuple("standard", "standard", 0.4, Duration.ofSeconds(2), Duration.ZERO),
+                        tuple("batch", "sheddable", 0.2, Duration.ofSeconds(20), Duration.ZERO));
+    }
+
+    @Test
+    void sloRunsUniquePromptsOnEightPodsHalfAtHalfSpeedWithEveryRequestInAClass() {
+        Scenario slo = named("slo");
+        assertThat(slo.fleet().pods()).extracting(PodSpec::speedFactor)
+                .containsExactly(1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.5);
+        assertThat(slo.arrivals()).isInstanceOf(PoissonArrivals.class);
+        assertThat(ScenarioCatalog.defaultNames()).as("run only when named").doesNotContain("slo");
+        assertThat(ScenarioCatalog.FLOW_CONTROL).as("compared against today's best configuration").contains("slo");
+
+        RequestPlan plan = slo.plan(42, 100, Duration.ofSeconds(20), 3000);
+        Map<String, Long> classes = plan.requests().stream().collect(Collectors.groupingBy(
+                r -> r.spec().slo().name() + "/" + r.spec().priority(), Collectors.counting()));
+        assertThat(classes.keySet()).containsExactlyInAnyOrder("interactive/critical", "standard/standard",
+                "batch/sheddable");
+        assertThat(classes.get("interactive/critical") / (double) plan.size()).isCloseTo(0.4, within(0.04));
+        assertThat(classes.get("standard/standard") / (double) plan.size()).isCloseTo(0.4, within(0.04));
+        assertThat(classes.get("batch/sheddable") / (double) plan.size()).isCloseTo(0.2, within(0.04));
+        assertThat(plan.requests()).allSatisfy(r -> assertThat(r.spec().kind()).isEqualTo("unique"));
+    }
+
+    @ParameterizedTest(name = "load {0}")
+    @CsvSource({"0.8", "1.0", "1.2"})
+    void sloRunsAtLoadsAroundCapacityWithoutHittingTheRequestCap(double load) {
+        Scenario slo = named("slo");
+        RequestPlan plan = slo.plan(42, slo.rateForLoad(load), slo.duration(), slo.maxRequests());
+        assertThat(plan.size()).as("arrivals span the whole run at %s of capacity", load)
+                .isLessThan(slo.maxRequests());
+        assertThat(plan.requests().get(plan.size() - 1).offsetNanos())
+                .isGreaterThan(slo.duration().toNanos() * 9 / 10);
     }
 
     @Test

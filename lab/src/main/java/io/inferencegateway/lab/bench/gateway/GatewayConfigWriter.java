@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -38,6 +39,8 @@ public final class GatewayConfigWriter {
      * Both durations are simulated time and are divided by the fleet's time scale, since the gateway
      * runs on the wall clock.
      *
+     * @param policy          a bench policy label: a gateway policy name or a variant ({@link BenchPolicy})
+     *
      * @param routeTimeout    limit for an upstream response (at least one wall second)
      * @param metricsInterval scrape interval, so that metrics are as fresh relative to the engines as on
      *                        real hardware, but not below {@link #MIN_METRICS_INTERVAL} of wall time
@@ -68,7 +71,11 @@ public final class GatewayConfigWriter {
             scheduler.put("loraAdapters", fleet.loraAdapters());
         }
         scheduler.put("endpoints", pods.stream().map(p -> p.getHostString() + ":" + p.getPort()).toList());
-        scheduler.put("policy", policy);
+        BenchPolicy chosen = BenchPolicy.of(policy);
+        scheduler.put("policy", chosen.policy());
+        if (!chosen.weights().isEmpty()) {
+            scheduler.put("weights", new TreeMap<>(chosen.weights()));
+        }
         scheduler.put("routeTimeout", millis(atLeast(toWall(routeTimeout, fleet.timeScale()), Duration.ofSeconds(1))));
         scheduler.put("metricsInterval", millis(atLeast(toWall(metricsInterval, fleet.timeScale()), MIN_METRICS_INTERVAL)));
         // a request may wait in the gateway's queue as long as for its response, in simulated time like the rest

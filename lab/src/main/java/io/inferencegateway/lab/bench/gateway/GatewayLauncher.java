@@ -11,7 +11,8 @@ import io.inferencegateway.lab.bench.fleet.FleetSpec;
 public interface GatewayLauncher {
 
     /**
-     * @param policy  the gateway's {@code policy} value: gpu-aware, round-robin, least-request, random
+     * @param policy  the bench policy label: the gateway's gpu-aware, round-robin, least-request, random, or a
+     *                variant such as gpu-aware-no-slo ({@link BenchPolicy})
      * @param pods    the fleet's endpoints
      * @param workDir a directory for this run's config and log files
      */

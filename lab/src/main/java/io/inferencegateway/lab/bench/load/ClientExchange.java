@@ -28,8 +28,6 @@ import io.netty.handler.codec.http.HttpVersion;
 final class ClientExchange implements ConnectionPool.Waiter {
 
     private static final int ERROR_BODY_LIMIT = 300;
-    /** The request header carrying the priority class (docs/configuration.md, "Flow control"). */
-    static final String PRIORITY = "x-gateway-priority";
     /** Why the gateway refused a request with 429. */
     static final String DROPPED_REASON = "x-gateway-dropped-reason";
 
@@ -214,7 +212,7 @@ final class ClientExchange implements ConnectionPool.Waiter {
                 gaps,
                 endWall < 0 ? -1 : o.toSimulated(endWall - intendedWall),
                 usageTokens >= 0 ? usageTokens : contentEvents, contentEvents, usageTokens >= 0, spec.priority(),
-                droppedReason, retryAfter);
+                droppedReason, retryAfter, spec.slo());
         run.finished(this, result);
     }
 
@@ -227,9 +225,7 @@ final class ClientExchange implements ConnectionPool.Waiter {
                 .set(HttpHeaderNames.ACCEPT, "text/event-stream")
                 .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
                 .set("X-Request-Id", RequestResult.requestId(request.index()));
-        if (!request.spec().priority().isEmpty()) {
-            http.headers().set(PRIORITY, request.spec().priority());
-        }
+        RequestHeaders.of(request.spec(), run.options.timeScale()).forEach(http.headers()::set);
         return http;
     }
 }

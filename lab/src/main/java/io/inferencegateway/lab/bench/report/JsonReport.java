@@ -19,8 +19,9 @@ import io.inferencegateway.lab.bench.load.RequestResult;
 import io.inferencegateway.lab.bench.load.RunRecording;
 
 /**
- * One JSON file per run: the settings that reproduce it, the summary, the generator's health and
- * one line per request. Times are milliseconds of simulated time; missing values are null.
+ * One JSON file per run: the settings that reproduce it, the summary (with {@code slo} when requests carried
+ * latency targets), the generator's health and one line per request. Times are milliseconds of simulated time;
+ * missing values are null.
  */
 public final class JsonReport {
 
@@ -78,6 +79,33 @@ public final class JsonReport {
                 c.refusedByReason().forEach(reasons::put);
                 node.put("refusedWithRetryAfter", c.refusedWithRetryAfter());
                 node.set("ttftMs", latency(c.ttft()));
+            }
+        }
+
+        SloAttainment slo = run.slo();
+        if (!slo.isEmpty()) {
+            ObjectNode node = summary.putObject("slo");
+            number(node, "arrivalSeconds", slo.arrivalSeconds());
+            node.put("requests", slo.requests());
+            node.put("met", slo.met());
+            number(node, "attainment", slo.attainment());
+            number(node, "goodput", slo.goodput());
+            ArrayNode classes = node.putArray("classes");
+            for (SloSummary c : slo.classes()) {
+                ObjectNode line = classes.addObject();
+                line.put("name", c.slo().name());
+                line.put("priority", c.priority());
+                millis(line, "ttftTargetMs", c.slo().hasTtftTarget() ? c.slo().ttft().toNanos() : -1);
+                millis(line, "tpotTargetMs", c.slo().hasTpotTarget() ? c.slo().tpot().toNanos() : -1);
+                line.put("requests", c.requests());
+                line.put("met", c.met());
+                number(line, "attainment", c.attainment());
+                line.put("ttftMissed", c.ttftMissed());
+                line.put("tpotMissed", c.tpotMissed());
+                line.put("notServed", c.notServed());
+                number(line, "goodput", c.goodput());
+                line.set("ttftMs", latency(c.ttft()));
+                line.set("tpotMs", latency(c.tpot()));
             }
         }
 
@@ -147,8 +175,13 @@ public final class JsonReport {
             if (!r.error().isEmpty()) {
                 line.put("error", r.error());
             }
+            if (!r.slo().isNone()) {
+                line.put("sloClass", r.slo().name());
+                line.put("slo", SloVerdict.of(r).name());
+            }
             millis(line, "ttftMs", r.ttftNanos());
             millis(line, "e2eMs", r.e2eNanos());
+            millis(line, "tpotMs", r.tpotNanos());
             line.put("outputTokens", r.outputTokens());
             line.put("contentEvents", r.contentEvents());
             Distribution itl = Distribution.of(r.itlNanos());

@@ -97,6 +97,7 @@ public final class MarkdownReport {
             md.append("\nNo ").append(BASELINE).append(" run, so no ratios.\n");
         }
         md.append(classSection(runs));
+        md.append(sloSection(runs));
         md.append(faultSection(runs));
         md.append(podSection(runs));
         for (RunReport run : runs) {
@@ -139,6 +140,50 @@ public final class MarkdownReport {
                         .append(" | ").append(c.errors()).append(" | ").append(c.refused())
                         .append(" | ").append(reasons).append(" | ").append(c.refusedWithRetryAfter()).append(" |\n");
             }
+        }
+        return md.toString();
+    }
+
+    /**
+     * Per latency class and policy: how many requests met their targets (attainment), why the others missed, the
+     * goodput, and TTFT/TPOT of the served ones; then one row per policy over all classes. Empty when no request
+     * carried targets.
+     */
+    static String sloSection(List<RunReport> runs) {
+        List<SloAttainment> slos = runs.stream().map(RunReport::slo).toList();
+        if (slos.stream().allMatch(SloAttainment::isEmpty)) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%nLatency targets (`x-slo-ttft-ms`, "
+                + "`x-slo-tpot-ms`): a request meets them when it is served with its TTFT, and its TPOT where the class "
+                + "sets one, at or under the target; refused and failed requests miss. Attainment is the share of sent "
+                + "requests that met them, goodput how many met them per simulated second of the %s s of arrivals:%n%n",
+                trim(slos.get(0).arrivalSeconds())));
+        md.append("| policy | class | priority | targets | sent | met | attainment | TTFT missed | TPOT missed "
+                + "| not served | goodput (req/s) | TTFT p50 | TTFT p99 | TPOT p99 |\n"
+                + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (int i = 0; i < runs.size(); i++) {
+            String policy = runs.get(i).policy();
+            SloAttainment slo = slos.get(i);
+            if (slo.isEmpty()) {
+                continue;
+            }
+            for (SloSummary c : slo.classes()) {
+                md.append("| ").append(policy).append(" | ").append(c.slo().name())
+                        .append(" | ").append(c.priority().isEmpty() ? "–" : c.priority())
+                        .append(" | ").append(c.slo().describeTargets())
+                        .append(" | ").append(c.requests()).append(" | ").append(c.met())
+                        .append(" | ").append(percent(c.attainment()))
+                        .append(" | ").append(c.ttftMissed()).append(" | ").append(c.tpotMissed())
+                        .append(" | ").append(c.notServed())
+                        .append(" | ").append(String.format(Locale.ROOT, "%.1f", c.goodput()))
+                        .append(" | ").append(time(c.ttft().p50Ms())).append(" | ").append(time(c.ttft().p99Ms()))
+                        .append(" | ").append(time(c.tpot().p99Ms())).append(" |\n");
+            }
+            md.append("| ").append(policy).append(" | **all** | | | ").append(slo.requests())
+                    .append(" | ").append(slo.met()).append(" | ").append(percent(slo.attainment()))
+                    .append(" | | | | **").append(String.format(Locale.ROOT, "%.1f", slo.goodput()))
+                    .append("** | | | |\n");
         }
         return md.toString();
     }
@@ -238,6 +283,11 @@ public final class MarkdownReport {
         long change = Math.round((r - 1) * 100);
         String sign = change > 0 ? "+" : change < 0 ? "−" : "±";
         return String.format(Locale.ROOT, "%.2f× (%s%d%%)", r, sign, Math.abs(change));
+    }
+
+    /** "93.4%"; "–" when missing. */
+    static String percent(double share) {
+        return Double.isFinite(share) ? String.format(Locale.ROOT, "%.1f%%", 100 * share) : "–";
     }
 
     /** Milliseconds as a short human string: 4.21 ms, 812 ms, 4.40 s. */

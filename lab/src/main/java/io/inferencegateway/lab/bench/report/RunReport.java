@@ -24,6 +24,11 @@ public record RunReport(String scenario, String scenarioSummary, String workload
         faults = List.copyOf(faults);
     }
 
+    /** How the requests that carried latency targets fared; empty when none did. */
+    public SloAttainment slo() {
+        return SloAttainment.of(recording.results(), durationSeconds);
+    }
+
     public static RunReport of(String scenario, String scenarioSummary, String workload, String arrivals, String policy,
                                String gateway, long seed, double rate, double durationSeconds, FleetSpec fleet,
                                RunRecording recording) {

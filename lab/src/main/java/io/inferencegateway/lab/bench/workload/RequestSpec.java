@@ -11,24 +11,36 @@ import java.util.List;
  * @param key       the shared-prefix group or the adapter; empty for unique prompts
  * @param priority  the priority class sent as {@code x-gateway-priority} (critical, standard, sheddable); empty
  *                  sends no header
+ * @param slo       the latency class and its targets, sent as {@code x-slo-ttft-ms} / {@code x-slo-tpot-ms};
+ *                  {@link SloClass#NONE} sends neither
  */
 public record RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key,
-                          String priority) {
+                          String priority, SloClass slo) {
 
     public RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key) {
         this(model, messages, maxTokens, kind, key, "");
     }
 
+    public RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key,
+                       String priority) {
+        this(model, messages, maxTokens, kind, key, priority, SloClass.NONE);
+    }
+
     public RequestSpec {
         messages = List.copyOf(messages);
         priority = priority == null ? "" : priority;
+        slo = slo == null ? SloClass.NONE : slo;
         if (maxTokens < 1) {
             throw new IllegalArgumentException("maxTokens must be positive, got " + maxTokens);
         }
     }
 
     public RequestSpec withPriority(String newPriority) {
-        return new RequestSpec(model, messages, maxTokens, kind, key, newPriority);
+        return new RequestSpec(model, messages, maxTokens, kind, key, newPriority, slo);
+    }
+
+    public RequestSpec withSlo(SloClass newSlo) {
+        return new RequestSpec(model, messages, maxTokens, kind, key, priority, newSlo);
     }
 
     public int promptTokens() {

@@ -17,6 +17,7 @@ import io.inferencegateway.lab.bench.ScenarioCatalog;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.Weights;
 
 /**
  * The bench renders the gateway config without the gateway's classes; this test (test code only) checks
@@ -60,6 +61,21 @@ class GatewayConfigContractTest {
         assertThat(pool.flowControl().queueTimeout()).as("waits in simulated time, as long as for a response")
                 .isEqualTo(pool.routeTimeout());
         assertThat(pool.flowControl().enabled()).as("on only when asked (bench --flow-control)").isFalse();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource({"gpu-aware-no-slo, 0", "gpu-aware, 2"})
+    void theSloComparisonDiffersInTheLatencyWeightAlone(String label, int latencyWeight) throws Exception {
+        Scenario slo = ScenarioCatalog.byName("slo", ScenarioCatalog.DEFAULT_MODEL).orElseThrow();
+        List<InetSocketAddress> pods = List.of(new InetSocketAddress("127.0.0.1", 9001));
+        String yaml = GatewayConfigWriter.render(slo.fleet(), label, pods, Duration.ofSeconds(300),
+                GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, null, false, true);
+
+        PoolConfig pool = ConfigLoader.parse(yaml).pools().get(0);
+
+        assertThat(pool.policy().configName()).isEqualTo("gpu-aware");
+        assertThat(pool.endpointPicker()).isEqualTo(Weights.DEFAULT.with("latency", latencyWeight).endpointPicker());
+        assertThat(pool.flowControl().enabled()).isTrue();
     }
 
     @ParameterizedTest(name = "{0}")

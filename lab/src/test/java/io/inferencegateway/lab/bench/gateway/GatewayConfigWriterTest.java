@@ -69,6 +69,35 @@ class GatewayConfigWriterTest {
         assertThat(yaml).contains("routeTimeout: " + routeTimeout).contains("metricsInterval: " + scrape);
     }
 
+    @ParameterizedTest(name = "{0}: policy {1}, weights {2}")
+    @CsvSource(delimiter = '|', value = {
+        "gpu-aware-no-slo | gpu-aware     | {latency=0}", // the GPU-aware policy as before latency targets
+        "gpu-aware        | gpu-aware     | {}",          // the gateway's defaults: SLO-aware once it knows targets
+        "least-request    | least-request | {}",
+    })
+    @SuppressWarnings("unchecked")
+    void aPolicyLabelRendersAsTheGatewaysPolicyAndWeights(String label, String policy, String weights)
+            throws Exception {
+        FleetSpec fleet = ScenarioCatalog.byName("slo", ScenarioCatalog.DEFAULT_MODEL).orElseThrow().fleet();
+        String yaml = GatewayConfigWriter.render(fleet, label, PODS, Duration.ofSeconds(300), Duration.ofMillis(50),
+                null, false, true);
+        Map<String, Object> scheduler = ((List<Map<String, Object>>) ((Map<String, Object>) new ObjectMapper(
+                new YAMLFactory()).readValue(yaml, Map.class).get("spec")).get("schedulers")).get(0);
+
+        assertThat(scheduler).containsEntry("policy", policy);
+        assertThat(String.valueOf(scheduler.getOrDefault("weights", Map.of()))).isEqualTo(weights);
+        assertThat((Map<String, Object>) scheduler.get("flowControl")).containsEntry("enabled", true);
+    }
+
+    @Test
+    void theLatencyWeightIsANumberAndTheOnlyWeightWritten() {
+        FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(1), List.of(), 0, 100, 8, 8192, 1.0);
+        String yaml = GatewayConfigWriter.render(fleet, BenchPolicy.GPU_AWARE_NO_SLO, PODS.subList(0, 1),
+                Duration.ofSeconds(1), Duration.ofMillis(50));
+        assertThat(yaml).contains("policy: gpu-aware\n").containsPattern("weights:\n +latency: 0\n")
+                .doesNotContain("queue:").doesNotContain("prefix:");
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
         "meta-llama/Llama-3.1-8B-Instruct, llama-3-1-8b-instruct",

@@ -1,0 +1,31 @@
+package io.inferencegateway.lab.bench.gateway;
+
+import java.util.Map;
+
+/**
+ * A {@code --policies} label and what it renders as in the scheduler: the gateway's {@code policy} and any
+ * {@code weights} over the defaults. Most labels are the gateway's own policy names; the others name a variant of
+ * one, so that a report can set the variants side by side.
+ *
+ * @param weights entries written under {@code weights}; empty writes none (the gateway's defaults)
+ */
+public record BenchPolicy(String label, String policy, Map<String, Integer> weights) {
+
+    /**
+     * The GPU-aware policy as it was before latency targets: the {@code latency} weight 0 switches the SLO-aware
+     * scoring off. Only that weight is written, so the rest stay at the gateway's defaults (queue 2, kvCache 2,
+     * prefix 3, loraAffinity 2, runningRequests 0) and the comparison with {@code gpu-aware} differs in one thing.
+     */
+    public static final String GPU_AWARE_NO_SLO = "gpu-aware-no-slo";
+
+    public BenchPolicy {
+        weights = Map.copyOf(weights);
+    }
+
+    public static BenchPolicy of(String label) {
+        if (GPU_AWARE_NO_SLO.equals(label)) {
+            return new BenchPolicy(label, "gpu-aware", Map.of("latency", 0));
+        }
+        return new BenchPolicy(label, label, Map.of());
+    }
+}
