@@ -28,7 +28,7 @@ import io.inferencegateway.scheduling.latency.LatencyPredictor;
 
 /**
  * The live fleet page's memory (GET /ui, GET /ui/fleet; docs/observability.md): per pool, the last
- * {@link #DECISIONS_KEPT} requests, a minute of latency-target attainment per priority band ({@link SloAttainment})
+ * {@link #DECISIONS_KEPT} requests, a minute of latency-target attainment per priority band ({@link TargetAttainment})
  * and, per pod, a minute of picks and TTFT samples ({@link PodActivity}). Everything else it shows — queue, running
  * batch, KV use, adapters, metrics age, in-flight counts, fallback, the latency predictor's accuracy — is read from
  * the gateway's live state when a snapshot is taken.
@@ -250,7 +250,7 @@ public final class FleetView implements RequestListener {
     private static final class PoolActivity {
 
         final Map<Endpoint, PodActivity> pods = new ConcurrentHashMap<>();
-        final SloAttainment slo = new SloAttainment();
+        final TargetAttainment slo = new TargetAttainment();
         private final Recent[] ring = new Recent[DECISIONS_KEPT];
         private int next;
         private int size;

@@ -10,7 +10,7 @@ import io.inferencegateway.domain.Priority;
  * met their targets and those that missed, in per-second buckets over the last {@link PodActivity#WINDOW_SECONDS}.
  * Written in O(1) under its own lock; a reader sums the window.
  */
-final class SloAttainment {
+final class TargetAttainment {
 
     /** The bands, in the page's order; a band's index is its row in the arrays. */
     static final List<String> BANDS = List.of(Priority.band(Priority.CRITICAL), Priority.band(Priority.STANDARD),
@@ -21,7 +21,7 @@ final class SloAttainment {
     private final int[][] attained = new int[BANDS.size()][WINDOW];
     private final int[][] missed = new int[BANDS.size()][WINDOW];
 
-    SloAttainment() {
+    TargetAttainment() {
         for (long[] s : second) {
             Arrays.fill(s, Long.MIN_VALUE);
         }
