@@ -84,6 +84,15 @@ public final class RequestRecord {
     }
 
     /**
+     * Flow control found the request's priority and latency targets, before it admits or refuses it: a request it
+     * refuses at once still counts against its targets (docs/observability.md, "Latency targets").
+     */
+    public void service(int requestPriority, LatencyTargets latency) {
+        this.priority = requestPriority;
+        this.targets = latency;
+    }
+
+    /**
      * Flow control let the request go, after {@code queueNanos} in the pool's queue (0 when it did not wait), to be
      * served within {@code latency}.
      */
@@ -209,12 +218,12 @@ public final class RequestRecord {
         return poolModel;
     }
 
-    /** The request's priority (see {@link Priority}); 0 when it was never admitted. */
+    /** The request's priority (see {@link Priority}); 0 when flow control never saw it. */
     public int priority() {
         return priority;
     }
 
-    /** The latency targets the request was admitted with; {@link LatencyTargets#NONE} when it had none. */
+    /** The latency targets flow control found for the request; {@link LatencyTargets#NONE} when it had none. */
     public LatencyTargets targets() {
         return targets;
     }

@@ -5,9 +5,12 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 
+import io.inferencegateway.domain.LatencyPrediction;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.domain.SloOutcome;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +58,35 @@ public final class AccessLog implements RequestListener {
         if (d != null) {
             number(sb, "expected_cached_tokens", d.expectedCachedTokens());
         }
+        LatencyTargets targets = r.targets();
+        target(sb, "slo_ttft_ms", targets.ttftMillis());
+        target(sb, "slo_tpot_ms", targets.tpotMillis());
+        LatencyPrediction p = d == null ? null : d.prediction();
+        predicted(sb, "predicted_ttft_ms", p == null ? Double.NaN : p.ttftMillis());
+        predicted(sb, "predicted_tpot_ms", p == null ? Double.NaN : p.tpotMillis());
+        SloOutcome slo = SloOutcome.of(r);
+        sb.append(",\"slo_met\":").append(slo == null ? "null" : Boolean.toString(slo.met()));
         return sb.append('}').toString();
+    }
+
+    /** A latency target; null for none (0). */
+    private static void target(StringBuilder sb, String name, long millis) {
+        sb.append(",\"").append(name).append("\":");
+        if (millis > 0) {
+            sb.append(millis);
+        } else {
+            sb.append("null");
+        }
+    }
+
+    /** A predicted latency in whole milliseconds; null when not predicted (NaN). */
+    private static void predicted(StringBuilder sb, String name, double millis) {
+        sb.append(",\"").append(name).append("\":");
+        if (Double.isNaN(millis)) {
+            sb.append("null");
+        } else {
+            sb.append(Math.round(millis));
+        }
     }
 
     private static void string(StringBuilder sb, String name, String value) {

@@ -22,10 +22,35 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * @param staleAfterMs  metrics older than this are stale
      * @param freshPods     pods whose metrics are fresh
      * @param decisions     the pool's last requests, newest first
+     * @param predictor     how well the pool's latency predictor does; null for a policy that does not predict
+     * @param attainment    requests with latency targets judged in the window, per priority band (critical,
+     *                      standard, sheddable)
      */
     public record Pool(String name, String model, List<String> adapters, String policy, Boolean fallback,
             long staleAfterMs, int freshPods, long inFlight, double picksPerSecond, long picksInWindow,
-            Double ttftP50Ms, Double ttftP99Ms, List<Pod> pods, List<Decision> decisions) {
+            Double ttftP50Ms, Double ttftP99Ms, List<Pod> pods, List<Decision> decisions, Predictor predictor,
+            List<Attainment> attainment) {
+    }
+
+    /**
+     * A pool's latency predictor, predicted against measured over its last ~200 streamed responses (docs/slo.md).
+     * Errors are fractions of the measured value, null before the first comparison.
+     *
+     * @param samples  streamed responses it learned from
+     * @param ready    whether it has learned enough for its predictions to be used
+     * @param ttftMape mean |predicted - measured| / measured of the time to first token
+     * @param ttftBias mean (predicted - measured) / measured: above 0 when predictions run high
+     */
+    public record Predictor(long samples, boolean ready, Double ttftMape, Double ttftBias, Double tpotMape,
+            Double tpotBias) {
+    }
+
+    /**
+     * One priority band's requests with latency targets that ended in the window.
+     *
+     * @param ratio attained / (attained + missed); null when none was judged
+     */
+    public record Attainment(String priority, long attained, long missed, Double ratio) {
     }
 
     /**
@@ -62,9 +87,11 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * @param error                the error code, as the request meters count it, or null
      * @param expectedCachedTokens prompt tokens the scheduler expected the pod to have cached
      * @param cachedTokens         cached prompt tokens the model server reported, null when it did not say
+     * @param slo                  against its latency targets: met, or the kind of miss (ttft, tpot, refused); null
+     *                             without targets
      */
     public record Decision(long timeMillis, String model, String pod, String reason, int attempts, int status,
             boolean stream, Double ttftMs, double durationMs, String ending, String error, int expectedCachedTokens,
-            Integer inputTokens, Integer outputTokens, Integer cachedTokens) {
+            Integer inputTokens, Integer outputTokens, Integer cachedTokens, String slo) {
     }
 }

@@ -18,17 +18,20 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.domain.SloOutcome;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.scheduling.GpuAwarePolicy;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
 
 /**
  * The live fleet page's memory (GET /ui, GET /ui/fleet; docs/observability.md): per pool, the last
- * {@link #DECISIONS_KEPT} requests and, per pod, a minute of picks and TTFT samples ({@link PodActivity}). Everything
- * else it shows — queue, running batch, KV use, adapters, metrics age, in-flight counts, fallback — is read from the
- * gateway's live state when a snapshot is taken.
+ * {@link #DECISIONS_KEPT} requests, a minute of latency-target attainment per priority band ({@link TargetAttainment})
+ * and, per pod, a minute of picks and TTFT samples ({@link PodActivity}). Everything else it shows — queue, running
+ * batch, KV use, adapters, metrics age, in-flight counts, fallback, the latency predictor's accuracy — is read from
+ * the gateway's live state when a snapshot is taken.
  *
  * <p>As a {@link RequestListener} it runs on the event loops: each call is O(1) under a per-pool or per-pod lock held
  * for a few array writes, and memory is bounded by the pools and the pods active in the last minute.
@@ -79,7 +82,11 @@ public final class FleetView implements RequestListener {
             long now = second(clock.nanoTime());
             pool.pod(d.endpoint(), now).firstToken(now, ttft);
         }
-        pool.remember(decision(record, ttft));
+        SloOutcome slo = SloOutcome.of(record);
+        if (slo != null) {
+            pool.slo.judged(second(clock.nanoTime()), record.priority(), slo.met());
+        }
+        pool.remember(decision(record, ttft, slo));
     }
 
     /**
@@ -103,7 +110,7 @@ public final class FleetView implements RequestListener {
      */
     private record Recent(long timeMillis, String model, PickDecision pick, int attempts, int status, boolean stream,
             long ttftNanos, long durationNanos, RequestRecord.Ending ending, String error, int inputTokens,
-            int outputTokens, int cachedTokens) {
+            int outputTokens, int cachedTokens, SloOutcome slo) {
 
         FleetSnapshot.Decision toDecision() {
             return new FleetSnapshot.Decision(timeMillis, model, pick == null ? null : pick.endpoint().toString(),
@@ -111,14 +118,14 @@ public final class FleetView implements RequestListener {
                     ttftNanos < 0 ? null : millis(ttftNanos), millis(durationNanos),
                     ending == null ? null : ending.name().toLowerCase(Locale.ROOT), error,
                     pick == null ? 0 : pick.expectedCachedTokens(), count(inputTokens), count(outputTokens),
-                    count(cachedTokens));
+                    count(cachedTokens), slo == null ? null : slo.label());
         }
     }
 
-    private static Recent decision(RequestRecord r, long ttftNanos) {
+    private static Recent decision(RequestRecord r, long ttftNanos, SloOutcome slo) {
         return new Recent(r.startEpochMillis(), r.request() == null ? null : r.request().model(), r.decision(),
                 r.attempts(), r.status(), r.stream(), ttftNanos, r.endNanos() - r.startNanos(), r.ending(),
-                RequestMeters.errorCode(r), r.inputTokens(), r.outputTokens(), r.cachedTokens());
+                RequestMeters.errorCode(r), r.inputTokens(), r.outputTokens(), r.cachedTokens(), slo);
     }
 
     // ---- the page's read: a snapshot of everything ----------------------------------------------
@@ -191,10 +198,23 @@ public final class FleetView implements RequestListener {
         }
         Arrays.sort(allTtft); // sorted runs, which the sort merges
         Boolean fallback = pool.policy() instanceof GpuAwarePolicy gpuAware ? gpuAware.inFallback() : null;
+        FleetSnapshot.Predictor predictor = pool.policy() instanceof GpuAwarePolicy gpuAware
+                ? predictor(gpuAware.predictor()) : null;
         return new FleetSnapshot.Pool(pool.name(), pool.config().modelName(), pool.config().loraAdapters(),
                 pool.config().policy().configName(), fallback, staleAfter / 1_000_000, fresh, flying,
                 picksInRate / (double) PodActivity.RATE_SECONDS, picksInWindow, percentile(allTtft, 0.50),
-                percentile(allTtft, 0.99), pods, act.decisions());
+                percentile(allTtft, 0.99), pods, act.decisions(), predictor, act.slo.window(now));
+    }
+
+    private static FleetSnapshot.Predictor predictor(LatencyPredictor p) {
+        LatencyPredictor.Accuracy ttft = p.ttftAccuracy();
+        LatencyPredictor.Accuracy tpot = p.tpotAccuracy();
+        return new FleetSnapshot.Predictor(p.samples(), p.ready(), known(ttft.mape()), known(ttft.bias()),
+                known(tpot.mape()), known(tpot.bias()));
+    }
+
+    private static Double known(double value) {
+        return Double.isNaN(value) ? null : value;
     }
 
     /** Nearest-rank percentile of sorted nanos, in milliseconds; null without samples. */
@@ -226,10 +246,11 @@ public final class FleetView implements RequestListener {
         return value < 0 ? null : value;
     }
 
-    /** One pool's recent requests and its pods' activity. */
+    /** One pool's recent requests, how those with targets fared, and its pods' activity. */
     private static final class PoolActivity {
 
         final Map<Endpoint, PodActivity> pods = new ConcurrentHashMap<>();
+        final TargetAttainment slo = new TargetAttainment();
         private final Recent[] ring = new Recent[DECISIONS_KEPT];
         private int next;
         private int size;

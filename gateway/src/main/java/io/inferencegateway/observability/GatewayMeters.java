@@ -22,6 +22,7 @@ import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolHealthListener;
 import io.inferencegateway.scheduling.GpuAwarePolicy;
 import io.inferencegateway.scheduling.SchedulerEvents;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -250,6 +251,7 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
                 g -> poolValue(g, name, p -> p.outliers().ejectedCount()))
                 .description("Pods of the pool ejected as outliers now").tag("pool", name).register(registry);
         registerPrefixIndex(pool);
+        registerPredictor(pool);
         PoolSeries series = pools.computeIfAbsent(name, n -> {
             PoolSeries s = new PoolSeries(n, Timer
                     .builder("inference_gateway_metrics_scrape_duration")
@@ -298,6 +300,51 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
                         ? gpu.prefixIndexEntries() : Double.NaN))
                 .description("Prompt blocks the pool's prefix index holds, over all its pods")
                 .tag("pool", name).register(registry);
+    }
+
+    /**
+     * How well the pool's latency predictor did, for pools whose policy predicts (docs/slo.md): its TTFT and TPOT
+     * mean absolute percentage error and bias over its last ~200 comparisons, and its samples. Removed when a reload
+     * gives the pool a policy that does not predict.
+     */
+    private void registerPredictor(ModelPool pool) {
+        String name = pool.name();
+        List<Meter.Id> ids = new ArrayList<>();
+        for (String kind : List.of("ttft", "tpot")) {
+            ids.add(new Meter.Id("inference_gateway_latency_prediction_mape", Tags.of("pool", name, "kind", kind), null,
+                    null, Meter.Type.GAUGE));
+            ids.add(new Meter.Id("inference_gateway_latency_prediction_bias", Tags.of("pool", name, "kind", kind), null,
+                    null, Meter.Type.GAUGE));
+        }
+        ids.add(new Meter.Id("inference_gateway_latency_prediction_samples", Tags.of("pool", name), null, null,
+                Meter.Type.GAUGE));
+        if (!(pool.policy() instanceof GpuAwarePolicy)) {
+            ids.forEach(registry::remove);
+            return;
+        }
+        for (String kind : List.of("ttft", "tpot")) {
+            boolean ttft = kind.equals("ttft");
+            Gauge.builder("inference_gateway_latency_prediction_mape", state, g -> predictorValue(g, name,
+                    p -> (ttft ? p.ttftAccuracy() : p.tpotAccuracy()).mape()))
+                    .description("Mean |predicted - measured| / measured of the pool's latency predictions, over "
+                            + "its last ~200 responses (a fraction; NaN before the first)")
+                    .tag("pool", name).tag("kind", kind).register(registry);
+            Gauge.builder("inference_gateway_latency_prediction_bias", state, g -> predictorValue(g, name,
+                    p -> (ttft ? p.ttftAccuracy() : p.tpotAccuracy()).bias()))
+                    .description("Mean (predicted - measured) / measured of the pool's latency predictions: above 0 "
+                            + "when they run high (a fraction; NaN before the first)")
+                    .tag("pool", name).tag("kind", kind).register(registry);
+        }
+        Gauge.builder("inference_gateway_latency_prediction_samples", state, g -> predictorValue(g, name,
+                LatencyPredictor::samples))
+                .description("Streamed responses the pool's latency predictor has learned from; it predicts from "
+                        + LatencyPredictor.MIN_SAMPLES + " on")
+                .tag("pool", name).register(registry);
+    }
+
+    private static double predictorValue(LiveState g, String pool, ToDoubleFunction<LatencyPredictor> value) {
+        return poolValue(g, pool, p -> p.policy() instanceof GpuAwarePolicy gpu ? value.applyAsDouble(gpu.predictor())
+                : Double.NaN);
     }
 
     private void syncPods(ModelPool pool) {

@@ -10,8 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
+import io.inferencegateway.domain.Priority;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.domain.SloOutcome;
 import io.inferencegateway.pool.ModelPool;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -102,6 +104,10 @@ public final class RequestMeters implements RequestListener {
         if (d != null) {
             scheduler(r, d);
         }
+        SloOutcome slo = SloOutcome.of(r);
+        if (slo != null) {
+            m.slo(Priority.band(r.priority()))[slo.ordinal()].increment();
+        }
     }
 
     private void scheduler(RequestRecord r, PickDecision d) {
@@ -171,6 +177,8 @@ public final class RequestMeters implements RequestListener {
         final String target;
         final ConcurrentHashMap<CountKey, Counter> requests = new ConcurrentHashMap<>();
         final ConcurrentHashMap<String, Counter> errors = new ConcurrentHashMap<>();
+        // priority band -> the attained counter and the missed ones, by SloOutcome ordinal
+        final ConcurrentHashMap<String, Counter[]> slo = new ConcurrentHashMap<>();
         final AtomicLong running = new AtomicLong();
         final Timer duration;
         final Timer ttft;
@@ -215,6 +223,31 @@ public final class RequestMeters implements RequestListener {
                     .tags("pool", pool, "model_name", model, "target_model_name", target, "pod", k.podLabel(),
                             "status", Integer.toString(k.status()))
                     .register(registry);
+        }
+
+        /**
+         * The band's SLO counters, attained and every kind of missed registered together, so that a ratio of them
+         * has both sides as soon as the band saw one request with targets.
+         */
+        Counter[] slo(String band) {
+            Counter[] counters = slo.get(band);
+            return counters != null ? counters : slo.computeIfAbsent(band, b -> {
+                Counter[] out = new Counter[SloOutcome.values().length];
+                for (SloOutcome o : SloOutcome.values()) {
+                    out[o.ordinal()] = o.met()
+                            ? Counter.builder("inference_gateway_slo_attained")
+                                    .description("Requests with latency targets that met them all, as the client "
+                                            + "saw them; its rate is the goodput")
+                                    .tags("pool", pool, "model_name", model, "priority", b).register(registry)
+                            : Counter.builder("inference_gateway_slo_missed")
+                                    .description("Requests with latency targets that missed one, by the first "
+                                            + "missed: ttft, tpot, or refused (not served: status 400 or more, no "
+                                            + "response, a broken stream)")
+                                    .tags("pool", pool, "model_name", model, "priority", b, "kind", o.label())
+                                    .register(registry);
+                }
+                return out;
+            });
         }
 
         Counter errorCounter(String code) {

@@ -165,6 +165,7 @@ public final class GatewayRequest {
     /** Flow control found the request's priority and latency targets (docs/slo.md). */
     public void service(int priority, LatencyTargets targets) {
         parsed = parsed.withService(priority, targets);
+        record.service(priority, targets);
     }
 
     /** Flow control let the request go, after {@code waitedNanos} in the pool's queue. */

@@ -44,6 +44,14 @@ final class SpanAttributes {
     static final AttributeKey<Long> PICK_EXPECTED_CACHED_TOKENS = longKey(
             "inference_gateway.pick.expected_cached_tokens");
     static final AttributeKey<Long> PICK_ATTEMPT = longKey("inference_gateway.pick.attempt");
+    static final AttributeKey<Double> PICK_PREDICTED_TTFT_MS = AttributeKey.doubleKey(
+            "inference_gateway.pick.predicted_ttft_ms");
+    static final AttributeKey<Double> PICK_PREDICTED_TPOT_MS = AttributeKey.doubleKey(
+            "inference_gateway.pick.predicted_tpot_ms");
+    static final AttributeKey<Long> SLO_TTFT_MS = longKey("inference_gateway.slo.ttft_ms");
+    static final AttributeKey<Long> SLO_TPOT_MS = longKey("inference_gateway.slo.tpot_ms");
+    /** met, or the kind of the miss: ttft, tpot, refused (the label of inference_gateway_slo_missed_total). */
+    static final AttributeKey<String> SLO_OUTCOME = stringKey("inference_gateway.slo.outcome");
     static final AttributeKey<Boolean> STREAM = AttributeKey.booleanKey("inference_gateway.stream");
     static final AttributeKey<String> ENDING = stringKey("inference_gateway.ending");
 }

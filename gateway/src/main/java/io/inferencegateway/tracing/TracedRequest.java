@@ -14,11 +14,16 @@ import static io.inferencegateway.tracing.SpanAttributes.HTTP_ROUTE;
 import static io.inferencegateway.tracing.SpanAttributes.PICK_ATTEMPT;
 import static io.inferencegateway.tracing.SpanAttributes.PICK_CANDIDATES;
 import static io.inferencegateway.tracing.SpanAttributes.PICK_EXPECTED_CACHED_TOKENS;
+import static io.inferencegateway.tracing.SpanAttributes.PICK_PREDICTED_TPOT_MS;
+import static io.inferencegateway.tracing.SpanAttributes.PICK_PREDICTED_TTFT_MS;
 import static io.inferencegateway.tracing.SpanAttributes.PICK_REASON;
 import static io.inferencegateway.tracing.SpanAttributes.POD;
 import static io.inferencegateway.tracing.SpanAttributes.POOL;
 import static io.inferencegateway.tracing.SpanAttributes.SERVER_ADDRESS;
 import static io.inferencegateway.tracing.SpanAttributes.SERVER_PORT;
+import static io.inferencegateway.tracing.SpanAttributes.SLO_OUTCOME;
+import static io.inferencegateway.tracing.SpanAttributes.SLO_TPOT_MS;
+import static io.inferencegateway.tracing.SpanAttributes.SLO_TTFT_MS;
 import static io.inferencegateway.tracing.SpanAttributes.STREAM;
 import static io.inferencegateway.tracing.SpanAttributes.URL_PATH;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
@@ -27,8 +32,11 @@ import java.util.List;
 import java.util.Locale;
 
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyPrediction;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.domain.SloOutcome;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanKind;
@@ -123,7 +131,13 @@ final class TracedRequest {
             pick.setAttribute(PICK_REASON, d.reason().label());
             pick.setAttribute(PICK_CANDIDATES, d.candidates());
             pick.setAttribute(PICK_EXPECTED_CACHED_TOKENS, d.expectedCachedTokens());
+            LatencyPrediction p = d.prediction();
+            if (p != null && p.predicted()) {
+                pick.setAttribute(PICK_PREDICTED_TTFT_MS, p.ttftMillis());
+                pick.setAttribute(PICK_PREDICTED_TPOT_MS, p.tpotMillis());
+            }
         }
+        targets(pick, record.targets());
         pick.end(epochNanos(record, nowNanos), NANOSECONDS);
 
         String model = record.request() == null ? null : record.request().model();
@@ -186,6 +200,11 @@ final class TracedRequest {
             root.setAttribute(HTTP_RESPONSE_STATUS_CODE, status);
         }
         usage(root, record);
+        targets(root, record.targets());
+        SloOutcome slo = SloOutcome.of(record);
+        if (slo != null) {
+            root.setAttribute(SLO_OUTCOME, slo.label());
+        }
         if (record.ending() != null) {
             root.setAttribute(ENDING, record.ending().name().toLowerCase(Locale.ROOT));
         }
@@ -202,6 +221,16 @@ final class TracedRequest {
     private SpanBuilder child(String name, RequestRecord record, long startNanos) {
         return tracer.spanBuilder(name).setParent(rootContext)
                 .setStartTimestamp(epochNanos(record, startNanos), NANOSECONDS);
+    }
+
+    /** The request's latency targets, each one it has. */
+    private static void targets(Span span, LatencyTargets targets) {
+        if (targets.ttftMillis() > 0) {
+            span.setAttribute(SLO_TTFT_MS, targets.ttftMillis());
+        }
+        if (targets.tpotMillis() > 0) {
+            span.setAttribute(SLO_TPOT_MS, targets.tpotMillis());
+        }
     }
 
     private static void usage(Span span, RequestRecord record) {

@@ -52,6 +52,7 @@ class FleetPageChromiumTest {
                   name: s.dataset.pool,
                   head: fields(s.querySelector('.pool-head')),
                   stats: fields(s.querySelector('.stats')),
+                  latency: fields(s.querySelector('.latency')),
                   pods: [...s.querySelectorAll('tr[data-pod]')].map(r => ({pod: r.dataset.pod, fields: fields(r)})),
                   decisions: [...s.querySelectorAll('tr[data-decision]')].map(r => fields(r))
                 }))
@@ -202,6 +203,53 @@ class FleetPageChromiumTest {
         assertMatches(page, shown);
     }
 
+    @Test
+    void thePredictedVersusMeasuredPanelShowsThePredictorsAccuracyAndTheTargetsAttainment() throws Exception {
+        start();
+        // generous targets: each request is judged (and met); the predictor learns from every stream, predicts
+        // from its 20th on, and the streams after that are predicted and measured
+        int requests = 30;
+        for (int i = 0; i < requests; i++) {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/chat/completions"))
+                    .header("Content-Type", "application/json").header("x-slo-ttft-ms", "60000")
+                    .header("x-slo-tpot-ms", "60000")
+                    .POST(HttpRequest.BodyPublishers.ofString(chat(MODEL, "targeted " + i, 3, true))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        }
+        JsonNode pool = JSON.readTree(get("/ui/fleet").body()).get("pools").get(0);
+        JsonNode predictor = pool.get("predictor");
+        assertThat(predictor.get("samples").asLong()).isEqualTo(requests);
+        assertThat(predictor.get("ready").asBoolean()).isTrue();
+        assertThat(predictor.get("ttftMape").isNumber()).as("predictions compared with measurements: %s", predictor)
+                .isTrue();
+        assertThat(predictor.get("ttftBias").isNumber()).isTrue();
+        JsonNode standard = pool.get("attainment").get(1);
+        assertThat(standard.get("priority").asText()).isEqualTo("standard");
+        assertThat(standard.get("attained").asLong()).isEqualTo(requests);
+        assertThat(standard.get("ratio").asDouble()).isEqualTo(1.0);
+        assertThat(pool.get("decisions").get(0).get("slo").asText()).isEqualTo("met");
+
+        chromium = HeadlessChromium.start();
+        chromium.navigate(gateway.baseUrl() + "/ui");
+        await().atMost(Duration.ofSeconds(30)).until(
+                () -> chromium.evaluate("Number(document.getElementById('fleet')?.dataset.renders ?? 0)").asInt() >= 1);
+        JsonNode page = JSON.readTree(chromium.evaluate(READ_PAGE).asText());
+        // nothing moves the predictor or the attainment between the two reads: no traffic, and the window is a minute
+        JsonNode shown = page.get("pools").get(0).get("latency");
+        for (String f : List.of("samples", "ready", "ttftMape", "ttftBias", "tpotMape", "tpotBias")) {
+            assertField("predictor", f, predictor.get(f), shown.get(f));
+        }
+        assertThat(shown.get("ttftMape").get("text").asText()).as("a number, shown as a percentage").endsWith("%");
+        for (JsonNode band : pool.get("attainment")) {
+            String priority = band.get("priority").asText();
+            for (String f : List.of("attained", "missed", "ratio")) {
+                assertField("attainment", f + "-" + priority, band.get(f), shown.get(f + "-" + priority));
+            }
+        }
+        assertThat(shown.get("ratio-standard").get("text").asText()).isEqualTo("100.0%");
+    }
+
     // ---- the comparison -----------------------------------------------------------------------------
 
     static final List<String> POOL_FIELDS = List.of("freshPods", "inFlight", "picksPerSecond", "ttftP50Ms", "ttftP99Ms");
@@ -209,10 +257,11 @@ class FleetPageChromiumTest {
             "waitingAdapters", "inFlight", "picksPerSecond", "picksInWindow", "ttftP50Ms", "ttftP99Ms", "metricsAgeMs",
             "stale");
     static final List<String> DECISION_FIELDS = List.of("timeMillis", "model", "pod", "reason", "status", "stream",
-            "ttftMs", "durationMs");
+            "ttftMs", "durationMs", "slo");
     /** Fields shown as they are, without units or rounding: their text must be the value itself. */
     static final Set<String> PLAIN = Set.of("pod", "queue", "running", "inFlight", "picksInWindow", "freshPods",
-            "model", "status");
+            "model", "status", "samples", "attained-critical", "missed-critical", "attained-standard", "missed-standard",
+            "attained-sheddable", "missed-sheddable");
 
     static void assertMatches(JsonNode page, JsonNode json) {
         JsonNode pools = json.get("pools");

@@ -18,9 +18,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Every metric the Grafana dashboard and the alert rules (monitoring/) query is one the gateway exports: a real
- * gateway over simulated pods serves streamed and plain chats, prefix-sharing requests and requests that fail, and
- * each name in the PromQL must then be a series in its {@code GET /metrics} (a {@code _bucket}, {@code _sum} or
- * {@code _count} only of a histogram) carrying every label the expression matches or groups on.
+ * gateway over simulated pods serves streamed and plain chats, prefix-sharing requests, a request with latency
+ * targets and requests that fail, and each name in the PromQL must then be a series in its {@code GET /metrics} (a
+ * {@code _bucket}, {@code _sum} or {@code _count} only of a histogram) carrying every label the expression matches or
+ * groups on.
  */
 class DashboardMetricsTest {
 
@@ -31,6 +32,7 @@ class DashboardMetricsTest {
         observed = ObservedFleet.start(1.0);
         observed.mixedTraffic(9, "consistency");
         assertThat(observed.chatToTheDeadPool()).isEqualTo(502);
+        assertThat(observed.chatWithTargets("judged against its latency targets")).isEqualTo(200);
         observed.awaitEveryPodScraped();
         // a pod whose metrics go stale is filtered out of the picks, which the filter counter records
         observed.fleet.pod(1).failMetrics();

@@ -123,6 +123,19 @@ final class ObservedFleet implements AutoCloseable {
                 HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
+    /**
+     * A plain chat with generous latency targets (x-slo-ttft-ms, x-slo-tpot-ms) over plain HTTP, which the SLO
+     * counters judge; returns the status.
+     */
+    int chatWithTargets(String question) throws Exception {
+        String body = "{\"model\":\"" + MODEL + "\",\"max_tokens\":2,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"" + question + "\"}]}";
+        return HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/chat/completions"))
+                .header("Content-Type", "application/json").header("x-slo-ttft-ms", "60000")
+                .header("x-slo-tpot-ms", "10000").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
     /** Streamed and plain chats, alternating; returns the client's times to first token. */
     List<Double> mixedTraffic(int requests, String tag) {
         List<Double> ttfts = new ArrayList<>();

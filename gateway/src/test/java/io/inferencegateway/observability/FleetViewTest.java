@@ -18,6 +18,7 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestRecord;
@@ -303,6 +304,40 @@ class FleetViewTest {
         assertThat(a.get("picksHistory").size()).isEqualTo(60);
         assertThat(llama.get("decisions").get(0).get("reason").asText()).isEqualTo("prefix_hit");
         assertThat(json.get("pools").get(1).get("fallback").isNull()).isTrue();
+    }
+
+    @Test
+    void attainmentPerBandCountsTheWindowsRequestsWithTargetsAndThePredictorIsThePolicys() {
+        serveTargeted(1, 100); // critical, in time
+        serveTargeted(1, 300); // critical, first token late
+        serveTargeted(-1, 100); // sheddable, in time
+        serve(A, PickReason.LEAST_LOADED, 100); // no targets: not judged
+        FleetSnapshot.Pool llama = pool("llama");
+        assertThat(llama.attainment()).extracting(FleetSnapshot.Attainment::priority)
+                .containsExactly("critical", "standard", "sheddable");
+        assertThat(llama.attainment().get(0)).isEqualTo(new FleetSnapshot.Attainment("critical", 1, 1, 0.5));
+        assertThat(llama.attainment().get(1)).isEqualTo(new FleetSnapshot.Attainment("standard", 0, 0, null));
+        assertThat(llama.attainment().get(2).ratio()).isEqualTo(1.0);
+        assertThat(llama.decisions()).extracting(FleetSnapshot.Decision::slo).containsExactly(null, "met", "ttft", "met");
+
+        now.addAndGet(60 * SECOND);
+        assertThat(pool("llama").attainment().get(0).attained()).as("a minute later").isZero();
+
+        assertThat(llama.predictor()).isEqualTo(new FleetSnapshot.Predictor(0, false, null, null, null, null));
+        assertThat(pool("small").predictor()).as("round robin predicts nothing").isNull();
+    }
+
+    /** A streamed request with a 200 ms TTFT target at {@code priority}, its first token after {@code ttftMs}. */
+    void serveTargeted(int priority, long ttftMs) {
+        long start = now.get();
+        RequestRecord r = record(MODEL);
+        r.service(priority, new LatencyTargets(200, 0));
+        r.admitted(priority, new LatencyTargets(200, 0), 0);
+        pick(r, A, PickReason.LATENCY_TARGET);
+        r.answered(200, start + MS);
+        r.firstToken(start + ttftMs * MS);
+        r.end(RequestRecord.Ending.COMPLETED, start + (ttftMs + 5) * MS);
+        fleet.ended(r);
     }
 
     // ---- records as the request path fills them -------------------------------------------------

@@ -1,6 +1,7 @@
 package io.inferencegateway.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Set;
@@ -11,9 +12,12 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.pool.ModelPool;
+import io.inferencegateway.scheduling.GpuAwarePolicy;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -108,6 +112,44 @@ class GatewayMetersTest {
             assertThat(registry.get("inference_gateway_metrics_scrape_duration").timer().count())
                     .as("skips are not timed").isEqualTo(2);
         }
+    }
+
+    @Test
+    void predictorAccuracyGaugesReadThePoolsPredictorAndGoWhenAReloadTakesItAway() throws Exception {
+        try (Gateway gateway = gateway()) {
+            assertThat(predictorGauge("inference_gateway_latency_prediction_mape", "ttft")).as("before any").isNaN();
+            assertThat(registry.get("inference_gateway_latency_prediction_samples").gauge().value()).isZero();
+
+            LatencyPredictor predictor = ((GpuAwarePolicy) gateway.pools().pool("llama").policy()).predictor();
+            // predicted 100 ms to the first token and 10 ms a token; measured 80 then 125, and 10 both times
+            predictor.learn(predicted(predictor, 100, 10), 80, 10, 10);
+            predictor.learn(predicted(predictor, 100, 10), 125, 10, 10);
+            assertThat(predictorGauge("inference_gateway_latency_prediction_mape", "ttft")).isCloseTo(0.225, within(1e-9));
+            assertThat(predictorGauge("inference_gateway_latency_prediction_bias", "ttft")).isCloseTo(0.025, within(1e-9));
+            assertThat(predictorGauge("inference_gateway_latency_prediction_mape", "tpot")).isZero();
+            assertThat(registry.get("inference_gateway_latency_prediction_samples").gauge().value()).isEqualTo(2);
+
+            gateway.reload(ConfigLoader.parse("""
+                    kind: InferenceGatewayConfig
+                    spec:
+                      schedulers:
+                        - {name: llama, modelName: m, policy: round-robin, endpoints: ['127.0.0.1:8001']}
+                    """));
+            assertThat(registry.find("inference_gateway_latency_prediction_mape").gauges()).as("nothing predicts").isEmpty();
+            assertThat(registry.find("inference_gateway_latency_prediction_samples").gauges()).isEmpty();
+        }
+    }
+
+    /** A prediction of the predictor's own kind (the features of an idle pod), with the given values. */
+    private static LatencyPrediction predicted(LatencyPredictor predictor, double ttftMs, double tpotMs) {
+        double[] idle = new double[9];
+        idle[0] = 1;
+        idle[5] = 1;
+        return new LatencyPrediction(A, ttftMs, tpotMs, 10, true, 0, idle, predictor);
+    }
+
+    private double predictorGauge(String name, String kind) {
+        return registry.get(name).tag("pool", "llama").tag("kind", kind).gauge().value();
     }
 
     private double gauge(String name, Endpoint pod) {

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyPrediction;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestRecord;
@@ -156,6 +158,58 @@ class RequestTracerTest {
                 .containsEntry("gen_ai.operation.name", "chat")
                 .containsEntry("gen_ai.request.model", MODEL)
                 .containsEntry("gen_ai.usage.output_tokens", 40L);
+    }
+
+    /**
+     * A streamed chat with targets of 20 ms to the first token and 2 ms a token, routed by a prediction of 18.5 and
+     * 1.5 ms: its first token comes at {@code ttftMs}, its 40 tokens 1 ms apart.
+     */
+    RequestRecord targetedStream(long ttftMs) {
+        Endpoint pod = new Endpoint("10.0.0.7", 8000);
+        RequestRecord r = record(null);
+        tracer.started(r);
+        r.parsed(new InferenceRequest(MODEL, null, "user: hi", 2, true), START_NANOS + 1 * MS);
+        r.routedTo("llama", MODEL);
+        r.service(0, new LatencyTargets(20, 2));
+        r.admitted(0, new LatencyTargets(20, 2), 0);
+        r.picked(new PickDecision(pod, PickReason.LATENCY_TARGET, 0, 3,
+                new LatencyPrediction(pod, 18.5, 1.5, 40, true, START_NANOS + 3 * MS, new double[9], null)), MS);
+        now = START_NANOS + 3 * MS;
+        tracer.picked(r);
+        r.answered(200, START_NANOS + 10 * MS);
+        r.firstToken(START_NANOS + ttftMs * MS);
+        r.usage(600, 40, 0);
+        r.end(RequestRecord.Ending.COMPLETED, START_NANOS + (ttftMs + 39) * MS);
+        tracer.ended(r);
+        return r;
+    }
+
+    @Test
+    void thePickSpanCarriesThePredictionAndTargetsAndTheRequestSpanWhetherTheyWereMet() {
+        targetedStream(15);
+        Map<String, SpanData> spans = byName();
+        assertThat(attributes(spans.get("pick"))).containsEntry("inference_gateway.pick.reason", "latency_target")
+                .containsEntry("inference_gateway.pick.predicted_ttft_ms", 18.5)
+                .containsEntry("inference_gateway.pick.predicted_tpot_ms", 1.5)
+                .containsEntry("inference_gateway.slo.ttft_ms", 20L)
+                .containsEntry("inference_gateway.slo.tpot_ms", 2L);
+        assertThat(attributes(spans.get("POST /v1/chat/completions")))
+                .containsEntry("inference_gateway.slo.ttft_ms", 20L)
+                .containsEntry("inference_gateway.slo.outcome", "met");
+
+        exported.reset();
+        targetedStream(25);
+        assertThat(attributes(byName().get("POST /v1/chat/completions")))
+                .containsEntry("inference_gateway.slo.outcome", "ttft");
+    }
+
+    @Test
+    void aRequestWithoutTargetsOrPredictionHasNoneOfTheirAttributes() {
+        servedStream(null);
+        for (SpanData span : exported.getFinishedSpanItems()) {
+            assertThat(attributes(span).keySet()).as(span.getName())
+                    .noneMatch(k -> k.startsWith("inference_gateway.slo.") || k.contains("predicted"));
+        }
     }
 
     @Test
