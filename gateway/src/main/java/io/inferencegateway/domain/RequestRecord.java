@@ -92,13 +92,8 @@ public final class RequestRecord {
         this.targets = latency;
     }
 
-    /**
-     * Flow control let the request go, after {@code queueNanos} in the pool's queue (0 when it did not wait), to be
-     * served within {@code latency}.
-     */
-    public void admitted(int requestPriority, LatencyTargets latency, long waitedNanos) {
-        this.priority = requestPriority;
-        this.targets = latency;
+    /** Flow control let the request go, after {@code waitedNanos} in the pool's queue (0 when it did not wait). */
+    public void admitted(long waitedNanos) {
         this.queueNanos = waitedNanos;
     }
 

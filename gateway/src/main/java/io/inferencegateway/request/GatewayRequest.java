@@ -170,7 +170,7 @@ public final class GatewayRequest {
 
     /** Flow control let the request go, after {@code waitedNanos} in the pool's queue. */
     public void admitted(long waitedNanos) {
-        record.admitted(parsed.priority(), parsed.targets(), waitedNanos);
+        record.admitted(waitedNanos);
     }
 
     /** The request was placed on a pod, chosen in {@code pickNanos}; it counts in flight there until it ends. */

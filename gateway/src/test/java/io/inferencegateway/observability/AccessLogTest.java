@@ -31,7 +31,7 @@ class AccessLogTest {
         r.parsed(new InferenceRequest("m", null, "hi", 1, true), now);
         r.routedTo("llama", "m");
         r.service(1, new LatencyTargets(200, 30));
-        r.admitted(1, new LatencyTargets(200, 30), 0);
+        r.admitted(0);
         r.picked(new PickDecision(A, PickReason.LATENCY_TARGET, 0, 2,
                 new LatencyPrediction(A, 120.4, 24.6, 10, true, now, new double[9], null)), 5_000);
         r.answered(200, now + 1_000_000L);

@@ -332,7 +332,7 @@ class FleetViewTest {
         long start = now.get();
         RequestRecord r = record(MODEL);
         r.service(priority, new LatencyTargets(200, 0));
-        r.admitted(priority, new LatencyTargets(200, 0), 0);
+        r.admitted(0);
         pick(r, A, PickReason.LATENCY_TARGET);
         r.answered(200, start + MS);
         r.firstToken(start + ttftMs * MS);

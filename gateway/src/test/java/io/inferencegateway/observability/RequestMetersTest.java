@@ -123,7 +123,7 @@ class RequestMetersTest {
             r.failed(GatewayError.Reason.OVERLOADED, 429);
             r.end(RequestRecord.Ending.REFUSED, now[0] += 1_000_000L);
         } else {
-            r.admitted(priority, new LatencyTargets(200, 30), 0);
+            r.admitted(0);
             r.picked(new PickDecision(A, PickReason.LEAST_LOADED, 0, 2), 5_000);
             listeners.picked(r);
             r.answered(status, now[0] + 1_000_000L);

@@ -171,7 +171,7 @@ class RequestTracerTest {
         r.parsed(new InferenceRequest(MODEL, null, "user: hi", 2, true), START_NANOS + 1 * MS);
         r.routedTo("llama", MODEL);
         r.service(0, new LatencyTargets(20, 2));
-        r.admitted(0, new LatencyTargets(20, 2), 0);
+        r.admitted(0);
         r.picked(new PickDecision(pod, PickReason.LATENCY_TARGET, 0, 3,
                 new LatencyPrediction(pod, 18.5, 1.5, 40, true, START_NANOS + 3 * MS, new double[9], null)), MS);
         now = START_NANOS + 3 * MS;
