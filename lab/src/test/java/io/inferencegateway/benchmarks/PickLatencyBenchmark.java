@@ -25,7 +25,10 @@ import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PendingPick;
+import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.Priority;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.scheduling.SchedulerEvents;
@@ -40,6 +43,9 @@ import io.inferencegateway.domain.SchedulingPolicy;
  * after handing the request to the upstream connection (pool/Placement.java);</li>
  * <li>{@link #choose}: the decision and its commit, the whole work of a pick on the request thread.</li>
  * </ul>
+ * With {@code targets=slo} every request has latency targets (docs/slo.md) and the pool's predictor has learned:
+ * both methods then also run what admission asks first ({@code bestPrediction}), and the decision predicts every
+ * candidate before the filters, the way a targeted request is scheduled.
  *
  * <p>Prompts: 256 groups × 16; each prompt is a 6,000-character group prefix plus a 2,000-character tail
  * of its own (125 blocks). In {@code system-prompt}, every group prefix starts with the same 2,048
@@ -69,6 +75,9 @@ public class PickLatencyBenchmark {
 
     @Param({"shared-prefix", "system-prompt"})
     public String workload;
+
+    @Param({"none", "slo"})
+    public String targets;
 
     private SchedulingPolicy policy;
     private List<Endpoint> pods;
@@ -106,7 +115,8 @@ public class PickLatencyBenchmark {
                 int i = k * GROUPS + g; // interleave groups
                 String adapter = i % 8 == 7 ? ADAPTERS[random.nextInt(ADAPTERS.length)] : null;
                 requests[i] = new InferenceRequest(adapter == null ? MODEL : adapter, adapter, prompt,
-                        InferenceRequest.estimateTokens(prompt), true);
+                        InferenceRequest.estimateTokens(prompt), true, false, 256, Priority.STANDARD,
+                        targets.equals("slo") ? new LatencyTargets(500, 50) : LatencyTargets.NONE);
             }
         }
         for (InferenceRequest r : requests) { // warm the prefix index: every prompt routed once
@@ -122,11 +132,22 @@ public class PickLatencyBenchmark {
         return sb.toString();
     }
 
+    /** Routes a request and teaches the predictor a plausible latency for it (40 ms per queued request, 5 ms per 1k tokens). */
     private Endpoint pick(InferenceRequest r) {
-        Endpoint e = decideNow(policy, r, pods).endpoint();
+        PickDecision d = decideNow(policy, r, pods);
+        Endpoint e = d.endpoint();
+        double[] x = d.prediction().features();
+        d.prediction().learn(20 + 5 * x[1] + 40 * x[2], 8 + x[6], 100);
         inFlight.started(e, r.promptTokensEstimate());
         inFlight.finished(e);
         return e;
+    }
+
+    /** What admission asks before a targeted request is placed: the best pod's prediction. */
+    private void admit(InferenceRequest r) {
+        if (r.targets().any()) {
+            policy.bestPrediction(r, pods);
+        }
     }
 
     private InferenceRequest nextRequest() {
@@ -139,6 +160,7 @@ public class PickLatencyBenchmark {
     @Benchmark
     public Endpoint choose() {
         InferenceRequest r = nextRequest();
+        admit(r);
         PendingPick pick = policy.decide(r, pods);
         Endpoint e = pick.decision().endpoint();
         inFlight.started(e, r.promptTokensEstimate());
@@ -151,6 +173,7 @@ public class PickLatencyBenchmark {
     @Benchmark
     public Endpoint decide() {
         InferenceRequest r = nextRequest();
+        admit(r);
         pending = policy.decide(r, pods);
         Endpoint e = pending.decision().endpoint();
         inFlight.started(e, r.promptTokensEstimate());
