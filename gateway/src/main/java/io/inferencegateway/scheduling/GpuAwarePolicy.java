@@ -255,10 +255,11 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         for (PrefixIndexed indexed : prefixIndexes) {
             indexed.countCachedTokens(cycle, states);
         }
+        double[] scratch = cycle.doubleScratch(LatencyPredictor.FEATURES);
         for (int i = 0; i < states.size(); i++) {
             EndpointState s = states.get(i);
             if (s.fresh()) {
-                predictor.predict(s, request, s.cachedTokens());
+                predictor.predict(s, request, s.cachedTokens(), scratch);
             }
         }
     }

@@ -37,6 +37,8 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     public static final int MIN_SAMPLES = 20;
     static final int TTFT_FEATURES = 5;
     static final int TPOT_FEATURES = 4;
+    /** The slots a prediction's features take. */
+    public static final int FEATURES = TTFT_FEATURES + TPOT_FEATURES;
     /** Old samples' weight halves after ~350 newer ones: the fit follows a fleet that changes over minutes. */
     private static final double FORGETTING = 0.998;
     /** How fast a pod's speed factor follows its measurements: ~10 responses to move most of the way. */
@@ -125,14 +127,16 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     /**
      * Predicts {@code request} on the pod of {@code state}, which expects to serve {@code cachedTokens} of its prompt
      * from its prefix cache, into the state ({@link EndpointState#predicted}); NaN while not {@link #ready}.
+     *
+     * @param scratch at least {@link #FEATURES} slots the call may overwrite
      */
-    public void predict(EndpointState state, InferenceRequest request, int cachedTokens) {
+    public void predict(EndpointState state, InferenceRequest request, int cachedTokens, double[] scratch) {
         if (!ready()) {
             state.predicted(Double.NaN, Double.NaN, Double.NaN);
             return;
         }
         Speed speed = speeds.get(state.endpoint());
-        double[] x = new double[TTFT_FEATURES + TPOT_FEATURES];
+        double[] x = scratch;
         features(state, request, cachedTokens, x);
         double ttft = ttft(x, speed);
         double tpot = tpot(x, speed);
@@ -146,7 +150,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
      */
     public LatencyPrediction prediction(EndpointState chosen, InferenceRequest request, int cachedTokens,
             long nowNanos) {
-        double[] x = new double[TTFT_FEATURES + TPOT_FEATURES];
+        double[] x = new double[FEATURES];
         features(chosen, request, cachedTokens, x);
         Speed speed = speeds.get(chosen.endpoint());
         boolean ready = ready();

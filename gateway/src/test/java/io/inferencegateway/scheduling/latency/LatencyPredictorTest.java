@@ -71,7 +71,7 @@ class LatencyPredictorTest {
     @Test
     void beforeItHasLearnedItPredictsNothingAndTheGatewayActsAsWithoutIt() {
         EndpointState s = state(1);
-        predictor.predict(s, request(), 0);
+        predictor.predict(s, request(), 0, new double[LatencyPredictor.FEATURES]);
         assertThat(s.predictedTtftMillis()).isNaN();
         assertThat(s.latencyRatio()).as("no ratio: the filter and scorer leave the pod alone").isNaN();
         assertThat(predictor.prediction(s, request(), 0, 0).predicted()).isFalse();
@@ -82,7 +82,7 @@ class LatencyPredictorTest {
         assertThat(predictor.ready()).isFalse();
         serve(1, 1);
         assertThat(predictor.ready()).as("after " + LatencyPredictor.MIN_SAMPLES + " responses").isTrue();
-        predictor.predict(s, request(), 0);
+        predictor.predict(s, request(), 0, new double[LatencyPredictor.FEATURES]);
         assertThat(s.predictedTtftMillis()).isPositive();
     }
 
@@ -96,7 +96,7 @@ class LatencyPredictorTest {
         for (int n = 0; n < count; n++) {
             EndpointState s = state(1 + n % 4);
             InferenceRequest r = request();
-            predictor.predict(s, r, 0);
+            predictor.predict(s, r, 0, new double[LatencyPredictor.FEATURES]);
             error += Math.abs(s.predictedTtftMillis() - trueTtft(s, r, 0)) / trueTtft(s, r, 0);
         }
         assertThat(error / count).as("TTFT mean absolute percentage error").isLessThan(0.10);
@@ -112,9 +112,9 @@ class LatencyPredictorTest {
         }
         EndpointState s = state(1);
         InferenceRequest r = new InferenceRequest("m", null, "", 4000, true, false, 256, 0, new LatencyTargets(100, 0));
-        predictor.predict(s, r, 0);
+        predictor.predict(s, r, 0, new double[LatencyPredictor.FEATURES]);
         double cold = s.predictedTtftMillis();
-        predictor.predict(s, r, 3500);
+        predictor.predict(s, r, 3500, new double[LatencyPredictor.FEATURES]);
         assertThat(s.predictedTtftMillis()).isLessThan(cold - 3500 * 0.02);
     }
 
@@ -137,8 +137,8 @@ class LatencyPredictorTest {
         EndpointState one = state(1);
         EndpointState two = on(2, scrape(one.waiting(), one.running(), one.kvUsage()));
         InferenceRequest r = request();
-        predictor.predict(one, r, 0);
-        predictor.predict(two, r, 0);
+        predictor.predict(one, r, 0, new double[LatencyPredictor.FEATURES]);
+        predictor.predict(two, r, 0, new double[LatencyPredictor.FEATURES]);
         return two.predictedTtftMillis() / one.predictedTtftMillis();
     }
 
