@@ -3,6 +3,9 @@ package io.inferencegateway.lab.bench.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +13,16 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.inferencegateway.lab.bench.fleet.FaultRecord;
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodFault;
+import io.inferencegateway.lab.bench.load.Outcome;
+import io.inferencegateway.lab.bench.load.RequestResult;
+import io.inferencegateway.lab.bench.load.RunRecording;
 import io.inferencegateway.lab.bench.report.PredictionAccuracy.SlowedPod;
 
 /** The predictor's TTFT error read from a run's gateway.log: overall, per pod, per second, and after a slow-down. */
@@ -122,6 +134,10 @@ class PredictionAccuracyTest {
 
     /** Two pods, 4 responses a simulated second each for 14 s at time scale 2; pod-1's error per second as given. */
     static List<AccessLogEntry> slowedRun(java.util.function.IntToDoubleFunction pod1Error) {
+        return parse(slowedLog(pod1Error));
+    }
+
+    static List<String> slowedLog(java.util.function.IntToDoubleFunction pod1Error) {
         List<String> log = new ArrayList<>();
         for (int second = 0; second < 14; second++) {
             for (int k = 0; k < 4; k++) {
@@ -130,7 +146,7 @@ class PredictionAccuracyTest {
                 log.add(served(wallMs + 1, POD_1, 1000, 1000 * (1 + pod1Error.applyAsDouble(second))));
             }
         }
-        return parse(log);
+        return log;
     }
 
     @Test
@@ -201,5 +217,78 @@ class PredictionAccuracyTest {
 
         assertThat(PredictionAccuracy.of(parse(log), 1.0, NAMES, List.of()).isEmpty()).isTrue();
         assertThat(PredictionAccuracy.of(List.of(), 1.0, NAMES, List.of())).isEqualTo(PredictionAccuracy.NONE);
+    }
+
+    /**
+     * A two-pod run at time scale 2 whose first request was meant to go out 0.3 s after the run's start, the origin
+     * faults are timed from; with {@code faults} and the given gateway.log in {@code dir}.
+     */
+    static RunReport run(Path dir, List<String> gatewayLog, List<FaultRecord> faults) throws IOException {
+        if (gatewayLog != null) {
+            Files.write(dir.resolve("gateway.log"), gatewayLog);
+        }
+        long ms = 1_000_000L;
+        List<RequestResult> results = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            results.add(new RequestResult(i, "m", "unique", "", 100, 5, (300 + i * 100) * ms, 0, Outcome.OK, 200, "",
+                    100 * ms, new long[] {10 * ms}, 150 * ms, 5, 5, true));
+        }
+        FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(2), List.of(), 0, 6144, 64, 8192, 2.0);
+        RunReport run = RunReport.of("faults", "summary", "w", "a", "gpu-aware", "process", 42, 1, 14, fleet,
+                new RunRecording(results, 2.0, 7_000 * ms, 1, 1), List.of(), faults);
+        return run.withPredictor(PredictionAccuracy.forRun(dir, List.of(POD_0, POD_1), run));
+    }
+
+    @Test
+    void aRunWithASlowedPodReportsThePredictorAndItsRecovery(@TempDir Path dir) throws IOException {
+        List<String> log = new ArrayList<>(List.of("12:00:00.000 INFO  i.i.runtime.GatewayMain - started"));
+        log.addAll(slowedLog(s -> s < 8 ? 0.05 : s < 10 ? -0.5 : 0.1));
+        // applied 8.3 s after the run's start: 8.0 s after its first request
+        RunReport run = run(dir, log, List.of(new FaultRecord(new PodFault(8, 1, PodFault.Kind.SLOW, 0.25), 8.3, 3,
+                List.of())));
+
+        JsonNode predictor = JsonReport.toJson(run).get("predictor");
+        assertThat(predictor.get("predicted").asInt()).isEqualTo(112);
+        assertThat(predictor.at("/pods/1/pod").asText()).isEqualTo("pod-1");
+        assertThat(predictor.at("/pods/1/windows/8/mape").asDouble()).isCloseTo(0.5, within(1e-3));
+        assertThat(predictor.at("/recoveries/0/recovered").asBoolean()).isTrue();
+        assertThat(predictor.at("/recoveries/0/afterSeconds").asDouble()).isCloseTo(2.0, within(1e-3));
+        assertThat(predictor.at("/recoveries/0/responses").asInt()).isEqualTo(8);
+
+        String md = MarkdownReport.scenarioSection(List.of(run));
+        assertThat(md).contains("Latency predictor", "| gpu-aware | **all** | ", "| gpu-aware | pod-1 | ",
+                "after pod-1 slowed to x0.25 at 8.0 s from the first request, the predictor's error on it was back "
+                        + "within 25% 2.0 s later, after 8 of its responses.");
+    }
+
+    @Test
+    void aRunWithoutFaultsHasNoRecovery(@TempDir Path dir) throws IOException {
+        RunReport run = run(dir, mixedLog(), List.of());
+
+        assertThat(run.predictor().ttft().count()).isEqualTo(19);
+        assertThat(JsonReport.toJson(run).get("predictor").has("recoveries")).isFalse();
+        assertThat(MarkdownReport.scenarioSection(List.of(run))).contains("Latency predictor")
+                .doesNotContain("back within", "not back");
+    }
+
+    @Test
+    void aRunWithQueueingIsFlagged(@TempDir Path dir) throws IOException {
+        List<String> log = new ArrayList<>(mixedLog());
+        log.add(line(3000, POD_0, true, 200, 400.0, 110.0, 290.5, 1));
+
+        RunReport run = run(dir, log, List.of());
+
+        assertThat(JsonReport.toJson(run).at("/predictor/skippedQueued").asInt()).isEqualTo(1);
+        assertThat(MarkdownReport.scenarioSection(List.of(run)))
+                .contains("gpu-aware: 1 of 26 predicted responses left out: they waited in the gateway's queue");
+    }
+
+    @Test
+    void aRunWithoutAnAccessLogHasNoPredictorSection(@TempDir Path dir) throws IOException {
+        RunReport run = run(dir, null, List.of());
+
+        assertThat(run.predictor().isEmpty()).isTrue();
+        assertThat(JsonReport.toJson(run).has("predictor")).isFalse();
+        assertThat(MarkdownReport.scenarioSection(List.of(run))).doesNotContain("Latency predictor");
     }
 }
