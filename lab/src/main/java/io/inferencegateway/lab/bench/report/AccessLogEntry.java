@@ -1,6 +1,8 @@
 package io.inferencegateway.lab.bench.report;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,13 +36,17 @@ public record AccessLogEntry(Instant time, String pod, int status, boolean strea
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The access-log lines of the files, in file order then line order; missing files count as empty. */
+    /**
+     * The access-log lines of the files, in file order then line order; missing files count as empty. Bytes that are
+     * not UTF-8 (a line a killed process left half-written) are replaced rather than fail the run's report.
+     */
     public static List<AccessLogEntry> read(List<Path> files) throws IOException {
         List<AccessLogEntry> entries = new ArrayList<>();
         for (Path file : files) {
             if (Files.isRegularFile(file)) {
-                for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                    parse(line).ifPresent(entries::add);
+                try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
+                        StandardCharsets.UTF_8))) {
+                    reader.lines().forEach(line -> parse(line).ifPresent(entries::add));
                 }
             }
         }

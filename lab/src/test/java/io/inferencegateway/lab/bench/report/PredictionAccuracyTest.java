@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.within;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntToDoubleFunction;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -133,11 +135,11 @@ class PredictionAccuracyTest {
     }
 
     /** Two pods, 4 responses a simulated second each for 14 s at time scale 2; pod-1's error per second as given. */
-    static List<AccessLogEntry> slowedRun(java.util.function.IntToDoubleFunction pod1Error) {
+    static List<AccessLogEntry> slowedRun(IntToDoubleFunction pod1Error) {
         return parse(slowedLog(pod1Error));
     }
 
-    static List<String> slowedLog(java.util.function.IntToDoubleFunction pod1Error) {
+    static List<String> slowedLog(IntToDoubleFunction pod1Error) {
         List<String> log = new ArrayList<>();
         for (int second = 0; second < 14; second++) {
             for (int k = 0; k < 4; k++) {
@@ -259,6 +261,15 @@ class PredictionAccuracyTest {
         assertThat(md).contains("Latency predictor", "| gpu-aware | **all** | ", "| gpu-aware | pod-1 | ",
                 "after pod-1 slowed to x0.25 at 8.0 s from the first request, the predictor's error on it was back "
                         + "within 25% 2.0 s later, after 8 of its responses.");
+    }
+
+    @Test
+    void aHalfWrittenLineOfBytesThatAreNotUtf8IsSkipped(@TempDir Path dir) throws IOException {
+        Path log = dir.resolve("gateway.log");
+        Files.write(log, List.of(served(0, POD_0, 100, 110), served(100, POD_1, 200, 150)));
+        Files.write(log, new byte[] {'{', '"', (byte) 0xC3, (byte) 0x28, '\n'}, StandardOpenOption.APPEND);
+
+        assertThat(AccessLogEntry.read(List.of(log, dir.resolve("gateway-1.log")))).hasSize(2);
     }
 
     @Test
