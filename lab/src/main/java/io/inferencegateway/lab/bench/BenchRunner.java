@@ -30,6 +30,7 @@ import io.inferencegateway.lab.bench.load.RunRecording;
 import io.inferencegateway.lab.bench.report.Charts;
 import io.inferencegateway.lab.bench.report.JsonReport;
 import io.inferencegateway.lab.bench.report.MarkdownReport;
+import io.inferencegateway.lab.bench.report.PredictionAccuracy;
 import io.inferencegateway.lab.bench.report.Progress;
 import io.inferencegateway.lab.bench.report.RunReport;
 import io.inferencegateway.lab.bench.report.SloAttainment;
@@ -133,8 +134,11 @@ public final class BenchRunner {
                     long scrapes;
                     List<FaultRecord> faults;
                     Long killedAtNanos = null;
+                    List<String> endpoints;
                     try (Fleet pods = fleets.start(fleet, settings.seed());
                          LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(), runDir)) {
+                        // as the gateway config names them, and so its access log
+                        endpoints = pods.endpoints().stream().map(p -> p.getHostString() + ":" + p.getPort()).toList();
                         LiveCounters counters = new LiveCounters();
                         before = pods.sample();
                         long scrapesBefore = pods.metricsScrapes();
@@ -166,6 +170,7 @@ public final class BenchRunner {
                     RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals,
                             label, gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording,
                             podStats, faults);
+                    report = report.withPredictor(PredictionAccuracy.forRun(runDir, endpoints, report));
                     JsonReport.write(report, settings.out().resolve(scenario.name()).resolve(label + ".json"));
                     log.printf(Locale.ROOT, "  %-28s TTFT p50 %s p99 %s, %d errors, %d refused, send lag p99 %s%n",
                             label, fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),
@@ -174,6 +179,12 @@ public final class BenchRunner {
                     if (!slo.isEmpty()) {
                         log.printf(Locale.ROOT, "    latency targets met by %.1f%% of %d requests, goodput %.1f req/s%n",
                                 100 * slo.attainment(), slo.requests(), slo.goodput());
+                    }
+                    PredictionAccuracy predictor = report.predictor();
+                    if (!predictor.isEmpty()) {
+                        log.printf(Locale.ROOT, "    predicted TTFT off by %.1f%% on average (bias %+.1f%%) over %d "
+                                + "responses%n", 100 * predictor.ttft().mape(), 100 * predictor.ttft().bias(),
+                                predictor.ttft().count());
                     }
                     ReplicaRun replicaRun = ReplicaRun.of(label, policy, replicas, mode, recording, before, after,
                             scrapes, fleet.pods().size(), killedAtNanos);

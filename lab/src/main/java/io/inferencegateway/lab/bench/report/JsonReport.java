@@ -20,7 +20,8 @@ import io.inferencegateway.lab.bench.load.RunRecording;
 
 /**
  * One JSON file per run: the settings that reproduce it, the summary (with {@code slo} when requests carried
- * latency targets), the generator's health and one line per request. Times are milliseconds of simulated time;
+ * latency targets), the generator's health, the latency predictor's accuracy ({@code predictor}, when the gateway's
+ * access log carried predictions) and one line per request. Times are milliseconds of simulated time;
  * missing values are null.
  */
 public final class JsonReport {
@@ -150,6 +151,10 @@ public final class JsonReport {
             o.causes().forEach(causes::put);
         }
 
+        if (!run.predictor().isEmpty()) {
+            root.set("predictor", predictor(run.predictor()));
+        }
+
         ArrayNode requests = root.putArray("requests");
         for (RequestResult r : recording.results()) {
             ObjectNode line = requests.addObject();
@@ -189,6 +194,51 @@ public final class JsonReport {
             millis(line, "itlMaxMs", itl.isEmpty() ? -1 : itl.max());
         }
         return root;
+    }
+
+    /** Errors are ratios (0.12 = 12 %); seconds are simulated, from the run's first request. */
+    private static ObjectNode predictor(PredictionAccuracy a) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("accessLogLines", a.accessLogLines());
+        node.put("predicted", a.predicted());
+        node.put("skippedQueued", a.skippedQueued());
+        node.put("skippedRetried", a.skippedRetried());
+        node.put("warmUpRequests", a.warmUp());
+        node.set("ttft", error(a.ttft()));
+        ArrayNode pods = node.putArray("pods");
+        for (PodPrediction p : a.pods()) {
+            ObjectNode pod = pods.addObject();
+            pod.put("pod", p.pod());
+            pod.set("ttft", error(p.ttft()));
+            ArrayNode windows = pod.putArray("windows");
+            for (PredictionWindow w : p.windows()) {
+                ObjectNode window = windows.addObject();
+                window.put("second", w.second());
+                window.put("count", w.count());
+                number(window, "mape", w.mape());
+            }
+        }
+        if (!a.recoveries().isEmpty()) {
+            ArrayNode recoveries = node.putArray("recoveries");
+            for (PredictorRecovery r : a.recoveries()) {
+                ObjectNode recovery = recoveries.addObject();
+                recovery.put("pod", r.pod());
+                recovery.put("fault", r.fault());
+                number(recovery, "faultSeconds", r.faultSeconds());
+                recovery.put("recovered", r.recovered());
+                number(recovery, "afterSeconds", r.afterSeconds());
+                recovery.put("responses", r.responses());
+            }
+        }
+        return node;
+    }
+
+    private static ObjectNode error(PredictionError e) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("count", e.count());
+        number(node, "mape", e.mape());
+        number(node, "bias", e.bias());
+        return node;
     }
 
     private static ObjectNode fleet(FleetSpec fleet) {

@@ -99,6 +99,7 @@ public final class MarkdownReport {
         md.append(classSection(runs));
         md.append(sloSection(runs));
         md.append(faultSection(runs));
+        md.append(predictorSection(runs));
         md.append(podSection(runs));
         for (RunReport run : runs) {
             LatencySummary lag = run.summary().sendLag();
@@ -226,6 +227,63 @@ public final class MarkdownReport {
         return md.toString();
     }
 
+    /**
+     * How far the gateway's latency predictor was off, per policy over all pods and per pod; what was left out of the
+     * comparison and why; and, after a slow-down, how long it took to learn the pod's new speed. Empty when no run's
+     * access log carried predictions.
+     */
+    static String predictorSection(List<RunReport> runs) {
+        if (runs.stream().allMatch(r -> r.predictor().isEmpty())) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%nLatency predictor: the TTFT it predicted "
+                + "at each pick (`predicted_ttft_ms` in the gateway's access log) against the TTFT the gateway then "
+                + "measured, over streamed 200s after the first %.0f%% of requests. MAPE is the mean of `|predicted − "
+                + "measured| / measured`; a bias above 0 means it expected longer waits than came:%n%n",
+                100 * PredictionAccuracy.WARM_UP_SHARE));
+        md.append("| policy | pod | responses | TTFT MAPE | bias |\n|---|---|---:|---:|---:|\n");
+        for (RunReport run : runs) {
+            PredictionAccuracy a = run.predictor();
+            if (a.isEmpty()) {
+                continue;
+            }
+            md.append(predictorRow(run.policy(), "**all**", a.ttft()));
+            for (PodPrediction p : a.pods()) {
+                md.append(predictorRow(run.policy(), p.pod(), p.ttft()));
+            }
+        }
+        for (RunReport run : runs) {
+            PredictionAccuracy a = run.predictor();
+            if (a.skippedQueued() > 0) {
+                md.append(String.format(Locale.ROOT, "%n%s: %d of %d predicted responses left out: they waited in the "
+                        + "gateway's queue, and the measured TTFT counts that wait while the prediction starts at the "
+                        + "pick.%n", run.policy(), a.skippedQueued(), a.predicted()));
+            }
+            if (a.skippedRetried() > 0) {
+                md.append(String.format(Locale.ROOT, "%n%s: %d of %d predicted responses left out: they were failed "
+                        + "over, and the measured TTFT counts the failed attempts.%n", run.policy(), a.skippedRetried(),
+                        a.predicted()));
+            }
+            for (PredictorRecovery r : a.recoveries()) {
+                md.append(String.format(Locale.ROOT, "%n%s: after %s %s at %.1f s from the first request, ", run.policy(), r.pod(), r.fault(),
+                        r.faultSeconds()));
+                md.append(r.recovered()
+                        ? String.format(Locale.ROOT, "the predictor's error on it was back within %.0f%% %.1f s later, "
+                                + "after %d of its responses.%n", 100 * PredictionAccuracy.RECOVERED_MAPE,
+                                r.afterSeconds(), r.responses())
+                        : String.format(Locale.ROOT, "the predictor's error on it was not back within %.0f%% (for two "
+                                + "windows of a second) by the end of the run; %d of its responses came after the "
+                                + "fault.%n", 100 * PredictionAccuracy.RECOVERED_MAPE, r.responses()));
+            }
+        }
+        return md.toString();
+    }
+
+    private static String predictorRow(String policy, String pod, PredictionError e) {
+        return "| " + policy + " | " + pod + " | " + e.count() + " | " + percent(e.mape()) + " | "
+                + signedPercent(e.bias()) + " |\n";
+    }
+
     static String describe(FleetSpec fleet) {
         String speeds = fleet.pods().stream().map(p -> trim(p.speedFactor())).collect(Collectors.joining(", "));
         boolean uniform = fleet.pods().stream().mapToDouble(PodSpec::speedFactor).distinct().count() == 1;
@@ -288,6 +346,15 @@ public final class MarkdownReport {
     /** "93.4%"; "–" when missing. */
     static String percent(double share) {
         return Double.isFinite(share) ? String.format(Locale.ROOT, "%.1f%%", 100 * share) : "–";
+    }
+
+    /** "+3.1%", "−12.0%"; "–" when missing. */
+    static String signedPercent(double share) {
+        if (!Double.isFinite(share)) {
+            return "–";
+        }
+        String digits = String.format(Locale.ROOT, "%.1f%%", 100 * Math.abs(share));
+        return (share < 0 ? "−" : "+") + digits;
     }
 
     /** Milliseconds as a short human string: 4.21 ms, 812 ms, 4.40 s. */
