@@ -180,15 +180,16 @@ public final class FlowControl {
      * Whether a request may go to a pod now; then the caller places it ({@link Placement#choose}). False when it must
      * wait: then {@link #enqueue} it.
      *
-     * <p>A request with latency targets, once the pool's policy predicts latency ({@code bestPrediction}), is decided
-     * by the prediction: it goes now when a pod is predicted to meet its targets; when none is, its priority decides
-     * (docs/slo.md): critical goes now (to the pod predicted closest), sheddable is refused, standard waits while
-     * flow control is on (and goes now while it is off). Any other request: true when the pool has room and nobody
-     * waits (the common case: one saturation estimate, no lock); with flow control off, true unless it is sheddable
-     * and every pod is saturated.
+     * <p>Without latency targets (or before the pool's policy predicts latency, {@code bestPrediction}): true when the
+     * pool has room and nobody waits (the common case: one saturation estimate, no lock); with flow control off, true
+     * unless the request is sheddable and every pod is saturated. With targets the best pod's prediction decides what
+     * saturation alone cannot (docs/slo.md): a sheddable request that no pod is predicted to serve in time is refused
+     * even when the pool has room, and a critical one that a pod is predicted to serve in time goes at once even while
+     * the pods look full or others wait, unless requests of higher priority wait. Every other request waits as without
+     * targets, a standard one at most until its TTFT target has passed.
      *
-     * @throws GatewayError 503 when the pool has no endpoint; 429 for a sheddable request that no pod is predicted to
-     *                      serve in time, or (without a prediction) while saturated or while others wait
+     * @throws GatewayError 503 when the pool has no endpoint; 429 for a sheddable request while saturated, while others
+     *                      wait, or when no pod is predicted to serve it in time
      */
     public boolean admitNow(InferenceRequest request) {
         List<Endpoint> endpoints = pool.endpoints();
@@ -197,17 +198,10 @@ public final class FlowControl {
         }
         int priority = request.priority();
         boolean sheddable = Priority.sheddable(priority);
-        if (request.targets().any()) {
-            LatencyPrediction best = pool.policy().bestPrediction(request, pool.outliers().admitted(endpoints));
-            if (best != null) {
-                if (best.meets(request.targets()) || priority > Priority.STANDARD) {
-                    return true;
-                }
-                if (sheddable) {
-                    throw refusal(priority, GatewayError.Dropped.SLO_UNATTAINABLE, explain(best, request.targets()));
-                }
-                return !config.enabled();
-            }
+        LatencyPrediction best = request.targets().any()
+                ? pool.policy().bestPrediction(request, pool.outliers().admitted(endpoints)) : null;
+        if (best != null && sheddable && !best.meets(request.targets())) {
+            throw refusal(priority, GatewayError.Dropped.SLO_UNATTAINABLE, explain(best, request.targets()));
         }
         if (!config.enabled()) { // no queue; a sheddable request is still shed while every pod is full
             if (sheddable && pool.policy().saturated(pool.outliers().admitted(endpoints))) {
@@ -218,10 +212,20 @@ public final class FlowControl {
         if (queued == 0 && !pool.policy().saturated(pool.outliers().admitted(endpoints))) {
             return true;
         }
+        if (best != null && priority > Priority.STANDARD && best.meets(request.targets()) && !higherWaits(priority)) {
+            return true; // in time where it would go now; waiting could only make it late
+        }
         if (sheddable) { // never queued: refused while the pool is full or others wait
             throw refusal(priority, GatewayError.Dropped.SHEDDABLE_SATURATED);
         }
         return false;
+    }
+
+    /** Whether requests of a higher priority than {@code priority} wait. */
+    private boolean higherWaits(int priority) {
+        synchronized (this) {
+            return !levels.isEmpty() && levels.firstKey() > priority;
+        }
     }
 
     /** What a refusal by prediction says: the best pod's predicted latency against the targets. */
@@ -242,9 +246,10 @@ public final class FlowControl {
      * Queues a request that {@link #admitNow} held back, then dispatches, so the waiter may hear at once. The request
      * is placed when it leaves the queue (late binding): on the pod that is best then.
      *
-     * A request with a TTFT target waits at most until that target has passed: refused at the first tick after.
-     * (Its pods' queues drain while it waits, so what its best pod would take now says little about what it will
-     * take when the request is let out; the target itself is the one bound that holds.)
+     * A standard request with a TTFT target waits at most until that target has passed: refused at the first tick
+     * after (its pods' queues drain while it waits, so what its best pod would take now says little about what it
+     * will take when the request is let out; the target itself is the one bound that holds). A critical one waits as
+     * long as any request: it is served, late or not.
      *
      * @param fairnessKey who the request counts against within its priority (a tenant, a user); null for everyone
      * @throws GatewayError 429 {@code queue_full} when the queue is full of requests that matter as much or more
@@ -253,7 +258,7 @@ public final class FlowControl {
         int priority = request.priority();
         long now = clock.nanoTime();
         long deadline = Long.MAX_VALUE;
-        if (request.targets().ttftMillis() > 0) {
+        if (request.targets().ttftMillis() > 0 && priority <= Priority.STANDARD) {
             deadline = now + request.targets().ttftMillis() * 1_000_000;
         }
         Ticket ticket = new Ticket(request, fairnessKey == null ? "" : fairnessKey, now, deadline, waiter);

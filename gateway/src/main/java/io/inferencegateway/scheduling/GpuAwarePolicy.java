@@ -27,6 +27,7 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.scheduling.framework.DeferredPicks;
 import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.LatencyTargeted;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
 import io.inferencegateway.scheduling.framework.MembershipListener;
 import io.inferencegateway.scheduling.framework.PickObserver;
@@ -60,6 +61,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     private final LoadEstimator estimator;
     private final LatencyPredictor predictor;
     private final List<PrefixIndexed> prefixIndexes = new ArrayList<>();
+    private final boolean targeted; // the profile has a LatencyTargeted plugin: targets count
     private final ThreadLocal<PerThread> threads = ThreadLocal.withInitial(PerThread::new);
     private final SaturationDetector saturation; // the profile's first, or null
     private final List<MembershipListener> membershipListeners = new ArrayList<>();
@@ -111,6 +113,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             addListener(o);
         }
         this.promptChars = promptChars(profile);
+        this.targeted = profile.filters().stream().anyMatch(LatencyTargeted.class::isInstance)
+                || profile.scorers().stream().anyMatch(ws -> ws.scorer() instanceof LatencyTargeted);
     }
 
     /** The most of a prompt any of the profile's plugins reads ({@link PromptReader}). */
@@ -201,7 +205,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             expectedCached = 0;
         } else {
             setFallback(false);
-            if (request.targets().any() && predictor.ready()) {
+            if (targeted && request.targets().any() && predictor.ready()) {
                 predict(cycle, request);
             }
             chosen = profile.decide(cycle, cycle.states());
@@ -266,11 +270,12 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
 
     /**
      * The fresh candidate whose prediction falls shortest of the request's targets; null without targets, while the
-     * predictor learns, or when no candidate has fresh metrics.
+     * predictor learns, when no candidate has fresh metrics, or when the profile ignores targets (no
+     * {@link LatencyTargeted} plugin: the {@code latency} weight at 0).
      */
     @Override
     public LatencyPrediction bestPrediction(InferenceRequest request, List<Endpoint> candidates) {
-        if (!request.targets().any() || !predictor.ready()) {
+        if (!targeted || !request.targets().any() || !predictor.ready()) {
             return null;
         }
         long now = clock.nanoTime();

@@ -317,7 +317,7 @@ class FlowControlTest {
     }
 
     @Test
-    void aSheddableRequestNoPodCanServeInTimeIsRefusedWithThePrediction() {
+    void aSheddableRequestNoPodCanServeInTimeIsRefusedWithThePredictionEvenWithRoom() {
         predictedTtft.set(800.0);
 
         assertThatThrownBy(() -> send("batch", Priority.SHEDDABLE, CHAT))
@@ -329,29 +329,43 @@ class FlowControlTest {
     }
 
     @Test
-    void aCriticalRequestNoPodCanServeInTimeGoesToTheBestPodAtOnce() {
-        saturate();
-        predictedTtft.set(800.0);
-
-        send("chat", Priority.CRITICAL, CHAT);
-
-        assertThat(heard).containsExactly("chat placed");
-    }
-
-    @Test
-    void aRequestAPodCanServeInTimeGoesAtOnceEvenWhenThePodsLookFull() {
+    void aSheddableRequestInTimeIsStillShedWhileThePoolIsFull() {
         saturate();
         predictedTtft.set(300.0);
 
-        send("chat", Priority.SHEDDABLE, CHAT);
+        assertThatThrownBy(() -> send("batch", Priority.SHEDDABLE, CHAT)).isInstanceOfSatisfying(GatewayError.class,
+                e -> assertThat(e.headers()).containsEntry("x-gateway-dropped-reason", "sheddable_saturated"));
+    }
+
+    @Test
+    void aCriticalRequestAPodCanServeInTimeGoesAtOnceEvenWhenThePodsLookFull() {
+        saturate();
+        send("waits", Priority.STANDARD, CHAT);
+        predictedTtft.set(300.0);
+
+        send("chat", Priority.CRITICAL, CHAT);
 
         assertThat(heard).as("the prediction, not the saturation guess, decides").containsExactly("chat placed");
     }
 
     @Test
-    void aStandardRequestNoPodCanServeInTimeWaitsWhileItsTargetHoldsAndLeavesWithWhatIsLeft() {
+    void aCriticalRequestNoPodCanServeInTimeWaitsAndIsServedLateRatherThanRefused() {
         saturate();
         predictedTtft.set(800.0);
+        send("chat", Priority.CRITICAL, CHAT);
+        assertThat(pool.flowControl().queued("critical")).isEqualTo(1);
+
+        now.addAndGet(Duration.ofMillis(600).toNanos()); // past its target
+        pool.flowControl().tick();
+        assertThat(heard).as("not refused").isEmpty();
+        finishOne();
+        assertThat(heard).containsExactly("chat bound with 1 ms left");
+    }
+
+    @Test
+    void aStandardRequestWaitsWhileItsTargetHoldsAndLeavesWithWhatIsLeft() {
+        saturate();
+        predictedTtft.set(300.0); // in time, but standard: it waits its turn behind the full pods
         send("early", Priority.STANDARD, new LatencyTargets(700, 0));
         send("late", Priority.STANDARD, CHAT);
 

@@ -143,6 +143,20 @@ class GpuAwarePolicyTest {
     }
 
     @Test
+    void withTheLatencyWeightAtZeroTargetsChangeNothingButThePredictorStillLearns() {
+        GpuAwarePolicy policy = policy(Weights.DEFAULT.with("latency", 0));
+        learn(policy, p1, 1, 30);
+        learn(policy, p2, 3, 30);
+        scraped(p1, s -> s.waiting(3).kv(0.1));
+        scraped(p2, s -> s.waiting(0).kv(0.1));
+
+        PickDecision d = decideNow(policy, targeted(Priority.STANDARD, 100), List.of(p1, p2));
+        assertThat(d.reason()).isNotEqualTo(PickReason.LATENCY_TARGET);
+        assertThat(d.prediction().predicted()).as("learned, for the accuracy metrics").isTrue();
+        assertThat(policy.bestPrediction(targeted(Priority.STANDARD, 100), List.of(p1, p2))).isNull();
+    }
+
+    @Test
     void untilThePredictorHasLearnedTargetsChangeNothing() {
         GpuAwarePolicy policy = policy(Weights.DEFAULT);
         idle(p1, p2);

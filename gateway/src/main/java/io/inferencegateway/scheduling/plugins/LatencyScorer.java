@@ -5,6 +5,7 @@ import java.util.List;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.LatencyTargeted;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
@@ -19,7 +20,7 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * scorers decide, as without this one. Prefix and adapter affinity count through the prediction itself (a cached
  * prefix makes a pod fast) and through their own scorers.
  */
-public final class LatencyScorer implements Scorer {
+public final class LatencyScorer implements Scorer, LatencyTargeted {
 
     public static final String TYPE = "latency-scorer";
     public static final String HEADROOM = "headroom";

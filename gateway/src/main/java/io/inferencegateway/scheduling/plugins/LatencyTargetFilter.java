@@ -5,6 +5,7 @@ import java.util.List;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
+import io.inferencegateway.scheduling.framework.LatencyTargeted;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
@@ -15,7 +16,7 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * held the requests whose priority says they should not be served late). A request without targets, or before the
  * pool's predictor has learned enough, passes untouched, as does a pod without a prediction (stale metrics).
  */
-public final class LatencyTargetFilter implements Filter {
+public final class LatencyTargetFilter implements Filter, LatencyTargeted {
 
     public static final String TYPE = "latency-target-filter";
     /** Outcome of a pod removed because it is predicted to miss the request's targets. */
