@@ -117,10 +117,12 @@ public final class BenchCommand implements Callable<Integer> {
                     + "gateway.log.")
     boolean accessLog;
 
-    @Option(names = "--flow-control",
-            description = "Turn the gateway's flow control on (requests wait in the gateway while every pod is "
-                    + "saturated); on by itself when the priorities, faults or slo scenario is named.")
-    boolean flowControl;
+    @Option(names = "--flow-control", arity = "0..1", defaultValue = "auto", fallbackValue = "on",
+            paramLabel = "on|off|auto",
+            description = "The gateway's flow control (requests wait in the gateway while every pod is saturated): "
+                    + "on, off (the gateway's default config), or auto (default: on when the priorities, faults or "
+                    + "slo scenario is named). --flow-control alone means on.")
+    String flowControl;
 
     @Option(names = "--request-timeout", defaultValue = "300", paramLabel = "S",
             description = "Per-request timeout, simulated seconds (default: ${DEFAULT-VALUE}).")
@@ -199,7 +201,18 @@ public final class BenchCommand implements Callable<Integer> {
         // the gateway gives up on an upstream no sooner than the bench gives up on the request
         return GatewayProcess.launcher(GatewayProcess.javaJarCommand(gatewayJar, gatewayJvmOptions),
                 settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(180),
-                accessLog, flowControl || scenarios.stream().anyMatch(ScenarioCatalog.FLOW_CONTROL::contains));
+                accessLog, flowControlOn());
+    }
+
+    /** Whether the runs' gateways have flow control on: {@code --flow-control}, or auto by the scenarios named. */
+    boolean flowControlOn() {
+        return switch (flowControl) {
+            case "on" -> true;
+            case "off" -> false;
+            case "auto" -> scenarios.stream().anyMatch(ScenarioCatalog.FLOW_CONTROL::contains);
+            default -> throw new CommandLine.ParameterException(new CommandLine(this),
+                    "--flow-control must be on, off or auto, got '" + flowControl + "'");
+        };
     }
 
     private void listScenarios() {

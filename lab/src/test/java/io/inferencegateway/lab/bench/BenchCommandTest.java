@@ -33,4 +33,17 @@ class BenchCommandTest {
         assertThat(bench.policies).containsExactly("least-request", "gpu-aware-no-slo", "gpu-aware");
         assertThat(bench.offered.load).isEqualTo(1.2);
     }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+            "--scenarios uniform                    | false",
+            "--scenarios slo                        | true",
+            "--scenarios uniform --flow-control     | true",
+            "--scenarios slo --flow-control off     | false",
+            "--scenarios uniform --flow-control=on  | true"})
+    void flowControlIsOnForTheScenariosThatNeedItUnlessTurnedOff(String args, boolean on) {
+        BenchCommand bench = new BenchCommand();
+        new CommandLine(bench).parseArgs(args.trim().split(" +"));
+        assertThat(bench.flowControlOn()).isEqualTo(on);
+    }
 }
