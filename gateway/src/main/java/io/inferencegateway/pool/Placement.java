@@ -83,7 +83,8 @@ public final class Placement {
         left = pool.outliers().admitted(left);
         PendingPick next = pool.policy().decide(request, left);
         PickDecision d = next.decision();
-        start(next, new PickDecision(d.endpoint(), PickReason.FAILOVER, d.expectedCachedTokens(), left.size()));
+        start(next, new PickDecision(d.endpoint(), PickReason.FAILOVER, d.expectedCachedTokens(), left.size(),
+                d.prediction()));
         return decision.endpoint();
     }
 
