@@ -128,15 +128,14 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
      * Predicts {@code request} on the pod of {@code state}, which expects to serve {@code cachedTokens} of its prompt
      * from its prefix cache, into the state ({@link EndpointState#predicted}); NaN while not {@link #ready}.
      *
-     * @param scratch at least {@link #FEATURES} slots the call may overwrite
+     * @param x at least {@link #FEATURES} slots the call may overwrite (the features)
      */
-    public void predict(EndpointState state, InferenceRequest request, int cachedTokens, double[] scratch) {
+    public void predict(EndpointState state, InferenceRequest request, int cachedTokens, double[] x) {
         if (!ready()) {
             state.predicted(Double.NaN, Double.NaN, Double.NaN);
             return;
         }
         Speed speed = speeds.get(state.endpoint());
-        double[] x = scratch;
         features(state, request, cachedTokens, x);
         double ttft = ttft(x, speed);
         double tpot = tpot(x, speed);
