@@ -15,6 +15,8 @@ import io.inferencegateway.lab.simulator.RedisServer;
 import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.PoolChanges;
+import io.inferencegateway.scheduling.GpuAwarePolicy;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -51,6 +53,22 @@ class GatewayReloadTest {
         assertThat(gateway.pools().resolve("model-a")).isNull();
         assertThat(gateway.reload(config(C)).isEmpty()).isTrue();
         assertThat(gateway.reload(config(C)).toString()).isEqualTo("no pool changed");
+    }
+
+    @Test
+    void aPoolsLatencyPredictorOutlivesAReloadThatKeepsItsModelAndStartsAfreshForAnotherModel() throws Exception {
+        Gateway gateway = new Gateway(config(A), NanoClock.SYSTEM);
+        LatencyPredictor learned = predictor(gateway, "a");
+
+        gateway.reload(config("    - {name: a, modelName: model-a, metricsInterval: 100ms, endpoints: ['127.0.0.1:8001']}\n"));
+        assertThat(predictor(gateway, "a")).as("a changed pool, the same model").isSameAs(learned);
+
+        gateway.reload(config("    - {name: a, modelName: model-z, endpoints: ['127.0.0.1:8001']}\n"));
+        assertThat(predictor(gateway, "a")).as("another model: what was learned no longer holds").isNotSameAs(learned);
+    }
+
+    static LatencyPredictor predictor(Gateway gateway, String pool) {
+        return ((GpuAwarePolicy) gateway.pools().pool(pool).policy()).predictor();
     }
 
     static String sharedThrough(RedisServer redis) {
