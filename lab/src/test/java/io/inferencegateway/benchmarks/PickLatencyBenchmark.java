@@ -137,7 +137,7 @@ public class PickLatencyBenchmark {
         PickDecision d = decideNow(policy, r, pods);
         Endpoint e = d.endpoint();
         double[] x = d.prediction().features();
-        d.prediction().learn(20 + 5 * x[1] + 40 * x[2], 8 + x[6], 100);
+        d.prediction().learn(20 + 5 * x[1] + 40 * x[2], 8 + x[7], 100);
         inFlight.started(e, r.promptTokensEstimate());
         inFlight.finished(e);
         return e;

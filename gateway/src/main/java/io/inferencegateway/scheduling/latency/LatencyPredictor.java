@@ -17,8 +17,9 @@ import io.inferencegateway.scheduling.framework.EndpointState;
  * <p>Two linear models shared by the pool's pods, each fitted by recursive least squares with forgetting, times a
  * speed factor per pod:
  * <ul>
- * <li>TTFT ≈ speed<sub>pod</sub> × (a + b·uncached prompt tokens + c·queued requests + d·running batch + e·KV use):
- * the prompt's own prefill, plus the queue it waits behind, plus the batch it shares steps with;</li>
+ * <li>TTFT ≈ speed<sub>pod</sub> × (a + b·uncached prompt tokens + c·queued requests + d·running batch + e·KV use +
+ * f·adapter not loaded): the prompt's own prefill, plus the queue it waits behind, plus the batch it shares steps
+ * with, plus loading its LoRA adapter where the pod does not run it;</li>
  * <li>TPOT ≈ speed<sub>pod</sub> × (a + b·running batch + c·KV use + d·queued requests): a decode step's time grows
  * with the sequences and context it carries, and with the prefills the scheduler mixes in.</li>
  * </ul>
@@ -35,7 +36,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
 
     /** Samples before the predictor's predictions are used. */
     public static final int MIN_SAMPLES = 20;
-    static final int TTFT_FEATURES = 5;
+    static final int TTFT_FEATURES = 6;
     static final int TPOT_FEATURES = 4;
     /** The slots a prediction's features take. */
     public static final int FEATURES = TTFT_FEATURES + TPOT_FEATURES;
@@ -49,7 +50,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private static final int DEFAULT_OUTPUT_TOKENS = 128;
 
     private final String pool;
-    private final RecursiveLeastSquares ttftFit = new RecursiveLeastSquares(new double[] {50, 60, 40, 20, 0}, 1e4,
+    private final RecursiveLeastSquares ttftFit = new RecursiveLeastSquares(new double[] {50, 60, 40, 20, 0, 10}, 1e4,
             FORGETTING);
     private final RecursiveLeastSquares tpotFit = new RecursiveLeastSquares(new double[] {10, 5, 5, 1}, 1e3,
             FORGETTING);
@@ -251,10 +252,11 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         x[2] = s.waiting();
         x[3] = s.running() / 32.0;
         x[4] = kv;
-        x[5] = 1;
-        x[6] = s.running() / 32.0;
-        x[7] = kv;
-        x[8] = s.waiting();
+        x[5] = request.adapter() != null && !s.runningAdapters().contains(request.adapter()) ? 1 : 0;
+        x[6] = 1;
+        x[7] = s.running() / 32.0;
+        x[8] = kv;
+        x[9] = s.waiting();
     }
 
     @Override

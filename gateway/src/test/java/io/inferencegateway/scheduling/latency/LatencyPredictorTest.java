@@ -119,6 +119,24 @@ class LatencyPredictorTest {
     }
 
     @Test
+    void anAdapterThePodDoesNotRunCostsItsLoad() {
+        for (int n = 0; n < 300; n++) { // half the requests need their adapter loaded: 30 ms more
+            EndpointState s = state(1);
+            boolean load = n % 2 == 0;
+            InferenceRequest r = new InferenceRequest("sql", load ? "sql" : null, "", 500, true);
+            LatencyPrediction p = predictor.prediction(s, r, 0, 0);
+            p.learn(trueTtft(s, r, 0) + (load ? 30 : 0), trueTpot(s), 100);
+        }
+        EndpointState s = state(1);
+        InferenceRequest adapter = new InferenceRequest("sql", "sql", "", 500, true, false, 64, 0,
+                new LatencyTargets(100, 0));
+        predictor.predict(s, adapter, 0, new double[LatencyPredictor.FEATURES]);
+        double loading = s.predictedTtftMillis();
+        predictor.predict(s, adapter.withAdapter(null), 0, new double[LatencyPredictor.FEATURES]);
+        assertThat(loading - s.predictedTtftMillis()).isCloseTo(30, within(5.0));
+    }
+
+    @Test
     void learnsThatOnePodIsHalfAsFastAndFollowsAPodThatSlowsDown() {
         for (int n = 0; n < 400; n++) {
             serve(1 + n % 2, n % 2 == 0 ? 1 : 2); // pod 2: an older GPU, half as fast
