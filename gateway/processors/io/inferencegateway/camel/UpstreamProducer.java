@@ -123,7 +123,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                     new ResponseScanner.Findings() {
                         @Override
                         public void firstContent() {
-                            record.firstToken(request.now());
+                            request.firstToken();
                         }
 
                         @Override

@@ -69,6 +69,11 @@ public final class LatencyPrediction {
         return !targets.any() || ratio(targets) <= 1;
     }
 
+    /** Teaches the predictor the time to first token measured at {@code nowNanos}, as it passes. */
+    public void learnFirstToken(long nowNanos) {
+        learn((nowNanos - madeNanos) / 1e6, Double.NaN, -1);
+    }
+
     /** Teaches the predictor what was measured: see {@link Learner#learn}. */
     public void learn(double measuredTtftMillis, double measuredTpotMillis, int measuredOutputTokens) {
         if (learner != null) {

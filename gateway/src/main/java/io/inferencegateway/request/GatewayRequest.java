@@ -5,6 +5,7 @@ import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.pool.ModelPool;
@@ -196,6 +197,22 @@ public final class GatewayRequest {
     /** The request's record, for what the relayed response tells it (first token, usage). */
     public RequestRecord record() {
         return record;
+    }
+
+    /**
+     * The first generated content passed: the record notes it and, for a streamed 200, the pod's latency prediction
+     * learns its time to first token at once, not when the stream ends (a pod that slowed down is seen sooner).
+     */
+    public void firstToken() {
+        if (record.firstTokenNanos() != 0) {
+            return;
+        }
+        long now = clock.nanoTime();
+        record.firstToken(now);
+        PickDecision d = record.decision();
+        if (d != null && d.prediction() != null && record.stream() && record.status() == 200) {
+            d.prediction().learnFirstToken(now);
+        }
     }
 
     /** A reading of the record's clock. */
