@@ -198,10 +198,12 @@ public final class FlowControl {
         }
         int priority = request.priority();
         boolean sheddable = Priority.sheddable(priority);
-        LatencyPrediction best = request.targets().any()
-                ? pool.policy().bestPrediction(request, pool.outliers().admitted(endpoints)) : null;
-        if (best != null && sheddable && !best.meets(request.targets())) {
-            throw refusal(priority, GatewayError.Dropped.SLO_UNATTAINABLE, explain(best, request.targets()));
+        boolean targeted = request.targets().any();
+        if (targeted && sheddable) { // the prediction is asked only where it decides: it costs another pick
+            LatencyPrediction best = pool.policy().bestPrediction(request, pool.outliers().admitted(endpoints));
+            if (best != null && !best.meets(request.targets())) {
+                throw refusal(priority, GatewayError.Dropped.SLO_UNATTAINABLE, explain(best, request.targets()));
+            }
         }
         if (!config.enabled()) { // no queue; a sheddable request is still shed while every pod is full
             if (sheddable && pool.policy().saturated(pool.outliers().admitted(endpoints))) {
@@ -212,8 +214,11 @@ public final class FlowControl {
         if (queued == 0 && !pool.policy().saturated(pool.outliers().admitted(endpoints))) {
             return true;
         }
-        if (best != null && priority > Priority.STANDARD && best.meets(request.targets()) && !higherWaits(priority)) {
-            return true; // in time where it would go now; waiting could only make it late
+        if (targeted && priority > Priority.STANDARD && !higherWaits(priority)) {
+            LatencyPrediction best = pool.policy().bestPrediction(request, pool.outliers().admitted(endpoints));
+            if (best != null && best.meets(request.targets())) {
+                return true; // in time where it would go now; waiting could only make it late
+            }
         }
         if (sheddable) { // never queued: refused while the pool is full or others wait
             throw refusal(priority, GatewayError.Dropped.SHEDDABLE_SATURATED);

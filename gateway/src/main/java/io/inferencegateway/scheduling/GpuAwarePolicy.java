@@ -259,6 +259,9 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         for (PrefixIndexed indexed : prefixIndexes) {
             indexed.countCachedTokens(cycle, states);
         }
+        if (prefixIndexes.size() == 1) {
+            cycle.cachedTokensCountedBy(prefixIndexes.get(0));
+        }
         double[] scratch = cycle.doubleScratch(LatencyPredictor.FEATURES);
         for (int i = 0; i < states.size(); i++) {
             EndpointState s = states.get(i);

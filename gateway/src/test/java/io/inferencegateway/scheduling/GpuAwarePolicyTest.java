@@ -157,6 +157,22 @@ class GpuAwarePolicyTest {
     }
 
     @Test
+    void aTargetedRequestStillFindsItsCachedPrefixCountedOnceForThePredictionAndTheScore() {
+        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        learn(policy, p1, 1, 30);
+        learn(policy, p2, 1, 30);
+        idle(p1, p2);
+        String prompt = Scenarios.prompt("chat", 40);
+        InferenceRequest first = new InferenceRequest(MODEL, null, prompt, InferenceRequest.estimateTokens(prompt), true)
+                .withService(Priority.STANDARD, new LatencyTargets(1000, 0));
+        Endpoint holder = send(policy, first, List.of(p1, p2));
+
+        PickDecision again = decideNow(policy, first, List.of(p1, p2));
+        assertThat(again.endpoint()).isEqualTo(holder);
+        assertThat(again.expectedCachedTokens()).as("40 blocks of 16 tokens").isEqualTo(640);
+    }
+
+    @Test
     void untilThePredictorHasLearnedTargetsChangeNothing() {
         GpuAwarePolicy policy = policy(Weights.DEFAULT);
         idle(p1, p2);

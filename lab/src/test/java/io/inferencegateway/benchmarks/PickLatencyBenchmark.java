@@ -43,9 +43,10 @@ import io.inferencegateway.domain.SchedulingPolicy;
  * after handing the request to the upstream connection (pool/Placement.java);</li>
  * <li>{@link #choose}: the decision and its commit, the whole work of a pick on the request thread.</li>
  * </ul>
- * With {@code targets=slo} every request has latency targets (docs/slo.md) and the pool's predictor has learned:
- * both methods then also run what admission asks first ({@code bestPrediction}), and the decision predicts every
- * candidate before the filters, the way a targeted request is scheduled.
+ * With {@code targets=slo} every request has latency targets (docs/slo.md) and the pool's predictor has learned: the
+ * decision then predicts every candidate before the filters. With {@code targets=slo-admitted} flow control also asks
+ * for the best pod's prediction first ({@code bestPrediction}), as it does for a sheddable request, or a critical one
+ * while the pool is full; a standard request, or any while the pool has room, skips that.
  *
  * <p>Prompts: 256 groups × 16; each prompt is a 6,000-character group prefix plus a 2,000-character tail
  * of its own (125 blocks). In {@code system-prompt}, every group prefix starts with the same 2,048
@@ -76,7 +77,7 @@ public class PickLatencyBenchmark {
     @Param({"shared-prefix", "system-prompt"})
     public String workload;
 
-    @Param({"none", "slo"})
+    @Param({"none", "slo", "slo-admitted"})
     public String targets;
 
     private SchedulingPolicy policy;
@@ -116,7 +117,7 @@ public class PickLatencyBenchmark {
                 String adapter = i % 8 == 7 ? ADAPTERS[random.nextInt(ADAPTERS.length)] : null;
                 requests[i] = new InferenceRequest(adapter == null ? MODEL : adapter, adapter, prompt,
                         InferenceRequest.estimateTokens(prompt), true, false, 256, Priority.STANDARD,
-                        targets.equals("slo") ? new LatencyTargets(500, 50) : LatencyTargets.NONE);
+                        targets.startsWith("slo") ? new LatencyTargets(500, 50) : LatencyTargets.NONE);
             }
         }
         for (InferenceRequest r : requests) { // warm the prefix index: every prompt routed once
@@ -143,9 +144,9 @@ public class PickLatencyBenchmark {
         return e;
     }
 
-    /** What admission asks before a targeted request is placed: the best pod's prediction. */
+    /** What flow control asks before some targeted requests are placed: the best pod's prediction. */
     private void admit(InferenceRequest r) {
-        if (r.targets().any()) {
+        if (targets.equals("slo-admitted")) {
             policy.bestPrediction(r, pods);
         }
     }

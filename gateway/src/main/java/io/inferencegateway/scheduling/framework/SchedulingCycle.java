@@ -50,6 +50,7 @@ public final class SchedulingCycle {
     private Filter currentFilter;
     private PickReason reason;
     private int chosenCachedTokens;
+    private PrefixIndexed cachedTokensCounter;
     private InferenceRequest request;
     private long nowNanos;
 
@@ -63,6 +64,7 @@ public final class SchedulingCycle {
         this.currentFilter = null;
         this.reason = null;
         this.chosenCachedTokens = 0;
+        this.cachedTokensCounter = null;
         return this;
     }
 
@@ -139,6 +141,19 @@ public final class SchedulingCycle {
         }
         stateCount = i + 1;
         return statePool[i];
+    }
+
+    /**
+     * The candidates' {@link EndpointState#cachedTokens} were counted by {@code indexed}, the profile's one prefix
+     * index, before the filters ran (for the latency prediction): its scorer takes them instead of matching again.
+     */
+    public void cachedTokensCountedBy(PrefixIndexed indexed) {
+        this.cachedTokensCounter = indexed;
+    }
+
+    /** Whether {@code indexed} counted the candidates' cached tokens in this decision. */
+    public boolean hasCachedTokensCountedBy(Object indexed) {
+        return indexed != null && cachedTokensCounter == indexed;
     }
 
     public List<EndpointState> states() {

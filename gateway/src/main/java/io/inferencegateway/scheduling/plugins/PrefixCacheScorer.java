@@ -167,7 +167,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         int n = endpoints.size();
         int[] scratch = cycle.intScratch(2 * n); // [0, n): matched blocks; [n, 2n): loads
         List<Endpoint> pods = cycle.endpointView(endpoints);
-        if (index.match(blocks.hashes(), total, pods, scratch) == 0) {
+        if (matched(cycle, blocks, total, endpoints, pods, scratch) == 0) {
             if (placement != null && (feed == null || !feed.live())) {
                 credit(placement, blocks, total, 0, endpoints, pods, scratch, scores, cycle);
             }
@@ -203,6 +203,24 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
             EndpointState s = states.get(i);
             s.cachedTokens(Math.max(s.cachedTokens(), matched[i] * blockTokens));
         }
+    }
+
+    /**
+     * Each candidate's matched leading blocks into {@code out}, and the most any endpoint holds: from the counts the
+     * latency prediction took before the filters when it did (one index walk per decision, not two), else from the
+     * index. The counts serve only without rendezvous placement, whose credit needs the index's own answer.
+     */
+    private int matched(SchedulingCycle cycle, PromptBlocks blocks, int total, List<EndpointState> endpoints,
+            List<Endpoint> pods, int[] out) {
+        if (placement != null || !cycle.hasCachedTokensCountedBy(this)) {
+            return index.match(blocks.hashes(), total, pods, out);
+        }
+        int most = 0;
+        for (int i = 0; i < endpoints.size(); i++) {
+            out[i] = endpoints.get(i).cachedTokens() / blockTokens;
+            most = Math.max(most, out[i]);
+        }
+        return most;
     }
 
     /**
