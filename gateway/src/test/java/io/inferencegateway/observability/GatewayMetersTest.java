@@ -142,9 +142,9 @@ class GatewayMetersTest {
 
     /** A prediction of the predictor's own kind (the features of an idle pod), with the given values. */
     private static LatencyPrediction predicted(LatencyPredictor predictor, double ttftMs, double tpotMs) {
-        double[] idle = new double[9];
-        idle[0] = 1;
-        idle[5] = 1;
+        double[] idle = new double[LatencyPredictor.FEATURES];
+        idle[0] = 1; // each model's constant term
+        idle[LatencyPredictor.TTFT_FEATURES] = 1;
         return new LatencyPrediction(A, ttftMs, tpotMs, 10, true, 0, idle, predictor);
     }
 

@@ -36,7 +36,8 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
 
     /** Samples before the predictor's predictions are used. */
     public static final int MIN_SAMPLES = 20;
-    static final int TTFT_FEATURES = 6;
+    /** The slots of the TTFT model's features, first in a prediction's; the TPOT model's follow. */
+    public static final int TTFT_FEATURES = 6;
     static final int TPOT_FEATURES = 4;
     /** The slots a prediction's features take. */
     public static final int FEATURES = TTFT_FEATURES + TPOT_FEATURES;
