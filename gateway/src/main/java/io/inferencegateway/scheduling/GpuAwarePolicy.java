@@ -184,16 +184,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         double factor = estimator.factor(); // once per pick: with shared placement it is measured
         PerThread thread = threads.get();
         SchedulingCycle cycle = thread.cycle.begin(request, now);
-        int fresh = 0;
-        for (int i = 0; i < candidates.size(); i++) {
-            Endpoint e = candidates.get(i);
-            EndpointState s = cycle.addState();
-            thread.refresh(i, e, metrics, inFlight);
-            estimate(s, e, thread.readers[i], thread.tallies[i], now, factor);
-            if (s.fresh()) {
-                fresh++;
-            }
-        }
+        int fresh = addStates(cycle, thread, candidates, now, factor);
         EndpointState chosen;
         PickReason reason;
         int expectedCached;
@@ -253,6 +244,22 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         return anyFresh;
     }
 
+    /** Adds every candidate's state to the cycle; returns how many have fresh metrics. */
+    private int addStates(SchedulingCycle cycle, PerThread thread, List<Endpoint> candidates, long now,
+            double factor) {
+        int fresh = 0;
+        for (int i = 0; i < candidates.size(); i++) {
+            Endpoint e = candidates.get(i);
+            EndpointState s = cycle.addState();
+            thread.refresh(i, e, metrics, inFlight);
+            estimate(s, e, thread.readers[i], thread.tallies[i], now, factor);
+            if (s.fresh()) {
+                fresh++;
+            }
+        }
+        return fresh;
+    }
+
     /** Every fresh candidate's predicted latency, with the prompt tokens the prefix indexes say it holds. */
     private void predict(SchedulingCycle cycle, InferenceRequest request) {
         List<EndpointState> states = cycle.states();
@@ -286,11 +293,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         PerThread thread = threads.get();
         SchedulingCycle cycle = thread.cycle.begin(request, now);
         try {
-            for (int i = 0; i < candidates.size(); i++) {
-                EndpointState s = cycle.addState();
-                thread.refresh(i, candidates.get(i), metrics, inFlight);
-                estimate(s, candidates.get(i), thread.readers[i], thread.tallies[i], now, factor);
-            }
+            addStates(cycle, thread, candidates, now, factor);
             predict(cycle, request);
             EndpointState best = null;
             for (EndpointState s : cycle.states()) {

@@ -52,9 +52,9 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
 
     private final String pool;
     private final RecursiveLeastSquares ttftFit = new RecursiveLeastSquares(new double[] {50, 60, 40, 20, 0, 10}, 1e4,
-            FORGETTING);
+            FORGETTING, 0);
     private final RecursiveLeastSquares tpotFit = new RecursiveLeastSquares(new double[] {10, 5, 5, 1}, 1e3,
-            FORGETTING);
+            FORGETTING, TTFT_FEATURES);
     private final Map<Endpoint, Speed> speeds = new ConcurrentHashMap<>();
     private volatile double[] ttftCoefficients = ttftFit.coefficients();
     private volatile double[] tpotCoefficients = tpotFit.coefficients();
@@ -176,8 +176,6 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
             }
         }
         double[] x = prediction.features();
-        double[] xTpot = new double[TPOT_FEATURES];
-        System.arraycopy(x, TTFT_FEATURES, xTpot, 0, TPOT_FEATURES);
         Speed speed = speeds.computeIfAbsent(prediction.endpoint(), e -> new Speed());
         synchronized (this) {
             if (ttftMillis > 0) {
@@ -185,7 +183,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
                 ttftCoefficients = ttftFit.coefficients();
             }
             if (tpotMillis > 0) {
-                speed.tpot = learnOne(tpotFit, xTpot, tpotMillis, speed.tpot, speed.tpotSamples++);
+                speed.tpot = learnOne(tpotFit, x, tpotMillis, speed.tpot, speed.tpotSamples++);
                 tpotCoefficients = tpotFit.coefficients();
             }
             if (outputTokens > 0) {
@@ -227,21 +225,16 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     }
 
     private double ttft(double[] x, Speed speed) {
-        double[] c = ttftCoefficients;
-        double y = 0;
-        for (int i = 0; i < TTFT_FEATURES; i++) {
-            y += c[i] * x[i];
-        }
-        return Math.max(MIN_MILLIS, y) * (speed == null ? 1 : Math.exp(speed.ttft));
+        return scaled(RecursiveLeastSquares.dot(ttftCoefficients, x, 0), speed == null ? 0 : speed.ttft);
     }
 
     private double tpot(double[] x, Speed speed) {
-        double[] c = tpotCoefficients;
-        double y = 0;
-        for (int i = 0; i < TPOT_FEATURES; i++) {
-            y += c[i] * x[TTFT_FEATURES + i];
-        }
-        return Math.max(MIN_MILLIS, y) * (speed == null ? 1 : Math.exp(speed.tpot));
+        return scaled(RecursiveLeastSquares.dot(tpotCoefficients, x, TTFT_FEATURES), speed == null ? 0 : speed.tpot);
+    }
+
+    /** The shared fit's milliseconds at a pod of speed {@code logSpeed}. */
+    private static double scaled(double shared, double logSpeed) {
+        return Math.max(MIN_MILLIS, shared) * Math.exp(logSpeed);
     }
 
     /** Both models' features, in {@code x}: TTFT's first, then TPOT's. */

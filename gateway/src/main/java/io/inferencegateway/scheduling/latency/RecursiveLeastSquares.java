@@ -11,6 +11,7 @@ final class RecursiveLeastSquares {
     private static final double MAX_TRACE = 1e7;
 
     private final int d;
+    private final int from; // where its features start in the arrays it is given
     private final double forgetting;
     private final double[] theta;
     private final double[] p; // d x d, row-major
@@ -19,9 +20,11 @@ final class RecursiveLeastSquares {
     /**
      * @param prior      the coefficients before any sample
      * @param confidence the covariance's initial diagonal: how little the prior is trusted
+     * @param from       where its features start in the arrays {@link #update} and {@link #predict} are given
      */
-    RecursiveLeastSquares(double[] prior, double confidence, double forgetting) {
+    RecursiveLeastSquares(double[] prior, double confidence, double forgetting, int from) {
         this.d = prior.length;
+        this.from = from;
         this.forgetting = forgetting;
         this.theta = prior.clone();
         this.p = new double[d * d];
@@ -38,10 +41,10 @@ final class RecursiveLeastSquares {
         for (int i = 0; i < d; i++) {
             double s = 0;
             for (int j = 0; j < d; j++) {
-                s += p[i * d + j] * x[j];
+                s += p[i * d + j] * x[from + j];
             }
             pxv[i] = s;
-            denominator += x[i] * s;
+            denominator += x[from + i] * s;
         }
         double error = y - predict(x);
         double trace = 0;
@@ -62,9 +65,14 @@ final class RecursiveLeastSquares {
     }
 
     double predict(double[] x) {
+        return dot(theta, x, from);
+    }
+
+    /** {@code c} · the {@code c.length} features of {@code x} from {@code from}. */
+    static double dot(double[] c, double[] x, int from) {
         double y = 0;
-        for (int i = 0; i < d; i++) {
-            y += theta[i] * x[i];
+        for (int i = 0; i < c.length; i++) {
+            y += c[i] * x[from + i];
         }
         return y;
     }
