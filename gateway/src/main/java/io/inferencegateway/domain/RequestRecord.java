@@ -49,6 +49,7 @@ public final class RequestRecord {
     private int cachedTokens = -1;
     private GatewayError.Reason error;
     private Ending ending;
+    private SloOutcome slo;
     private Object tracing;
     private String tenant;
     private Object admission;
@@ -137,6 +138,7 @@ public final class RequestRecord {
         }
         ending = how;
         endNanos = nowNanos;
+        slo = SloOutcome.of(this);
         return true;
     }
 
@@ -281,6 +283,14 @@ public final class RequestRecord {
     /** Why the gateway refused or failed the request, or null. */
     public GatewayError.Reason error() {
         return error;
+    }
+
+    /**
+     * How the request fared against its latency targets, judged once when it ended (the counters, the access log, the
+     * trace and the fleet page all read this); null without targets, before the end, or when not judged.
+     */
+    public SloOutcome slo() {
+        return slo;
     }
 
     public Ending ending() {

@@ -35,8 +35,11 @@ public enum SloOutcome {
         return this == MET;
     }
 
-    /** How an ended request fared against its targets; null when it had none, reached no pool or was not judged. */
-    public static SloOutcome of(RequestRecord r) {
+    /**
+     * How an ended request fared against its targets; null when it had none, reached no pool or was not judged. Read
+     * it as {@link RequestRecord#slo()}, which judges once.
+     */
+    static SloOutcome of(RequestRecord r) {
         LatencyTargets targets = r.targets();
         if (r.pool() == null || !targets.any() || r.ending() == null) {
             return null;

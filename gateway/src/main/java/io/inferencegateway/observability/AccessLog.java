@@ -5,7 +5,6 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 
-import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.RequestListener;
@@ -59,34 +58,14 @@ public final class AccessLog implements RequestListener {
             number(sb, "expected_cached_tokens", d.expectedCachedTokens());
         }
         LatencyTargets targets = r.targets();
-        target(sb, "slo_ttft_ms", targets.ttftMillis());
-        target(sb, "slo_tpot_ms", targets.tpotMillis());
-        LatencyPrediction p = d == null ? null : d.prediction();
-        predicted(sb, "predicted_ttft_ms", p == null ? Double.NaN : p.ttftMillis());
-        predicted(sb, "predicted_tpot_ms", p == null ? Double.NaN : p.tpotMillis());
-        SloOutcome slo = SloOutcome.of(r);
+        optional(sb, "slo_ttft_ms", targets.ttftMillis() > 0, targets.ttftMillis());
+        optional(sb, "slo_tpot_ms", targets.tpotMillis() > 0, targets.tpotMillis());
+        boolean predicted = d != null && d.prediction() != null && d.prediction().predicted();
+        optional(sb, "predicted_ttft_ms", predicted, predicted ? Math.round(d.prediction().ttftMillis()) : 0);
+        optional(sb, "predicted_tpot_ms", predicted, predicted ? Math.round(d.prediction().tpotMillis()) : 0);
+        SloOutcome slo = r.slo();
         sb.append(",\"slo_met\":").append(slo == null ? "null" : Boolean.toString(slo.met()));
         return sb.append('}').toString();
-    }
-
-    /** A latency target; null for none (0). */
-    private static void target(StringBuilder sb, String name, long millis) {
-        sb.append(",\"").append(name).append("\":");
-        if (millis > 0) {
-            sb.append(millis);
-        } else {
-            sb.append("null");
-        }
-    }
-
-    /** A predicted latency in whole milliseconds; null when not predicted (NaN). */
-    private static void predicted(StringBuilder sb, String name, double millis) {
-        sb.append(",\"").append(name).append("\":");
-        if (Double.isNaN(millis)) {
-            sb.append("null");
-        } else {
-            sb.append(Math.round(millis));
-        }
     }
 
     private static void string(StringBuilder sb, String name, String value) {
@@ -108,11 +87,16 @@ public final class AccessLog implements RequestListener {
     }
 
     private static void tokens(StringBuilder sb, String name, int value) {
+        optional(sb, name, value >= 0, value);
+    }
+
+    /** {@code value}, or null when it is not {@code known}. */
+    private static void optional(StringBuilder sb, String name, boolean known, long value) {
         sb.append(",\"").append(name).append("\":");
-        if (value < 0) {
-            sb.append("null");
-        } else {
+        if (known) {
             sb.append(value);
+        } else {
+            sb.append("null");
         }
     }
 

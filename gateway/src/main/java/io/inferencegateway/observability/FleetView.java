@@ -82,7 +82,7 @@ public final class FleetView implements RequestListener {
             long now = second(clock.nanoTime());
             pool.pod(d.endpoint(), now).firstToken(now, ttft);
         }
-        SloOutcome slo = SloOutcome.of(record);
+        SloOutcome slo = record.slo();
         if (slo != null) {
             pool.slo.judged(second(clock.nanoTime()), record.priority(), slo.met());
         }

@@ -104,7 +104,7 @@ public final class RequestMeters implements RequestListener {
         if (d != null) {
             scheduler(r, d);
         }
-        SloOutcome slo = SloOutcome.of(r);
+        SloOutcome slo = r.slo();
         if (slo != null) {
             m.slo(Priority.band(r.priority()))[slo.ordinal()].increment();
         }

@@ -201,7 +201,7 @@ final class TracedRequest {
         }
         usage(root, record);
         targets(root, record.targets());
-        SloOutcome slo = SloOutcome.of(record);
+        SloOutcome slo = record.slo();
         if (slo != null) {
             root.setAttribute(SLO_OUTCOME, slo.label());
         }
