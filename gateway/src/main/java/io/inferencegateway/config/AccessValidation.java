@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.inferencegateway.domain.LatencyTargets;
+import io.inferencegateway.domain.Residency;
 import io.inferencegateway.domain.Priority;
 
 /** Validates {@code spec.auth}, {@code spec.tenants} and {@code spec.rateLimits} for {@link ConfigLoader}. */
@@ -54,8 +55,8 @@ final class AccessValidation {
                 blankToNull(j.audience()), claim, ttl, skew);
     }
 
-    static List<TenantConfig> tenants(List<InferenceGatewayConfig.Tenant> raw, Map<String, String> servedNames)
-            throws InvalidConfigException {
+    static List<TenantConfig> tenants(List<InferenceGatewayConfig.Tenant> raw, Map<String, String> servedNames,
+            GlobalConfig global) throws InvalidConfigException {
         if (raw == null) {
             return List.of();
         }
@@ -111,7 +112,10 @@ final class AccessValidation {
             }
             LatencyTargets slo = t.slo() == null ? LatencyTargets.NONE
                     : ConfigLoader.targets(at + ".slo", t.slo().ttft(), t.slo().tpot());
-            out.add(new TenantConfig(name, models, adapters, priority, limits, modelLimits, slo));
+            Residency residency = t.regions() == null && t.providers() == null ? Residency.ANY
+                    : new Residency(GlobalValidation.regions(at + ".regions", t.regions(), global),
+                            !Boolean.FALSE.equals(t.providers()));
+            out.add(new TenantConfig(name, models, adapters, priority, limits, modelLimits, slo, residency));
         }
         return out;
     }

@@ -132,11 +132,12 @@ public final class ConfigLoader {
                 throw new InvalidConfigException("spec.bbr.maxRequestBodyBytes must be between 1 and " + Integer.MAX_VALUE);
             }
         }
+        GlobalConfig global = GlobalValidation.global(doc.spec().global());
         Map<String, String> servedNames = new HashMap<>();
         Map<String, String> poolNames = new HashMap<>();
         List<PoolConfig> pools = new ArrayList<>();
         for (int i = 0; i < schedulers.size(); i++) {
-            PoolConfig pool = validateScheduler("spec.schedulers[" + i + "]", schedulers.get(i));
+            PoolConfig pool = validateScheduler("spec.schedulers[" + i + "]", schedulers.get(i), global);
             claim(poolNames, pool.name(), "spec.schedulers[" + i + "].name");
             claim(servedNames, pool.modelName(), "spec.schedulers[" + i + "].modelName");
             for (int a = 0; a < pool.loraAdapters().size(); a++) {
@@ -145,8 +146,9 @@ public final class ConfigLoader {
             pools.add(pool);
         }
         return new GatewayConfig(pools, maxBody, observability(doc.spec().observability()),
-                AccessValidation.auth(doc.spec().auth()), AccessValidation.tenants(doc.spec().tenants(), servedNames),
-                AccessValidation.rateLimits(doc.spec().rateLimits()));
+                AccessValidation.auth(doc.spec().auth()),
+                AccessValidation.tenants(doc.spec().tenants(), servedNames, global),
+                AccessValidation.rateLimits(doc.spec().rateLimits()), global);
     }
 
     private static ObservabilityConfig observability(InferenceGatewayConfig.Observability o)
@@ -190,7 +192,8 @@ public final class ConfigLoader {
         }
     }
 
-    private static PoolConfig validateScheduler(String at, Scheduler s) throws InvalidConfigException {
+    private static PoolConfig validateScheduler(String at, Scheduler s, GlobalConfig global)
+            throws InvalidConfigException {
         if (s == null) {
             throw new InvalidConfigException(at + " must not be empty");
         }
@@ -217,8 +220,32 @@ public final class ConfigLoader {
         if (s.modelSelector() != null && selector.isEmpty()) {
             throw new InvalidConfigException(at + ".modelSelector.matchLabels must name at least one label");
         }
-        if (endpoints.isEmpty() && selector.isEmpty()) {
+        List<TargetConfig> targets = List.of();
+        boolean ofPods = !endpoints.isEmpty() || !selector.isEmpty();
+        if (s.targets() != null && !global.enabled()) {
+            throw new InvalidConfigException(at + ".targets names clusters or providers, which spec.global declares; "
+                    + "there is no spec.global");
+        }
+        if (ofPods && s.targets() != null) {
+            throw new InvalidConfigException(at + " sets both targets and endpoints/modelSelector: a pool is served "
+                    + "either by pods or by the global tier's clusters and providers");
+        }
+        if (!ofPods && !global.enabled()) {
             throw new InvalidConfigException(at + " needs endpoints (host:port list) or a modelSelector");
+        }
+        if (!ofPods) {
+            if (s.engineType() != null) {
+                throw new InvalidConfigException(at + ".engineType does not apply to a pool of clusters and providers "
+                        + "(they publish the gateway's capacity summary)");
+            }
+            targets = GlobalValidation.poolTargets(at, s.targets(), global, modelName);
+            if (targets.isEmpty()) {
+                throw new InvalidConfigException(at + " is served by no cluster or provider of spec.global (no "
+                        + "provider's models map '" + modelName + "')");
+            }
+            for (TargetConfig t : targets) {
+                endpoints.add(t.address());
+            }
         }
 
         int targetPort = s.targetPort() == null ? PoolConfig.DEFAULT_TARGET_PORT : s.targetPort();
@@ -226,7 +253,7 @@ public final class ConfigLoader {
             throw new InvalidConfigException(at + ".targetPort must be 1..65535, got " + targetPort);
         }
 
-        String engine = PoolConfig.DEFAULT_ENGINE;
+        String engine = targets.isEmpty() ? PoolConfig.DEFAULT_ENGINE : PoolConfig.GATEWAY_ENGINE;
         if (s.engineType() != null) {
             engine = s.engineType();
             List<String> engines = InstalledEngines.INSTANCE.names();
@@ -258,7 +285,7 @@ public final class ConfigLoader {
 
         Duration routeTimeout = duration(s.routeTimeout(), at + ".routeTimeout", PoolConfig.DEFAULT_ROUTE_TIMEOUT);
         Duration metricsInterval = duration(s.metricsInterval(), at + ".metricsInterval",
-                PoolConfig.DEFAULT_METRICS_INTERVAL);
+                targets.isEmpty() ? PoolConfig.DEFAULT_METRICS_INTERVAL : global.summaryInterval());
         ReplicaConfig replicas = replicas(at + ".replicas", s.replicas());
         Duration scrapeInterval = replicas.scrapeInterval(metricsInterval);
         Duration staleness = duration(s.metricsStalenessThreshold(), at + ".metricsStalenessThreshold",
@@ -278,7 +305,7 @@ public final class ConfigLoader {
                 .outlierDetection(outlierDetection(at + ".outlierDetection", s.outlierDetection()))
                 .flowControl(flowControl(at + ".flowControl", s.flowControl(), modelName, adapters))
                 .slo(slo(at + ".slo", s.slo(), modelName, adapters))
-                .replicas(replicas).build();
+                .replicas(replicas).targets(targets).build();
     }
 
     private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,

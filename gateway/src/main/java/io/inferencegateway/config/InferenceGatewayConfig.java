@@ -11,7 +11,35 @@ import java.util.Map;
 public record InferenceGatewayConfig(String apiVersion, String kind, Map<String, Object> metadata, Spec spec) {
 
     public record Spec(List<Scheduler> schedulers, Bbr bbr, Observability observability, Auth auth,
-            List<Tenant> tenants, RateLimits rateLimits) {
+            List<Tenant> tenants, RateLimits rateLimits, Global global) {
+    }
+
+    /**
+     * This gateway as a global tier (docs/global.md): the remote cluster gateways and external providers its pools'
+     * requests go to, its own region, and the credentials and trust it uses to reach them.
+     */
+    public record Global(String region, String clusterTokenFile, Tls tls, List<ClusterTarget> clusters,
+            List<ProviderTarget> providers, String summaryInterval) {
+    }
+
+    /** A remote cluster gateway: its base URL, its region, and what a million tokens served there cost. */
+    public record ClusterTarget(String name, String url, String region, Price price) {
+    }
+
+    /**
+     * An external OpenAI-compatible provider: its base URL (as an OpenAI SDK takes it, e.g. ending in /v1), the file
+     * holding its API key, the local model names it serves under its own names, its region and its price.
+     */
+    public record ProviderTarget(String name, String baseUrl, String apiKeyFile, String region,
+            Map<String, String> models, Price price) {
+    }
+
+    /** Currency per million input (prompt) and output (completion) tokens. */
+    public record Price(Double input, Double output) {
+    }
+
+    /** Trust and identity for HTTPS targets: a CA bundle (else the JDK's), and a client certificate for mTLS. */
+    public record Tls(String caFile, String certFile, String keyFile) {
     }
 
     /** Who may call: hashed API keys from a file, JWT bearer tokens, which paths stay open. */
@@ -27,7 +55,7 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
 
     /** A tenant: what it may use, its default priority class, its limits. */
     public record Tenant(String name, List<String> models, List<String> adapters, String priority, Limits limits,
-            List<ModelLimits> modelLimits, Slo slo) {
+            List<ModelLimits> modelLimits, Slo slo, List<String> regions, Boolean providers) {
     }
 
     /** Latency targets: time to first token and time per output token, as durations ({@code 500ms}, {@code 2s}). */
@@ -86,7 +114,8 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             OutlierDetection outlierDetection,
             FlowControl flowControl,
             PoolSlo slo,
-            Replicas replicas) {
+            Replicas replicas,
+            List<String> targets) {
     }
 
     /** The other active gateway replicas in front of the same pods, and how they agree on placement. */

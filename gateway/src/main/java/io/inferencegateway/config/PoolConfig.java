@@ -24,6 +24,8 @@ import io.inferencegateway.domain.Endpoint;
  * @param flowControl               how requests wait in the gateway while every pod is saturated
  * @param slo                       the latency targets of requests that name none (docs/slo.md)
  * @param replicas                  the other active gateway replicas of this pool, and how they agree on placement
+ * @param targets                   at a global tier, the clusters and providers whose addresses are the pool's
+ *                                  endpoints (docs/global.md); empty for a pool of pods
  */
 public record PoolConfig(
         String name,
@@ -44,10 +46,13 @@ public record PoolConfig(
         OutlierConfig outlierDetection,
         FlowControlConfig flowControl,
         SloConfig slo,
-        ReplicaConfig replicas) {
+        ReplicaConfig replicas,
+        List<TargetConfig> targets) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final String DEFAULT_ENGINE = "vllm";
+    /** What a global tier's pool reads from its clusters: the gateway's own capacity summary. */
+    public static final String GATEWAY_ENGINE = "inference-gateway";
     public static final Duration DEFAULT_ROUTE_TIMEOUT = Duration.ofSeconds(300);
     public static final Duration DEFAULT_METRICS_INTERVAL = Duration.ofMillis(50);
     /** The least default staleness threshold; see {@link #defaultStalenessThreshold}. */
@@ -62,6 +67,22 @@ public record PoolConfig(
         flowControl = flowControl == null ? FlowControlConfig.DEFAULT : flowControl;
         replicas = replicas == null ? ReplicaConfig.SINGLE : replicas;
         slo = slo == null ? SloConfig.NONE : slo;
+        targets = targets == null ? List.of() : List.copyOf(targets);
+    }
+
+    /** The cluster or provider at {@code address}, or null (a pod, or a target no longer configured). */
+    public TargetConfig target(Endpoint address) {
+        for (TargetConfig t : targets) {
+            if (t.address().equals(address)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Whether a global tier's clusters and providers serve this pool, rather than pods. */
+    public boolean global() {
+        return !targets.isEmpty();
     }
 
     /** A builder for the pool serving {@code modelName}, every other field at the loader's default. */

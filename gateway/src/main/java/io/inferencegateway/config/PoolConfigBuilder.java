@@ -32,6 +32,7 @@ public final class PoolConfigBuilder {
     private FlowControlConfig flowControl = FlowControlConfig.DEFAULT;
     private SloConfig slo = SloConfig.NONE;
     private ReplicaConfig replicas = ReplicaConfig.SINGLE;
+    private List<TargetConfig> targets = List.of();
 
     PoolConfigBuilder(String modelName) {
         this.modelName = modelName;
@@ -135,11 +136,17 @@ public final class PoolConfigBuilder {
         return this;
     }
 
+    /** A global tier's clusters and providers; give their addresses as the endpoints too. */
+    public PoolConfigBuilder targets(List<TargetConfig> targets) {
+        this.targets = targets;
+        return this;
+    }
+
     public PoolConfig build() {
         Duration staleness = metricsStalenessThreshold != null ? metricsStalenessThreshold
                 : PoolConfig.defaultStalenessThreshold(replicas.scrapeInterval(metricsInterval));
         return new PoolConfig(name == null ? modelName : name, modelName, loraAdapters, endpoints, modelSelector,
                 namespace, targetPort, engine, policy, endpointPicker, routeTimeout, metricsInterval, staleness,
-                streamUsage, failover, outlierDetection, flowControl, slo, replicas);
+                streamUsage, failover, outlierDetection, flowControl, slo, replicas, targets);
     }
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.inferencegateway.domain.LatencyTargets;
+import io.inferencegateway.domain.Residency;
 
 /**
  * One tenant ({@code spec.tenants[]}): what it may use and how much. See docs/auth.md.
@@ -16,9 +17,10 @@ import io.inferencegateway.domain.LatencyTargets;
  * @param limits      its limits over all models
  * @param modelLimits its limits for one model each (a served model or adapter name)
  * @param slo         the latency targets of its requests that name none ({@link LatencyTargets#NONE}: the pool's)
+ * @param residency   where a global tier may serve it: its regions, and whether external providers may
  */
 public record TenantConfig(String name, Set<String> models, Set<String> adapters, int priority, Limits limits,
-        List<ModelLimits> modelLimits, LatencyTargets slo) {
+        List<ModelLimits> modelLimits, LatencyTargets slo, Residency residency) {
 
     /** Per-window budgets; 0 means unlimited. */
     public record Limits(long requestsPerMinute, long tokensPerMinute) {
@@ -37,6 +39,12 @@ public record TenantConfig(String name, Set<String> models, Set<String> adapters
         adapters = adapters == null ? null : Set.copyOf(adapters);
         modelLimits = List.copyOf(modelLimits);
         slo = slo == null ? LatencyTargets.NONE : slo;
+        residency = residency == null ? Residency.ANY : residency;
+    }
+
+    public TenantConfig(String name, Set<String> models, Set<String> adapters, int priority, Limits limits,
+            List<ModelLimits> modelLimits, LatencyTargets slo) {
+        this(name, models, adapters, priority, limits, modelLimits, slo, Residency.ANY);
     }
 
     /**

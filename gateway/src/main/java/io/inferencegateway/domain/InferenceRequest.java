@@ -14,13 +14,22 @@ package io.inferencegateway.domain;
  * @param priority              how much it matters ({@link Priority}); standard until flow control resolves it
  * @param targets               the latency it must still be served within: its targets less the time it waited in the
  *                              gateway ({@link LatencyTargets#NONE} until flow control resolves them)
+ * @param residency             where it may be served at the global tier: its tenant's regions and providers
  */
 public record InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-        boolean stream, boolean streamOptions, int maxTokens, int priority, LatencyTargets targets) {
+        boolean stream, boolean streamOptions, int maxTokens, int priority, LatencyTargets targets,
+        Residency residency) {
 
     public InferenceRequest {
         promptText = promptText == null ? "" : promptText;
         targets = targets == null ? LatencyTargets.NONE : targets;
+        residency = residency == null ? Residency.ANY : residency;
+    }
+
+    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
+            boolean stream, boolean streamOptions, int maxTokens, int priority, LatencyTargets targets) {
+        this(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens, priority, targets,
+                Residency.ANY);
     }
 
     public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
@@ -42,13 +51,19 @@ public record InferenceRequest(String model, String adapter, String promptText, 
     /** The same request, resolved to {@code adapter}. */
     public InferenceRequest withAdapter(String adapter) {
         return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                priority, targets);
+                priority, targets, residency);
     }
 
     /** The same request, with its priority and the latency it must be served within. */
     public InferenceRequest withService(int servicePriority, LatencyTargets latency) {
         return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                servicePriority, latency);
+                servicePriority, latency, residency);
+    }
+
+    /** The same request, served only where {@code where} allows. */
+    public InferenceRequest withResidency(Residency where) {
+        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
+                priority, targets, where);
     }
 
     /** Characters per token in the estimate: roughly four, as the prefix index's blocks assume (docs/scheduling.md). */

@@ -166,6 +166,9 @@ public final class GatewayRequest {
     /** Flow control found the request's priority and latency targets (docs/slo.md). */
     public void service(int priority, LatencyTargets targets) {
         parsed = parsed.withService(priority, targets);
+        if (tenant != null) {
+            parsed = parsed.withResidency(tenant.residency());
+        }
         record.service(priority, targets);
     }
 
