@@ -1,5 +1,6 @@
 package io.inferencegateway.camel;
 
+import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.RequestRecord;
@@ -18,6 +19,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
@@ -92,10 +94,19 @@ final class UpstreamProducer extends DefaultAsyncProducer {
 
         private void send(Endpoint target) {
             ByteBuf body = askedForUsage ? StreamUsage.withUsage(request.body()) : request.body().retainedDuplicate();
-            call = getEndpoint().getComponent().client().send(target,
-                    UpstreamRequests.forward(request.method(), request.uri(), request.headers(), body, target,
-                            request.record().upstreamTraceparent()),
-                    placement.routeTimeout(), this, client == null ? null : client.eventLoop());
+            ModelPool pool = placement.pool();
+            TargetConfig t = pool.config().target(target); // a global tier's cluster or provider, else a pod
+            if (t != null) {
+                request.record().servedBy(t.name(), t.region(), t.provider(), t.price());
+            }
+            FullHttpRequest upstream = t == null
+                    ? UpstreamRequests.forward(request.method(), request.uri(), request.headers(), body, target,
+                            request.record().upstreamTraceparent())
+                    : UpstreamRequests.forTarget(request.method(), request.uri(), request.headers(), body, t,
+                            pool.credential(t.apiKeyFile()), request.parsed().model(), request.parsed().priority(),
+                            request.record().upstreamTraceparent());
+            call = getEndpoint().getComponent().client().send(target, upstream, placement.routeTimeout(), this,
+                    client == null ? null : client.eventLoop());
         }
 
         private void cancel() {
@@ -113,7 +124,8 @@ final class UpstreamProducer extends DefaultAsyncProducer {
             } else {
                 placement.pool().outliers().success(placement.endpoint());
             }
-            if ((status == 502 || status == 503) && failover(status == 502 ? "502" : "503", true)) {
+            if ((status == 502 || status == 503 || status == 429 && clusterOverloaded(head))
+                    && failover(Integer.toString(status), true)) {
                 streamingBody.abandon(); // closes that connection; chunks still arriving are released
                 return;
             }
@@ -163,6 +175,12 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                 default -> GatewayError.upstreamUnavailable();
             });
             callback.done(false);
+        }
+
+        /** A global tier's cluster refused the request for load (its flow control's 429), not for its tenant's limits. */
+        private boolean clusterOverloaded(HttpResponse head) {
+            TargetConfig t = placement.pool().config().target(placement.endpoint());
+            return t != null && !t.provider() && head.headers().contains(GatewayError.DROPPED_REASON_HEADER);
         }
 
         /**

@@ -52,6 +52,8 @@ public final class ConfigFileWatcher implements AutoCloseable {
         try {
             Object changes = apply.apply(next);
             LOG.info("applied config {}{}", file, changes == null ? "" : ": " + changes);
+        } catch (IllegalArgumentException e) { // what it names cannot be used, e.g. an unreadable secret file
+            LOG.warn("rejected config {}: {}; still running the previous config", file, e.getMessage());
         } catch (RuntimeException e) {
             LOG.error("applying config {} failed", file, e);
         }

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.Price;
 
 /** Validates {@code spec.global} and the targets of a global tier's pools, with path-named errors. */
 final class GlobalValidation {
@@ -198,11 +199,11 @@ final class GlobalValidation {
         return t;
     }
 
-    private static TargetConfig.Price price(String at, InferenceGatewayConfig.Price p) throws InvalidConfigException {
+    private static Price price(String at, InferenceGatewayConfig.Price p) throws InvalidConfigException {
         if (p == null) {
-            return TargetConfig.Price.FREE;
+            return Price.FREE;
         }
-        return new TargetConfig.Price(perMillion(at + ".input", p.input()), perMillion(at + ".output", p.output()));
+        return new Price(perMillion(at + ".input", p.input()), perMillion(at + ".output", p.output()));
     }
 
     private static double perMillion(String path, Double value) throws InvalidConfigException {

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.Price;
 
 /**
  * Where a global tier's pool sends requests (docs/global.md): a remote cluster gateway, or an external
@@ -32,16 +33,6 @@ public record TargetConfig(String name, Kind kind, Endpoint address, boolean htt
         /** Its name in metrics and logs. */
         public String label() {
             return name().toLowerCase(java.util.Locale.ROOT);
-        }
-    }
-
-    /** Currency per million input and output tokens. */
-    public record Price(double inputPerMillion, double outputPerMillion) {
-        public static final Price FREE = new Price(0, 0);
-
-        /** What {@code input} prompt and {@code output} completion tokens cost. */
-        public double cost(long input, long output) {
-            return (input * inputPerMillion + output * outputPerMillion) / 1_000_000.0;
         }
     }
 

@@ -104,6 +104,9 @@ public class GatewayError extends RuntimeException {
                 "The gateway is shutting down and takes no new requests; retry on another instance");
     }
 
+    /** The header of flow control's 429s, which says why (the {@link Dropped} reason). */
+    public static final String DROPPED_REASON_HEADER = "x-gateway-dropped-reason";
+
     /** Why flow control refused a request; the {@code x-gateway-dropped-reason} header's values. */
     public enum Dropped {
         /** A sheddable request (negative priority) arrived while every pod was saturated. */
@@ -148,7 +151,7 @@ public class GatewayError extends RuntimeException {
             message += " (" + detail + ")";
         }
         return new GatewayError(Reason.OVERLOADED, null, message + "; retry after " + retryAfterSeconds + " s",
-                Map.of("Retry-After", Long.toString(retryAfterSeconds), "x-gateway-dropped-reason", why.header()));
+                Map.of("Retry-After", Long.toString(retryAfterSeconds), DROPPED_REASON_HEADER, why.header()));
     }
 
     public static GatewayError noEndpoint(String pool) {

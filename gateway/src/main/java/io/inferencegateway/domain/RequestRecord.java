@@ -53,6 +53,10 @@ public final class RequestRecord {
     private Object tracing;
     private String tenant;
     private Object admission;
+    private String target;
+    private String targetRegion;
+    private boolean targetProvider;
+    private Price targetPrice;
 
     /**
      * @param operation         the OpenTelemetry GenAI operation name of the request's route ({@code chat}, ...), or
@@ -150,6 +154,17 @@ public final class RequestRecord {
     /** The caller's tenant, once authenticated (a name, never a credential). */
     public void tenant(String name) {
         this.tenant = name;
+    }
+
+    /**
+     * At a global tier: the cluster or provider it was sent to (again after a failover), its region and price
+     * (docs/global.md).
+     */
+    public void servedBy(String name, String region, boolean provider, Price price) {
+        this.target = name;
+        this.targetRegion = region;
+        this.targetProvider = provider;
+        this.targetPrice = price;
     }
 
     /** A slot for the rate limiter's reservation, settled when the request ends. */
@@ -308,6 +323,27 @@ public final class RequestRecord {
 
     public Object admission() {
         return admission;
+    }
+
+    /** The global tier's target that served it, or null (a pod served it). */
+    public String target() {
+        return target;
+    }
+
+    public String targetRegion() {
+        return targetRegion;
+    }
+
+    public boolean targetProvider() {
+        return targetProvider;
+    }
+
+    /** What it cost at its target's price, from the usage the answer reported; NaN without a target or usage. */
+    public double cost() {
+        if (targetPrice == null || inputTokens < 0) {
+            return Double.NaN;
+        }
+        return targetPrice.cost(inputTokens, Math.max(0, outputTokens));
     }
 
     public boolean stream() {

@@ -152,6 +152,9 @@ public final class MetricsScraper implements AutoCloseable {
         EngineDialect dialect = EngineDialects.forEngine(pool.config().engine());
         int count = 0;
         for (Endpoint endpoint : pool.endpoints()) {
+            if (pool.config().global() && pool.config().target(endpoint).provider()) {
+                continue; // an external provider publishes no capacity summary
+            }
             if (start(poolName, endpoint, dialect)) {
                 count++;
             }

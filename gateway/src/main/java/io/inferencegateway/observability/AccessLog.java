@@ -65,6 +65,12 @@ public final class AccessLog implements RequestListener {
         optional(sb, "predicted_tpot_ms", predicted, predicted ? Math.round(d.prediction().tpotMillis()) : 0);
         SloOutcome slo = r.slo();
         sb.append(",\"slo_met\":").append(slo == null ? "null" : Boolean.toString(slo.met()));
+        if (r.target() != null) { // a global tier's line: which cluster or provider served it, and what it cost
+            string(sb, "target", r.target());
+            string(sb, "target_region", r.targetRegion());
+            double cost = r.cost();
+            sb.append(",\"cost\":").append(Double.isNaN(cost) ? "null" : Double.toString(cost));
+        }
         return sb.append('}').toString();
     }
 

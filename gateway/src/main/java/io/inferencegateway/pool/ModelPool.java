@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.Secrets;
 import io.inferencegateway.domain.SchedulingPolicy;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
@@ -28,6 +29,7 @@ public final class ModelPool {
     private final RetryBudget retryBudget;
     private final FlowControl flowControl;
     private volatile PoolHealthListener healthListener = PoolHealthListener.NONE;
+    private volatile Secrets secrets;
 
     public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints) {
         this(config, policy, endpoints, new InFlightRequests(), NanoClock.SYSTEM);
@@ -48,6 +50,20 @@ public final class ModelPool {
                 clock);
         this.retryBudget = new RetryBudget(config.failover(), clock);
         this.flowControl = new FlowControl(this, config.flowControl(), clock);
+    }
+
+    /** Gives a global tier's pool the secrets its targets' credentials are read from. */
+    public void secrets(Secrets s) {
+        this.secrets = s;
+    }
+
+    /**
+     * The credential to send {@code target} (a provider's API key file, {@link io.inferencegateway.config.TargetConfig}),
+     * or null when the client's own header goes.
+     */
+    public String credential(java.nio.file.Path file) {
+        Secrets s = secrets;
+        return s == null ? null : s.value(file);
     }
 
     /** Where the pool's requests wait while every pod is saturated, and how they are bound to a pod. */

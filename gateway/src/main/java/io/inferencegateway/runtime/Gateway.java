@@ -19,6 +19,7 @@ import io.inferencegateway.config.InvalidConfigException;
 import io.inferencegateway.config.ObservabilityConfig;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.ReplicaConfig;
+import io.inferencegateway.config.Secrets;
 import io.inferencegateway.discovery.DefaultNamespace;
 import io.inferencegateway.discovery.PodDiscovery;
 import io.inferencegateway.metrics.MetricsCache;
@@ -42,6 +43,7 @@ import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.observability.LiveState;
 import io.inferencegateway.observability.RequestListeners;
 import io.inferencegateway.observability.RequestMeters;
+import io.inferencegateway.observability.TargetMeters;
 import io.inferencegateway.tracing.RequestTracer;
 
 /**
@@ -74,6 +76,8 @@ public final class Gateway implements AutoCloseable {
     private final RedisClientResources redisResources = new RedisClientResources(); // the Redis clients' threads
     // each pool's latency predictor, by pool and model: what it learned survives a reload that keeps the model
     private final Map<String, LatencyPredictor> predictors = new ConcurrentHashMap<>();
+    // spec.global: the providers' API keys and the clusters' token, watched (docs/global.md)
+    private final Secrets secrets = new Secrets();
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
@@ -95,10 +99,12 @@ public final class Gateway implements AutoCloseable {
             requestListeners.add(new AccessLog());
         }
         this.config = config;
+        applySecrets(config);
         this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meterRegistry) : null;
         this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry, redisResources::get);
         requestListeners.add(rateLimiter);
         requestListeners.add(new LatencyLearning());
+        requestListeners.add(new TargetMeters(meterRegistry, () -> this.config.global()));
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         discovery.attach(pools);
@@ -138,6 +144,7 @@ public final class Gateway implements AutoCloseable {
                 prefixSharing(p), predictors.computeIfAbsent(predictorKey(p), k -> new LatencyPredictor(p.name()))),
                 p.endpoints(), inFlight, clock);
         meters.registerPool(pool);
+        pool.secrets(secrets);
         if (requestMeters != null) {
             requestMeters.endpointsChanged(pool); // a rebuilt pool may have lost pods
             pool.onEndpointsChanged(requestMeters::endpointsChanged);
@@ -184,6 +191,7 @@ public final class Gateway implements AutoCloseable {
      * finish on the pool they started with. Listeners (the per-pool routes) run after the swap.
      */
     public synchronized PoolChanges reload(GatewayConfig next) {
+        applySecrets(next); // first: a secret file that cannot be read refuses the whole config
         ModelPools before = pools;
         retireSharings(next);
         List<ModelPool> list = new ArrayList<>();
@@ -215,6 +223,14 @@ public final class Gateway implements AutoCloseable {
             listener.run();
         }
         return PoolChanges.between(before, after);
+    }
+
+    private void applySecrets(GatewayConfig next) {
+        try {
+            secrets.apply(next);
+        } catch (InvalidConfigException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
     }
 
     private static String predictorKey(PoolConfig p) {
@@ -311,6 +327,7 @@ public final class Gateway implements AutoCloseable {
         rateLimiter.close();
         prefixSharings.values().forEach(RedisPrefixSharing::close);
         redisResources.close(); // after the clients that use them
+        secrets.close();
         if (tracer != null) {
             tracer.close();
         }

@@ -133,8 +133,26 @@ class InferenceGatewayConfigCrdTest {
                 sample("blank adapter", Verdict.INVALID, one("{modelName: m, loraAdapters: [''], endpoints: ['h:1']}")),
                 sample("adapter twice in one scheduler", Verdict.INVALID,
                         one("{modelName: m, loraAdapters: [x, x], endpoints: ['h:1']}")),
-                sample("neither endpoints nor selector", Verdict.INVALID, one("{modelName: m}")),
-                sample("empty endpoints, no selector", Verdict.INVALID, one("{modelName: m, endpoints: []}")),
+                // a pool without pods is valid to the schema: spec.global's targets may serve it
+                sample("neither endpoints nor selector", Verdict.GATEWAY_ONLY, one("{modelName: m}")),
+                sample("empty endpoints, no selector", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: []}")),
+                sample("a global tier", Verdict.VALID, one("{modelName: m}")
+                        + "  global: {region: r1, clusterTokenFile: /t, summaryInterval: 500ms, "
+                        + "tls: {caFile: /ca.pem, certFile: /c.pem, keyFile: /k.pem}, "
+                        + "clusters: [{name: a, url: 'https://a:8443', region: r1, price: {input: 0.1, output: 0.3}}], "
+                        + "providers: [{name: p, baseUrl: 'https://p/v1', apiKeyFile: /p, region: r2, models: {m: pm}, "
+                        + "price: {input: 1, output: 2}}]}\n"
+                        + "  tenants: [{name: t, regions: [r1], providers: false}]\n"),
+                sample("a global pool naming its targets", Verdict.VALID, one("{modelName: m, targets: [a]}")
+                        + "  global: {region: r1, clusters: [{name: a, url: 'http://a:1', region: r1}]}\n"),
+                sample("a cluster without a URL", Verdict.INVALID, one("{modelName: m}")
+                        + "  global: {region: r1, clusters: [{name: a, region: r1}]}\n"),
+                sample("a provider without models", Verdict.INVALID, one("{modelName: m}")
+                        + "  global: {region: r1, providers: [{name: p, baseUrl: 'https://p/v1'}]}\n"),
+                sample("a target name in capitals", Verdict.INVALID, one("{modelName: m}")
+                        + "  global: {region: r1, clusters: [{name: A, url: 'http://a:1', region: r1}]}\n"),
+                sample("targets naming no target", Verdict.GATEWAY_ONLY, one("{modelName: m, targets: [b]}")
+                        + "  global: {region: r1, clusters: [{name: a, url: 'http://a:1', region: r1}]}\n"),
                 sample("selector without matchLabels", Verdict.INVALID, one("{modelName: m, modelSelector: {}}")),
                 sample("selector with no label", Verdict.INVALID, one("{modelName: m, modelSelector: {matchLabels: {}}}")),
                 sample("matchExpressions are not supported", Verdict.INVALID, one(
