@@ -123,7 +123,8 @@ class GlobalTierTest {
         assertThat(m).containsPattern("inference_gateway_target_spend_total\\{pool=\"spill\",target=\"real\"} 0\\.006");
         assertThat(m).containsPattern(
                 "inference_gateway_target_tokens_total\\{pool=\"spill\",target=\"real\",type=\"output\"} 2000\\.0");
-        assertThat(m).doesNotContain("inference_gateway_global_spills_total{pool=\"spill\"");
+        assertThat(m).as("the home region served it").contains(
+                "inference_gateway_global_spills_total{pool=\"spill\",target=\"real\"} 0.0");
     }
 
     @Test
