@@ -316,7 +316,7 @@ class ConfigLoaderTest {
                         spec:
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"], engineType: ollama}
-                        """, "spec.schedulers[0].engineType must be one of vllm, sglang, tgi, trtllm, llamacpp; "
+                        """, "spec.schedulers[0].engineType must be one of vllm, sglang, tgi, trtllm, llamacpp, inference-gateway; "
                         + "got 'ollama'"),
                 Arguments.of("unknown profile", HEAD + """
                         spec:
