@@ -11,7 +11,11 @@ import java.util.Map;
 public record InferenceGatewayConfig(String apiVersion, String kind, Map<String, Object> metadata, Spec spec) {
 
     public record Spec(List<Scheduler> schedulers, Bbr bbr, Observability observability, Auth auth,
-            List<Tenant> tenants, RateLimits rateLimits) {
+            List<Tenant> tenants, RateLimits rateLimits, Cluster cluster) {
+    }
+
+    /** This gateway as a cluster of a global tier: its name and region, and the token its capacity summary asks. */
+    public record Cluster(String name, String region, String tokenFile) {
     }
 
     /** Who may call: hashed API keys from a file, JWT bearer tokens, which paths stay open. */
