@@ -7,11 +7,13 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.inferencegateway.auth.Authenticator;
+import io.inferencegateway.auth.ClusterToken;
 import io.inferencegateway.config.ConfigFileWatcher;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
@@ -37,6 +39,7 @@ import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
 import io.inferencegateway.ratelimit.RateLimiter;
 import io.inferencegateway.observability.AccessLog;
+import io.inferencegateway.observability.CapacitySummary;
 import io.inferencegateway.observability.FleetView;
 import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.observability.LiveState;
@@ -60,6 +63,8 @@ public final class Gateway implements AutoCloseable {
     private final RequestListeners requestListeners;
     private final RequestMeters requestMeters; // null when spec.observability.requestMetrics is off
     private final FleetView fleetView;
+    private final CapacitySummary capacitySummary;
+    private volatile ClusterToken clusterToken; // null unless spec.cluster.tokenFile is set
     private final RequestTracer tracer; // null unless spec.observability.tracing names an endpoint
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
@@ -104,6 +109,8 @@ public final class Gateway implements AutoCloseable {
         discovery.attach(pools);
         this.fleetView = new FleetView(live, System::currentTimeMillis);
         requestListeners.add(fleetView);
+        this.capacitySummary = new CapacitySummary(live, fleetView, () -> this.config.cluster());
+        this.clusterToken = clusterToken(config);
         ObservabilityConfig.TracingConfig tracing = config.observability().tracing();
         this.tracer = tracing.enabled() ? RequestTracer.otlp(tracing, clock) : null;
         if (tracer != null) {
@@ -200,6 +207,13 @@ public final class Gateway implements AutoCloseable {
                 previous.close();
             }
         }
+        if (!Objects.equals(next.cluster().tokenFile(), config.cluster().tokenFile())) {
+            ClusterToken previous = clusterToken;
+            clusterToken = clusterToken(next);
+            if (previous != null) {
+                previous.close();
+            }
+        }
         rateLimiter.reconfigure(next.rateLimits());
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
@@ -215,6 +229,11 @@ public final class Gateway implements AutoCloseable {
             listener.run();
         }
         return PoolChanges.between(before, after);
+    }
+
+    private static ClusterToken clusterToken(GatewayConfig cfg) {
+        return cfg.cluster().tokenFile() == null ? null
+                : ClusterToken.watch(cfg.cluster().tokenFile(), "spec.cluster.tokenFile");
     }
 
     private static String predictorKey(PoolConfig p) {
@@ -237,6 +256,16 @@ public final class Gateway implements AutoCloseable {
     /** What the live fleet page (GET /ui) shows; listens to every request. */
     public FleetView fleetView() {
         return fleetView;
+    }
+
+    /** What {@code GET /capacity} answers: this cluster's capacity per model, for a global tier. */
+    public CapacitySummary capacitySummary() {
+        return capacitySummary;
+    }
+
+    /** The token {@code GET /capacity} asks for ({@code spec.cluster.tokenFile}); null while none is set. */
+    public ClusterToken clusterToken() {
+        return clusterToken;
     }
 
     /** Checks credentials ({@code spec.auth}); null while auth is off. */
@@ -307,6 +336,10 @@ public final class Gateway implements AutoCloseable {
         Authenticator auth = authenticator;
         if (auth != null) {
             auth.close();
+        }
+        ClusterToken token = clusterToken;
+        if (token != null) {
+            token.close();
         }
         rateLimiter.close();
         prefixSharings.values().forEach(RedisPrefixSharing::close);
