@@ -191,6 +191,9 @@ public final class Gateway implements AutoCloseable {
      * finish on the pool they started with. Listeners (the per-pool routes) run after the swap.
      */
     public synchronized PoolChanges reload(GatewayConfig next) {
+        // first, so that a token file that cannot be read refuses the reload before anything changed
+        boolean tokenChanged = !Objects.equals(next.cluster().tokenFile(), config.cluster().tokenFile());
+        ClusterToken nextToken = tokenChanged ? clusterToken(next) : null;
         ModelPools before = pools;
         retireSharings(next);
         List<ModelPool> list = new ArrayList<>();
@@ -207,9 +210,9 @@ public final class Gateway implements AutoCloseable {
                 previous.close();
             }
         }
-        if (!Objects.equals(next.cluster().tokenFile(), config.cluster().tokenFile())) {
+        if (tokenChanged) {
             ClusterToken previous = clusterToken;
-            clusterToken = clusterToken(next);
+            clusterToken = nextToken;
             if (previous != null) {
                 previous.close();
             }
