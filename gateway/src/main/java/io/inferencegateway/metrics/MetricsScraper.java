@@ -32,6 +32,10 @@ import io.inferencegateway.domain.NanoClock;
  *   <li>A response without a single series the engine is known to publish counts as a failure (a wrong
  *       {@code engineType}, or a server that is not a model server).</li>
  *   <li>Endpoints that leave every pool are dropped from the cache; a late answer from one is discarded.</li>
+ *   <li>A pool's scrapes may carry an {@code Authorization} header ({@link #authorization}): a global tier's
+ *       credential for the cluster gateways it polls.</li>
+ *   <li>A cluster gateway's reading ({@link EndpointMetrics#cluster()}) gets the round trip measured by its polls
+ *       ({@link RoundTrips}).</li>
  * </ul>
  */
 public final class MetricsScraper implements AutoCloseable {
@@ -72,6 +76,19 @@ public final class MetricsScraper implements AutoCloseable {
         void scraped(String pool, Endpoint endpoint, Result result, long durationNanos);
     }
 
+    /**
+     * What a pool's scrapes send as their {@code Authorization} header: the global tier's credential for the cluster
+     * gateways it polls. Asked once per tick of the pool, on the scrape timer's thread: return a value read ahead
+     * (a token file re-read when it changes), never block.
+     */
+    @FunctionalInterface
+    public interface Authorization {
+        Authorization NONE = pool -> null;
+
+        /** The header's value for the pool's scrapes (say {@code Bearer <token>}), or null to send none. */
+        String header(ModelPool pool);
+    }
+
     /** Running totals ({@code failed} includes {@code timedOut}). */
     public record Stats(long started, long succeeded, long failed, long timedOut, long skippedBusy,
             long garbageLines) {
@@ -86,6 +103,8 @@ public final class MetricsScraper implements AutoCloseable {
     private final Listener listener;
 
     private final Set<Endpoint> scraping = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<Endpoint, RoundTrips> roundTrips = new ConcurrentHashMap<>();
+    private volatile Authorization authorization = Authorization.NONE;
     private volatile Membership membership;
     private volatile Membership membershipRetained;
     private volatile boolean closed;
@@ -149,17 +168,26 @@ public final class MetricsScraper implements AutoCloseable {
             return 0;
         }
         forgetDepartedIfPoolsChanged(current);
-        EngineDialect dialect = EngineDialects.forEngine(pool.config().engine());
+        EngineDialect dialect = EngineDialects.forEngine(pool.config().engine()).forModel(pool.config().modelName());
+        String auth = authorization.header(pool);
         int count = 0;
         for (Endpoint endpoint : pool.endpoints()) {
             if (pool.config().global() && pool.config().target(endpoint).provider()) {
                 continue; // an external provider publishes no capacity summary
             }
-            if (start(poolName, endpoint, dialect)) {
+            if (start(poolName, endpoint, dialect, auth)) {
                 count++;
             }
         }
         return count;
+    }
+
+    /**
+     * Sets what every pool's scrapes send as their {@code Authorization} header from the next tick on; the gateway's
+     * wiring gives the global tier's cluster credential to the pools of {@code engineType: inference-gateway} only.
+     */
+    public void authorization(Authorization byPool) {
+        this.authorization = Objects.requireNonNull(byPool, "byPool");
     }
 
     /** Whether a scrape of the endpoint is in flight right now. */
@@ -184,14 +212,14 @@ public final class MetricsScraper implements AutoCloseable {
         http.close();
     }
 
-    private boolean start(String pool, Endpoint endpoint, EngineDialect dialect) {
+    private boolean start(String pool, Endpoint endpoint, EngineDialect dialect, String auth) {
         if (!scraping.add(endpoint)) {
             skippedBusy.increment();
             listener.scraped(pool, endpoint, Result.SKIPPED_BUSY, 0);
             return false;
         }
         started.increment();
-        http.get(endpoint, dialect.metricsPath(), new Attempt(pool, endpoint, dialect, clock.nanoTime(),
+        http.get(endpoint, dialect.metricsPath(), auth, new Attempt(pool, endpoint, dialect, clock.nanoTime(),
                 inFlight.snapshot(endpoint)));
         return true;
     }
@@ -203,6 +231,7 @@ public final class MetricsScraper implements AutoCloseable {
         final EngineDialect dialect;
         final long startedNanos;
         final InFlightRequests.Counters dispatched;
+        long headersNanos = -1;
 
         Attempt(String pool, Endpoint endpoint, EngineDialect dialect, long startedNanos,
                 InFlightRequests.Counters dispatched) {
@@ -211,6 +240,11 @@ public final class MetricsScraper implements AutoCloseable {
             this.dialect = dialect;
             this.startedNanos = startedNanos;
             this.dispatched = dispatched;
+        }
+
+        @Override
+        public void headersAfter(long nanos) {
+            headersNanos = nanos;
         }
 
         @Override
@@ -234,13 +268,23 @@ public final class MetricsScraper implements AutoCloseable {
             try {
                 long now = clock.nanoTime();
                 if (stillInSomePool(endpoint)) {
-                    cache.recordSuccess(endpoint, parsed.metrics(), now);
+                    cache.recordSuccess(endpoint, withRoundTrip(parsed.metrics()), now);
                 }
                 succeeded.increment();
                 listener.scraped(pool, endpoint, Result.SUCCEEDED, Math.max(0, now - startedNanos));
             } finally {
                 scraping.remove(endpoint);
             }
+        }
+
+        /** A cluster's reading with the lowest round trip of its recent polls, this one's included. */
+        private EndpointMetrics withRoundTrip(EndpointMetrics metrics) {
+            ClusterCapacity cluster = metrics.cluster();
+            if (cluster == null || headersNanos < 0) {
+                return metrics;
+            }
+            double millis = roundTrips.computeIfAbsent(endpoint, e -> new RoundTrips()).add(headersNanos);
+            return metrics.withCluster(cluster.withRoundTripMillis(millis));
         }
 
         @Override
@@ -282,6 +326,7 @@ public final class MetricsScraper implements AutoCloseable {
             membershipRetained = m;
             cache.retainOnly(m.all());
             http.retainOnly(m.all());
+            roundTrips.keySet().retainAll(m.all());
         }
     }
 
@@ -292,6 +337,7 @@ public final class MetricsScraper implements AutoCloseable {
             return true;
         }
         http.forget(endpoint);
+        roundTrips.remove(endpoint);
         return false;
     }
 

@@ -47,6 +47,10 @@ final class ScrapeClient implements AutoCloseable {
 
         /** No whole response within the timeout; the connection was closed. */
         void timedOut();
+
+        /** The response's headers arrived {@code nanos} after the request was written (before {@link #answered}). */
+        default void headersAfter(long nanos) {
+        }
     }
 
     private final EventLoopGroup loops;
@@ -96,11 +100,17 @@ final class ScrapeClient implements AutoCloseable {
 
     /** GETs {@code path} from the endpoint over its kept-alive connection; {@code answer} hears how it ended. */
     void get(Endpoint endpoint, String path, Answer answer) {
+        get(endpoint, path, null, answer);
+    }
+
+    /** Like the one above, sending {@code authorization} (say {@code Bearer <token>}) unless it is null. */
+    void get(Endpoint endpoint, String path, String authorization, Answer answer) {
         try {
             if (closed) {
                 throw new RejectedExecutionException("the scraper is closed");
             }
-            connections.computeIfAbsent(endpoint, e -> new ScrapeConnection(this, e, loops.next())).fetch(path, answer);
+            connections.computeIfAbsent(endpoint, e -> new ScrapeConnection(this, e, loops.next()))
+                    .fetch(path, authorization, answer);
         } catch (RejectedExecutionException closedMeanwhile) {
             answer.failed(closedMeanwhile);
         }

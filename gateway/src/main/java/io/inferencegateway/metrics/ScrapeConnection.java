@@ -3,6 +3,7 @@ package io.inferencegateway.metrics;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 
@@ -38,6 +39,7 @@ final class ScrapeConnection {
 
     private Channel channel; // connected or connecting; null when there is none
     private String requestPath;
+    private String requestAuthorization;
     private ByteBuf request; // the GET for requestPath, never released: written as duplicates
     private Exchange current; // the GET in flight, or null
     private boolean retired;
@@ -49,6 +51,7 @@ final class ScrapeConnection {
         boolean reusedConnection;
         boolean retried;
         boolean responseStarted;
+        long sentNanos;
         int status;
         boolean keepAlive;
         ByteBuf body; // null while no 200 answer is being read
@@ -64,9 +67,12 @@ final class ScrapeConnection {
         this.loop = loop;
     }
 
-    /** Starts a GET of {@code path}; from any thread. The caller starts at most one at a time (MetricsScraper). */
-    void fetch(String path, ScrapeClient.Answer answer) {
-        loop.execute(() -> start(path, answer));
+    /**
+     * Starts a GET of {@code path}, with an {@code Authorization} header unless {@code authorization} is null; from
+     * any thread. The caller starts at most one at a time (MetricsScraper).
+     */
+    void fetch(String path, String authorization, ScrapeClient.Answer answer) {
+        loop.execute(() -> start(path, authorization, answer));
     }
 
     /** The endpoint left every pool: close the connection once the GET in flight, if any, has ended. */
@@ -96,16 +102,18 @@ final class ScrapeConnection {
 
     // ---- on the event loop ----------------------------------------------------------------------
 
-    private void start(String path, ScrapeClient.Answer answer) {
+    private void start(String path, String authorization, ScrapeClient.Answer answer) {
         if (current != null) { // the scraper's one-at-a-time rule was broken: never mix two answers on one wire
             answer.failed(new IllegalStateException("a scrape of " + endpoint + " is already in flight"));
             return;
         }
-        if (!path.equals(requestPath)) {
+        if (!path.equals(requestPath) || !Objects.equals(authorization, requestAuthorization)) {
             requestPath = path;
+            requestAuthorization = authorization;
             request = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(("GET " + path + " HTTP/1.1\r\n"
                     + "Host: " + endpoint + "\r\n"
                     + "Accept: text/plain\r\n"
+                    + (authorization == null ? "" : "Authorization: " + authorization + "\r\n")
                     + "User-Agent: inference-gateway\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
         }
         Exchange e = new Exchange(answer);
@@ -144,6 +152,7 @@ final class ScrapeConnection {
 
     private void send() {
         if (current != null) {
+            current.sentNanos = System.nanoTime(); // after connecting: the round trip leaves the handshake out
             channel.writeAndFlush(request.duplicate(), channel.voidPromise()); // a failure reaches exceptionCaught
         }
     }
@@ -219,6 +228,7 @@ final class ScrapeConnection {
     private void onResponse(HttpResponse response) {
         Exchange e = current;
         e.responseStarted = true;
+        e.answer.headersAfter(System.nanoTime() - e.sentNanos);
         e.status = response.status().code();
         e.keepAlive = HttpUtil.isKeepAlive(response);
         if (e.status != 200) {

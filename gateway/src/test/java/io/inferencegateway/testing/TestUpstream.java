@@ -107,6 +107,7 @@ public final class TestUpstream implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger floodEventsSent = new AtomicInteger();
     private volatile Behaviour behaviour = new Json(200, "{\"ok\":true}");
+    private volatile String metrics = IDLE_VLLM_METRICS;
 
     public TestUpstream() throws InterruptedException {
         server = new ServerBootstrap()
@@ -128,6 +129,12 @@ public final class TestUpstream implements AutoCloseable {
 
     public String address() {
         return "127.0.0.1:" + port();
+    }
+
+    /** What GET /metrics answers from now on (an idle vLLM server's exposition until told otherwise). */
+    public TestUpstream metrics(String exposition) {
+        this.metrics = exposition;
+        return this;
     }
 
     public TestUpstream behave(Behaviour b) {
@@ -190,7 +197,7 @@ public final class TestUpstream implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             if (req.uri().equals("/metrics")) {
                 // an idle vLLM server, so that the gateway's scrapes neither fail nor count as requests
-                byte[] text = IDLE_VLLM_METRICS.getBytes(StandardCharsets.UTF_8);
+                byte[] text = metrics.getBytes(StandardCharsets.UTF_8);
                 FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
                         Unpooled.wrappedBuffer(text));
                 response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4")
