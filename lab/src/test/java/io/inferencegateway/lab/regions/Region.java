@@ -13,6 +13,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -86,6 +90,43 @@ public final class Region implements AutoCloseable {
     }
 
     /**
+     * Starts several regions side by side (their JVMs start together, so three take little longer than one); if one
+     * fails, the others are closed and the first failure is thrown.
+     */
+    public static List<Region> startAll(List<RegionSpec> specs) throws IOException, InterruptedException {
+        ExecutorService starter = Executors.newFixedThreadPool(specs.size(), r -> {
+            Thread t = new Thread(r, "region-start");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<Region>> starting = new ArrayList<>();
+            for (RegionSpec spec : specs) {
+                starting.add(starter.submit(() -> start(spec)));
+            }
+            List<Region> started = new ArrayList<>();
+            Exception failure = null;
+            for (Future<Region> f : starting) {
+                try {
+                    started.add(f.get());
+                } catch (ExecutionException e) {
+                    failure = failure != null ? failure : (Exception) e.getCause();
+                }
+            }
+            if (failure != null) {
+                started.forEach(Region::close);
+                if (failure instanceof IOException io) {
+                    throw io;
+                }
+                throw failure instanceof RuntimeException r ? r : new IllegalStateException(failure);
+            }
+            return started;
+        } finally {
+            starter.shutdownNow();
+        }
+    }
+
+    /**
      * One scheduler for the spec's model and adapters, over the given pods, gpu-aware, scraping every 50 ms: the
      * config a region's gateway runs unless {@link RegionSpec#withGatewayConfig} says otherwise.
      */
@@ -120,12 +161,26 @@ public final class Region implements AutoCloseable {
 
     /** The host end of the link to the region's gateway: {@code http://127.0.0.1:<port>} (no {@code /v1}). */
     public String baseUrl() {
-        return "http://" + link.address().getHostString() + ":" + link.address().getPort();
+        return "http://" + gatewayAddress().getHostString() + ":" + gatewayAddress().getPort();
     }
 
-    /** The host end of the link, as an address. */
+    /** The host end of the link, as the host reaches it: {@code 127.0.0.1:<port>}. */
     public InetSocketAddress gatewayAddress() {
-        return link.address();
+        InetSocketAddress bound = link.address();
+        return bound.getAddress().isAnyLocalAddress() ? new InetSocketAddress("127.0.0.1", bound.getPort()) : bound;
+    }
+
+    /**
+     * The host end of the link as processes in {@code other}'s namespace reach it, {@code <other's hostAddress>:<port>}
+     * (through this link's delay and cuts): for a gateway in one region that calls another. Needs
+     * {@link RegionSpec#withLinkListenHost} {@code 0.0.0.0}.
+     */
+    public InetSocketAddress gatewayAddressFrom(RegionNamespace other) {
+        if (!link.address().getAddress().isAnyLocalAddress()) {
+            throw new IllegalStateException("the link of " + spec.name() + " listens on " + link.address()
+                    + " only; start it with withLinkListenHost(\"0.0.0.0\") to reach it from other namespaces");
+        }
+        return new InetSocketAddress(other.hostAddress(), link.address().getPort());
     }
 
     /** The gateway itself, {@code 10.77.<k>.2:8080}: from the host, without the link's delay and cuts. */

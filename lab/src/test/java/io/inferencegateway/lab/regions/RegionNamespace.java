@@ -21,9 +21,10 @@ import java.util.regex.Pattern;
 /**
  * A Linux network namespace for one region, {@code igw-<region>}, joined to the host by a veth pair: the host side is
  * {@code 10.77.<k>.1/24} ({@code igw<k>h}), the namespace side {@code 10.77.<k>.2/24} ({@code igw<k>n}), with {@code lo}
- * up and a default route to the host. Processes started here ({@code ip netns exec}) have ports of their own, reach
- * nothing outside but the host's addresses, and are reached from the host at {@link #namespaceAddress()}; each one's
- * output goes to {@code <logDir>/<label>.log}. {@link #close()} stops them (SIGTERM, then SIGKILL), kills whatever
+ * up and no other route. Processes started here ({@code ip netns exec}) have ports of their own, reach nothing outside
+ * but the host at {@link #hostAddress()} (so another region only through a link listening there, whatever the host's
+ * forwarding), and are reached from the host at {@link #namespaceAddress()}; each one's output goes to
+ * {@code <logDir>/<label>.log}. {@link #close()} stops them (SIGTERM, then SIGKILL), kills whatever
  * else runs in the namespace, and deletes it, which deletes the veth pair too.
  *
  * <p>Needs root ({@link #available()}; CI runs as root). A crashed run can leave namespaces behind: each one records
@@ -219,7 +220,6 @@ public final class RegionNamespace implements AutoCloseable {
         ip("-n", name, "addr", "add", subnet + "2/24", "dev", namespaceLink());
         ip("-n", name, "link", "set", namespaceLink(), "up");
         ip("-n", name, "link", "set", "lo", "up");
-        ip("-n", name, "route", "add", "default", "via", subnet + "1");
     }
 
     private String hostLink() {
