@@ -11,7 +11,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.socket.nio.NioSocketChannel;
 
 /**
  * One client connection of a {@link DelayProxy} and its connection to the target, both on one event loop, with a
@@ -112,7 +111,7 @@ final class ProxiedConnection {
             return;
         }
         InetSocketAddress address = proxy.target();
-        ChannelFuture dialled = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+        ChannelFuture dialled = new Bootstrap().group(loop).channel(DelayProxy.socketChannelClass())
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)

@@ -46,8 +46,6 @@ import io.inferencegateway.lab.simulator.FleetOptions;
  */
 public final class Region implements AutoCloseable {
 
-    private static final Duration POLL = Duration.ofMillis(50);
-
     private final RegionSpec spec;
     private final RegionNamespace namespace;
     private final Path config;
@@ -63,7 +61,7 @@ public final class Region implements AutoCloseable {
     }
 
     /** Makes the namespace, starts the pods and the gateway side by side, and returns once the gateway is ready. */
-    public static Region start(RegionSpec spec) throws IOException, InterruptedException {
+    public static Region start(RegionSpec spec) throws IOException {
         long began = System.nanoTime();
         Path logDir = spec.logRoot().resolve(spec.name());
         clearLogs(logDir);
@@ -81,7 +79,7 @@ public final class Region implements AutoCloseable {
             region.awaitGatewayReady();
             region.link = DelayProxy.start(spec.name(), new InetSocketAddress(spec.linkListenHost(), 0),
                     region.gatewayAddressInside(), spec.linkDelay());
-        } catch (IOException | InterruptedException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             region.close();
             throw e;
         }
@@ -230,7 +228,7 @@ public final class Region implements AutoCloseable {
     }
 
     /** Starts the gateway again (stopping it first if it runs) and waits until it is ready; how long that took. */
-    public Duration restartGateway() throws IOException, InterruptedException {
+    public Duration restartGateway() throws IOException {
         long began = System.nanoTime();
         gateway.stop();
         gateway = namespace.start("gateway", gatewayCommand());
@@ -316,33 +314,18 @@ public final class Region implements AutoCloseable {
     }
 
     /** {@code GET /ready} from the host, straight to the gateway (not through the link), until it says 200. */
-    private void awaitGatewayReady() throws IOException, InterruptedException {
+    private void awaitGatewayReady() throws IOException {
         namespace.awaitPort(gateway, RegionSpec.GATEWAY_PORT, spec.readyTimeout());
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        URI ready = URI.create("http://" + namespace.namespaceAddress().getHostAddress() + ":"
-                + RegionSpec.GATEWAY_PORT + "/ready");
-        long deadline = System.nanoTime() + spec.readyTimeout().toNanos();
-        int last = -1;
-        while (true) {
-            if (!gateway.isAlive()) {
-                throw new IOException("gateway of " + spec.name() + " exited with " + gateway.exitValue()
-                        + "; its log ends with:\n" + gateway.logTail(30));
-            }
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://" + namespace.namespaceAddress().getHostAddress()
+                + ":" + RegionSpec.GATEWAY_PORT + "/ready")).timeout(Duration.ofSeconds(2)).build();
+        gateway.awaitWhileAlive("200 from the gateway's /ready", spec.readyTimeout(), () -> {
             try {
-                last = http.send(HttpRequest.newBuilder(ready).timeout(Duration.ofSeconds(2)).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode();
-                if (last == 200) {
-                    return;
-                }
+                return http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
             } catch (IOException notYet) {
-                // polled again until the deadline
+                return false;
             }
-            if (System.nanoTime() > deadline) {
-                throw new IOException("gateway of " + spec.name() + " not ready after " + spec.readyTimeout()
-                        + " (last /ready: " + last + "); its log ends with:\n" + gateway.logTail(30));
-            }
-            Thread.sleep(POLL.toMillis());
-        }
+        });
     }
 
     private static void clearLogs(Path logDir) throws IOException {

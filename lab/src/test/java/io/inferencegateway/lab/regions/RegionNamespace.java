@@ -149,25 +149,16 @@ public final class RegionNamespace implements AutoCloseable {
      * Waits until {@code port} in the namespace accepts a TCP connection from the host; fails early, with the end of
      * its log, if {@code process} exits first.
      */
-    public void awaitPort(RegionProcess process, int port, Duration timeout) throws IOException, InterruptedException {
+    public void awaitPort(RegionProcess process, int port, Duration timeout) throws IOException {
         InetSocketAddress address = new InetSocketAddress(namespaceAddress(), port);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            if (!process.isAlive()) {
-                throw new IOException(process.label() + " in " + name + " exited with " + process.exitValue()
-                        + " before " + address + " answered; its log ends with:\n" + process.logTail(30));
-            }
+        process.awaitWhileAlive(address + " in " + name + " answering", timeout, () -> {
             try (Socket s = new Socket()) {
                 s.connect(address, 500);
-                return;
+                return true;
             } catch (IOException notYet) {
-                if (System.nanoTime() > deadline) {
-                    throw new IOException(address + " in " + name + " not answering after " + timeout.toSeconds()
-                            + " s; the log of " + process.label() + " ends with:\n" + process.logTail(30));
-                }
+                return false;
             }
-            Thread.sleep(50);
-        }
+        });
     }
 
     /** The processes started here, the stopped ones too. */

@@ -1,12 +1,18 @@
 package io.inferencegateway.lab.regions;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 
 /**
  * A process started inside a {@link RegionNamespace} ({@code ip netns exec} replaces itself with the command, so this
@@ -16,6 +22,7 @@ public final class RegionProcess {
 
     /** How long a SIGTERM is given before SIGKILL. */
     static final Duration STOP_GRACE = Duration.ofSeconds(10);
+    private static final Duration POLL = Duration.ofMillis(50);
 
     private final String label;
     private final Process process;
@@ -59,6 +66,26 @@ public final class RegionProcess {
         process.destroy();
         if (!waitForExit(STOP_GRACE)) {
             kill();
+        }
+    }
+
+    /**
+     * Polls {@code condition} until it holds; fails with the end of this process's log if it exits first or
+     * {@code timeout} passes.
+     *
+     * @param what what is awaited, for the failure message
+     */
+    public void awaitWhileAlive(String what, Duration timeout, Callable<Boolean> condition) throws IOException {
+        try {
+            await().atMost(timeout).pollDelay(Duration.ZERO).pollInterval(POLL).pollInSameThread()
+                    .failFast(label + " exited", () -> !process.isAlive())
+                    .until(condition);
+        } catch (TerminalFailureException exited) {
+            throw new IOException(label + " exited with " + process.exitValue() + " before " + what
+                    + "; its log " + log + " ends with:\n" + logTail(30), exited);
+        } catch (ConditionTimeoutException late) {
+            throw new IOException("no " + what + " after " + timeout.toSeconds() + " s; the log of " + label + " ("
+                    + log + ") ends with:\n" + logTail(30), late);
         }
     }
 
