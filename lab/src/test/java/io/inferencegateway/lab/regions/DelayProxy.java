@@ -49,7 +49,8 @@ import io.netty.util.concurrent.Future;
  * else NIO; {@link #close()} closes every channel and stops that thread.
  *
  * <pre>{@code
- * try (DelayProxy link = DelayProxy.start("east", new InetSocketAddress("127.0.0.1", 0), target, Duration.ofMillis(40))) {
+ * InetSocketAddress anyPort = new InetSocketAddress("127.0.0.1", 0);
+ * try (DelayProxy link = DelayProxy.start("east", anyPort, target, Duration.ofMillis(40))) {
  *     call(link.address());          // >= 80 ms more per round trip on a kept-alive connection
  *     link.cut(CutMode.BLACKHOLE);   // calls time out
  *     link.restore();

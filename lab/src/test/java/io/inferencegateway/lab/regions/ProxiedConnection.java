@@ -40,7 +40,7 @@ final class ProxiedConnection {
         this.loop = client.eventLoop();
         this.toTarget = new DelayedPipe(loop, proxy.bytesToTargetCounter(), this::resumeClientReads);
         this.toClient = new DelayedPipe(loop, proxy.bytesToClientCounter(), this::resumeTargetReads);
-        client.pipeline().addLast(new Side(true));
+        client.pipeline().addLast(new ConnectionEnd(true));
         client.closeFuture().addListener(f -> finishIfBothClosed());
     }
 
@@ -115,7 +115,7 @@ final class ProxiedConnection {
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
-                .handler(new Side(false))
+                .handler(new ConnectionEnd(false))
                 .connect(address);
         dialled.addListener(f -> {
             connecting = false;
@@ -170,12 +170,12 @@ final class ProxiedConnection {
     }
 
     /** The handler of either end: what it reads goes into the pipe toward the other end. */
-    private final class Side extends ChannelInboundHandlerAdapter {
+    private final class ConnectionEnd extends ChannelInboundHandlerAdapter {
 
         private final boolean isClient;
         private boolean failed;
 
-        Side(boolean isClient) {
+        ConnectionEnd(boolean isClient) {
             this.isClient = isClient;
         }
 

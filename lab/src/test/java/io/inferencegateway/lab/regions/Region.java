@@ -40,9 +40,12 @@ import io.inferencegateway.lab.simulator.FleetOptions;
  * }
  * }</pre>
  *
- * <p>Start-up, measured on the 2-core CI box with {@link RegionSpec#SMALL_JVM} (the pods and the gateway start side by
- * side): about 3-4 s from nothing to a gateway that answers {@code /ready}; a gateway restart about 2-3 s. Both are
- * reported by {@link #startupTime()} and {@link #restartGateway()}.
+ * <p>Start-up is class loading, so it follows the CPU the box has left. Measured on the 2-core box with
+ * {@link RegionSpec#SMALL_JVM}, while other builds kept its load average at 7-17: a region from nothing to a ready
+ * gateway 4.9-12 s, two regions side by side 14-24 s, a gateway restart 3.9-9 s. A gateway alone on a quieter box is
+ * ready in about 3 s (4 s with the default JIT; an AppCDS archive would save another ~0.5 s). The tests print
+ * {@link #startupTime()} and what {@link #restartGateway()} returns; {@link RegionSpec#readyTimeout()} allows 120 s.
+ * Memory after a few requests: the pods' JVM ~140 MB resident, the gateway's ~215 MB, so ~350 MB a region.
  */
 public final class Region implements AutoCloseable {
 
@@ -303,12 +306,12 @@ public final class Region implements AutoCloseable {
         return command;
     }
 
-    /** The runnable jar: failsafe names it in {@code gateway.jar}; from an IDE, the one at the top of the repository. */
+    /** The runnable jar: failsafe names it in {@code gateway.jar}; from an IDE, the one at the repository's top. */
     static Path jar() {
         String named = System.getProperty("gateway.jar");
         Path jar = named != null ? Path.of(named) : Path.of("..", "target", "inference-gateway.jar");
         if (!Files.isRegularFile(jar)) {
-            throw new IllegalStateException("no runnable jar at " + jar.toAbsolutePath() + ": build it with mvn package");
+            throw new IllegalStateException("no runnable jar at " + jar.toAbsolutePath() + ": mvn package builds it");
         }
         return jar.toAbsolutePath().normalize();
     }

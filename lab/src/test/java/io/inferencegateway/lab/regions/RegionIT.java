@@ -102,7 +102,8 @@ class RegionIT {
         long start = System.nanoTime();
         assertThatThrownBy(() -> complete(impatient)).isInstanceOf(OpenAIIoException.class)
                 .hasCauseInstanceOf(InterruptedIOException.class); // a read or call timeout, not a reset
-        assertThat((System.nanoTime() - start) / 1_000_000).as("ms: it waited for its timeout").isGreaterThanOrEqualTo(1_000);
+        assertThat((System.nanoTime() - start) / 1_000_000).as("ms: it waited for its timeout")
+                .isGreaterThanOrEqualTo(1_000);
 
         region.restoreLink();
 

@@ -20,12 +20,12 @@ import java.util.regex.Pattern;
 
 /**
  * A Linux network namespace for one region, {@code igw-<region>}, joined to the host by a veth pair: the host side is
- * {@code 10.77.<k>.1/24} ({@code igw<k>h}), the namespace side {@code 10.77.<k>.2/24} ({@code igw<k>n}), with {@code lo}
- * up and no other route. Processes started here ({@code ip netns exec}) have ports of their own, reach nothing outside
- * but the host at {@link #hostAddress()} (so another region only through a link listening there, whatever the host's
- * forwarding), and are reached from the host at {@link #namespaceAddress()}; each one's output goes to
- * {@code <logDir>/<label>.log}. {@link #close()} stops them (SIGTERM, then SIGKILL), kills whatever
- * else runs in the namespace, and deletes it, which deletes the veth pair too.
+ * {@code 10.77.<k>.1/24} ({@code igw<k>h}), the namespace side {@code 10.77.<k>.2/24} ({@code igw<k>n}), with
+ * {@code lo} up and no other route. Processes started here ({@code ip netns exec}) have ports of their own, reach
+ * nothing outside but the host at {@link #hostAddress()} (so another region only through a link listening there,
+ * whatever the host's forwarding), and are reached from the host at {@link #namespaceAddress()}; each one's output
+ * goes to {@code <logDir>/<label>.log}. {@link #close()} stops them (SIGTERM, then SIGKILL), kills whatever else runs
+ * in the namespace, and deletes it with its veth pair.
  *
  * <p>Needs root ({@link #available()}; CI runs as root). A crashed run can leave namespaces behind: each one records
  * its owner's pid in {@code /tmp/igw-regions/<name>.owner}, and {@link #create} deletes every {@code igw-} namespace
@@ -243,7 +243,7 @@ public final class RegionNamespace implements AutoCloseable {
 
     /** Kills what runs in {@code ns}, deletes it (and so its veth pair) and its owner file. */
     private static void delete(String ns) throws IOException {
-        Result pids = run(List.of("ip", "netns", "pids", ns));
+        CommandOutput pids = run(List.of("ip", "netns", "pids", ns));
         if (pids.exitCode() == 0) {
             List<ProcessHandle> killed = new ArrayList<>();
             for (String pid : pids.output().split("\\s+")) {
@@ -273,7 +273,7 @@ public final class RegionNamespace implements AutoCloseable {
                 run(List.of("ip", "-n", ns, "link", "delete", fields[1].split("@")[0]));
             }
         }
-        Result deleted = run(List.of("ip", "netns", "delete", ns));
+        CommandOutput deleted = run(List.of("ip", "netns", "delete", ns));
         if (deleted.exitCode() != 0 && namespaces().contains(ns)) {
             throw new IOException("ip netns delete " + ns + ": " + deleted.output());
         }
@@ -308,7 +308,8 @@ public final class RegionNamespace implements AutoCloseable {
     private static boolean probe() {
         String ns = PREFIX + "probe-" + SELF;
         try {
-            if (run(List.of("id", "-u")).output().trim().equals("0") && run(List.of("ip", "netns", "add", ns)).exitCode() == 0) {
+            boolean root = run(List.of("id", "-u")).output().trim().equals("0");
+            if (root && run(List.of("ip", "netns", "add", ns)).exitCode() == 0) {
                 run(List.of("ip", "netns", "delete", ns));
                 return true;
             }
@@ -321,16 +322,16 @@ public final class RegionNamespace implements AutoCloseable {
     private static void ip(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("ip"));
         command.addAll(List.of(args));
-        Result r = run(command);
+        CommandOutput r = run(command);
         if (r.exitCode() != 0) {
             throw new IOException(String.join(" ", command) + " failed (" + r.exitCode() + "): " + r.output().trim());
         }
     }
 
-    private record Result(int exitCode, String output) {
+    private record CommandOutput(int exitCode, String output) {
     }
 
-    private static Result run(List<String> command) throws IOException {
+    private static CommandOutput run(List<String> command) throws IOException {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -338,7 +339,7 @@ public final class RegionNamespace implements AutoCloseable {
                 p.destroyForcibly();
                 throw new IOException(String.join(" ", command) + " did not finish in " + COMMAND_TIMEOUT);
             }
-            return new Result(p.exitValue(), output);
+            return new CommandOutput(p.exitValue(), output);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             p.destroyForcibly();

@@ -41,7 +41,7 @@ public record RegionSpec(String name, int index, int pods, String model, int lor
 
     /**
      * Small heaps and C1 only: several JVMs share a small box, and the tests want them up fast rather than at peak
-     * speed. (With C1 only a region is up ~1 s sooner, see {@link Region}.)
+     * speed (a gateway is ready ~1 s sooner with C1 only, see {@link Region}).
      */
     public static final List<String> SMALL_JVM = List.of("-Xmx256m", "-Xss512k", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1");
