@@ -41,9 +41,9 @@ import io.inferencegateway.lab.simulator.FleetOptions;
  * }</pre>
  *
  * <p>Start-up is class loading, so it follows the CPU the box has left. Measured on the 2-core box with
- * {@link RegionSpec#SMALL_JVM}, while other builds kept its load average at 7-17: a region from nothing to a ready
- * gateway 4.9-12 s, two regions side by side 14-24 s, a gateway restart 3.9-9 s. A gateway alone on a quieter box is
- * ready in about 3 s (4 s with the default JIT; an AppCDS archive would save another ~0.5 s). The tests print
+ * {@link RegionSpec#SMALL_JVM}: at a load average of ~5, a region from nothing to a ready gateway in 4.5 s, two regions
+ * side by side in 4.7 s, a gateway restart in 4.1 s; while other builds kept the load at 7-17, 9-12 s, 14-24 s and
+ * 6-9 s. A gateway alone is ready in about 3 s (4 s with the default JIT; an AppCDS archive would save ~0.5 s more). The tests print
  * {@link #startupTime()} and what {@link #restartGateway()} returns; {@link RegionSpec#readyTimeout()} allows 120 s.
  * Memory after a few requests: the pods' JVM ~140 MB resident, the gateway's ~215 MB, so ~350 MB a region.
  */
