@@ -95,7 +95,8 @@ final class UpstreamProducer extends DefaultAsyncProducer {
             call = getEndpoint().getComponent().client().send(target,
                     UpstreamRequests.forward(request.method(), request.uri(), request.headers(), body, target,
                             request.record().upstreamTraceparent()),
-                    placement.routeTimeout(), this, client == null ? null : client.eventLoop());
+                    placement.routeTimeout(), this, client == null ? null : client.eventLoop(),
+                    getEndpoint().getComponent().tlsFor(target));
         }
 
         private void cancel() {
