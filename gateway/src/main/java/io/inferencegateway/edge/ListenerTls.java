@@ -23,16 +23,16 @@ import io.netty.handler.ssl.SslProvider;
  * (PEM), and optionally the CAs of the clients, which then must present a certificate (mTLS between clusters). Off,
  * the listener is plain HTTP as before.
  *
- * <p>Each new connection is given a TLS handler at the head of its pipeline ({@link #connectionEntry}: what the ingress's
- * per-connection handler entry calls; the entry steps aside once it has done so, so a plain listener keeps nothing of
- * it). The files are watched ({@link MountedFileWatcher}): when a mounted Secret is renewed, new connections get the
- * new certificate, and open ones keep theirs. A renewal that does not load is logged and the last good one is kept.
+ * <p>Each new connection is given a TLS handler at the head of its pipeline by {@link #connectionEntry}, the
+ * ingress's per-connection handler entry, which then steps aside: a plain listener keeps nothing of it. The files are
+ * watched ({@link MountedFileWatcher}): when a mounted Secret is renewed, new connections get the new certificate, and
+ * open ones keep theirs. A renewal that does not load is logged and the last good one is kept.
  * BoringSSL does the work where Netty's tcnative loads, the JDK's TLS elsewhere.
  */
 public final class ListenerTls implements AutoCloseable {
 
     /** The TLS handler's name in a client connection's pipeline. */
-    public static final String HANDLER_NAME = "tls";
+    private static final String HANDLER_NAME = "tls";
 
     private final Path certFile;
     private final Path keyFile;

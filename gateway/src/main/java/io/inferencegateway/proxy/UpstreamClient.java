@@ -129,7 +129,7 @@ public final class UpstreamClient implements AutoCloseable {
                 });
     }
 
-    /** Sends a request over plain HTTP: {@link #send(Endpoint, FullHttpRequest, Duration, UpstreamListener, EventLoop, UpstreamTls)}. */
+    /** Sends a request over plain HTTP; see the {@code send} below, with a null {@code tls}. */
     public UpstreamCall send(Endpoint endpoint, FullHttpRequest request, Duration timeout, UpstreamListener listener,
             EventLoop loop) {
         return send(endpoint, request, timeout, listener, loop, null);
