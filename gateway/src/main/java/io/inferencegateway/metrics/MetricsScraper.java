@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
+import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.proxy.UpstreamTls;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
@@ -89,6 +91,14 @@ public final class MetricsScraper implements AutoCloseable {
         String header(ModelPool pool);
     }
 
+    /** How a global tier speaks to a cluster: its TLS context for an {@code https} cluster, else null. */
+    @FunctionalInterface
+    public interface TargetTls {
+        TargetTls NONE = target -> null;
+
+        UpstreamTls of(TargetConfig target);
+    }
+
     /** Running totals ({@code failed} includes {@code timedOut}). */
     public record Stats(long started, long succeeded, long failed, long timedOut, long skippedBusy,
             long garbageLines) {
@@ -105,6 +115,7 @@ public final class MetricsScraper implements AutoCloseable {
     private final Set<Endpoint> scraping = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<Endpoint, RoundTrips> roundTrips = new ConcurrentHashMap<>();
     private volatile Authorization authorization = Authorization.NONE;
+    private volatile TargetTls targetTls = TargetTls.NONE;
     private volatile Membership membership;
     private volatile Membership membershipRetained;
     private volatile boolean closed;
@@ -172,10 +183,12 @@ public final class MetricsScraper implements AutoCloseable {
         String auth = authorization.header(pool);
         int count = 0;
         for (Endpoint endpoint : pool.endpoints()) {
-            if (pool.config().global() && pool.config().target(endpoint).provider()) {
+            TargetConfig target = pool.config().target(endpoint); // a global tier's cluster, else a pod
+            if (target != null && target.provider()) {
                 continue; // an external provider publishes no capacity summary
             }
-            if (start(poolName, endpoint, dialect, auth)) {
+            String path = target == null ? dialect.metricsPath() : target.basePath() + dialect.metricsPath();
+            if (start(poolName, endpoint, path, dialect, auth, target == null ? null : targetTls.of(target))) {
                 count++;
             }
         }
@@ -188,6 +201,11 @@ public final class MetricsScraper implements AutoCloseable {
      */
     public void authorization(Authorization byPool) {
         this.authorization = Objects.requireNonNull(byPool, "byPool");
+    }
+
+    /** Sets how the global tier's {@code https} clusters are spoken to, from the next tick on. */
+    public void targetTls(TargetTls tls) {
+        this.targetTls = Objects.requireNonNull(tls, "tls");
     }
 
     /** Whether a scrape of the endpoint is in flight right now. */
@@ -212,14 +230,15 @@ public final class MetricsScraper implements AutoCloseable {
         http.close();
     }
 
-    private boolean start(String pool, Endpoint endpoint, EngineDialect dialect, String auth) {
+    private boolean start(String pool, Endpoint endpoint, String path, EngineDialect dialect, String auth,
+            UpstreamTls tls) {
         if (!scraping.add(endpoint)) {
             skippedBusy.increment();
             listener.scraped(pool, endpoint, Result.SKIPPED_BUSY, 0);
             return false;
         }
         started.increment();
-        http.get(endpoint, dialect.metricsPath(), auth, new Attempt(pool, endpoint, dialect, clock.nanoTime(),
+        http.get(endpoint, path, auth, tls, new Attempt(pool, endpoint, dialect, clock.nanoTime(),
                 inFlight.snapshot(endpoint)));
         return true;
     }

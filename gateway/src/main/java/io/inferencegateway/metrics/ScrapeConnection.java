@@ -8,6 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.proxy.UpstreamTls;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -22,6 +23,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -36,6 +38,7 @@ final class ScrapeConnection {
     private final ScrapeClient client;
     private final Endpoint endpoint;
     private final EventLoop loop;
+    private final UpstreamTls tls; // null: plain HTTP
 
     private Channel channel; // connected or connecting; null when there is none
     private String requestPath;
@@ -61,10 +64,16 @@ final class ScrapeConnection {
         }
     }
 
-    ScrapeConnection(ScrapeClient client, Endpoint endpoint, EventLoop loop) {
+    ScrapeConnection(ScrapeClient client, Endpoint endpoint, UpstreamTls tls, EventLoop loop) {
         this.client = client;
         this.endpoint = endpoint;
+        this.tls = tls;
         this.loop = loop;
+    }
+
+    /** How the connection speaks HTTPS, or null for plain HTTP. */
+    UpstreamTls tls() {
+        return tls;
     }
 
     /**
@@ -132,6 +141,9 @@ final class ScrapeConnection {
         ChannelFuture f = client.bootstrap().clone(loop).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (tls != null) { // the GET waits in it until the handshake is done; a failed one fails the GET below
+                    ch.pipeline().addLast(tls.newHandler(ch.alloc(), endpoint, client.timeoutNanos() / 1_000_000));
+                }
                 ch.pipeline().addLast(new HttpResponseDecoder(4096, 8192, 64 * 1024), new Reader(ch));
             }
         }).connect(endpoint.host(), endpoint.port());
@@ -142,6 +154,13 @@ final class ScrapeConnection {
                 return; // given up meanwhile (timed out, or closed); closing it was done then
             }
             if (done.isSuccess()) {
+                if (tls != null) {
+                    ch.pipeline().get(SslHandler.class).handshakeFuture().addListener(handshake -> {
+                        if (!handshake.isSuccess() && ch == channel) {
+                            fail(handshake.cause()); // before the close it causes, so the GET fails with the reason
+                        }
+                    });
+                }
                 send();
             } else {
                 channel = null;

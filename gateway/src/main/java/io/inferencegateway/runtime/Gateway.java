@@ -22,6 +22,9 @@ import io.inferencegateway.config.ObservabilityConfig;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.ReplicaConfig;
 import io.inferencegateway.config.Secrets;
+import io.inferencegateway.config.GlobalConfig;
+import io.inferencegateway.config.TargetConfig;
+import io.inferencegateway.proxy.UpstreamTls;
 import io.inferencegateway.discovery.DefaultNamespace;
 import io.inferencegateway.discovery.PodDiscovery;
 import io.inferencegateway.metrics.MetricsCache;
@@ -83,6 +86,7 @@ public final class Gateway implements AutoCloseable {
     private final Map<String, LatencyPredictor> predictors = new ConcurrentHashMap<>();
     // spec.global: the providers' API keys and the clusters' token, watched (docs/global.md)
     private final Secrets secrets = new Secrets();
+    private volatile UpstreamTls targetTls; // for spec.global's https targets; null while there are none
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
@@ -105,6 +109,7 @@ public final class Gateway implements AutoCloseable {
         }
         this.config = config;
         applySecrets(config);
+        this.targetTls = targetTls(config.global());
         this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meterRegistry) : null;
         this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry, redisResources::get);
         requestListeners.add(rateLimiter);
@@ -113,6 +118,7 @@ public final class Gateway implements AutoCloseable {
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         scraper.authorization(this::clusterAuthorization);
+        scraper.targetTls(this::targetTls);
         discovery.attach(pools);
         this.fleetView = new FleetView(live, System::currentTimeMillis);
         requestListeners.add(fleetView);
@@ -201,6 +207,7 @@ public final class Gateway implements AutoCloseable {
     public synchronized PoolChanges reload(GatewayConfig next) {
         // first, so that a secret or token file that cannot be read refuses the reload before anything changed
         applySecrets(next);
+        UpstreamTls nextTls = next.global().equals(config.global()) ? targetTls : targetTls(next.global());
         boolean tokenChanged = !Objects.equals(next.cluster().tokenFile(), config.cluster().tokenFile());
         ClusterToken nextToken = tokenChanged ? clusterToken(next) : null;
         ModelPools before = pools;
@@ -227,6 +234,7 @@ public final class Gateway implements AutoCloseable {
             }
         }
         rateLimiter.reconfigure(next.rateLimits());
+        targetTls = nextTls;
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
         for (ModelPool old : before.pools()) {
@@ -241,6 +249,27 @@ public final class Gateway implements AutoCloseable {
             listener.run();
         }
         return PoolChanges.between(before, after);
+    }
+
+    /**
+     * How the global tier speaks to {@code target}: over TLS with spec.global.tls's trust and client certificate when
+     * its URL is https, else null (plain HTTP).
+     */
+    public UpstreamTls targetTls(TargetConfig target) {
+        return target.https() ? targetTls : null;
+    }
+
+    /** The TLS of spec.global's https targets, read from its files now; null when no target is https. */
+    private static UpstreamTls targetTls(GlobalConfig global) {
+        if (global.targets().stream().noneMatch(TargetConfig::https)) {
+            return null;
+        }
+        GlobalConfig.TlsFiles f = global.tls();
+        try {
+            return UpstreamTls.client(f.caFile(), f.certFile(), f.keyFile());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("spec.global.tls: " + e.getMessage(), e);
+        }
     }
 
     /** What a global tier's pool sends its clusters' capacity summaries: the bearer token of spec.global. */
