@@ -282,6 +282,7 @@ public final class Region implements AutoCloseable {
             command.add(spec.podSpeeds().stream().map(s -> String.format(Locale.ROOT, "%s", s))
                     .collect(Collectors.joining(",")));
         }
+        command.addAll(spec.podOptions());
         return command;
     }
 

@@ -16,6 +16,7 @@ import java.util.function.BiFunction;
  * @param loras          LoRA adapters per pod ({@code <model-short>-lora-<i>})
  * @param timeScale      how many times faster than real time the pods run
  * @param podSpeeds      per-pod speed factors, the last one repeating; empty for all 1
+ * @param podOptions     further options of the pods' {@code simulate} command (e.g. {@code --max-num-seqs 2})
  * @param linkDelay      the one-way delay between the host and the region's gateway
  * @param linkListenHost where the host side of the link listens: {@code 127.0.0.1}, or {@code 0.0.0.0} for other
  *                       regions' namespaces to reach it too (at their own {@code hostAddress()})
@@ -27,7 +28,7 @@ import java.util.function.BiFunction;
  * @param logRoot        the logs go to {@code <logRoot>/<name>/}
  */
 public record RegionSpec(String name, int index, int pods, String model, int loras, double timeScale,
-                         List<Double> podSpeeds, Duration linkDelay, String linkListenHost,
+                         List<Double> podSpeeds, List<String> podOptions, Duration linkDelay, String linkListenHost,
                          BiFunction<RegionSpec, List<String>, String> gatewayConfig,
                          Map<String, String> gatewayProperties, List<String> jvmOptions, Duration readyTimeout,
                          Path logRoot) {
@@ -48,6 +49,7 @@ public record RegionSpec(String name, int index, int pods, String model, int lor
 
     public RegionSpec {
         podSpeeds = List.copyOf(podSpeeds);
+        podOptions = List.copyOf(podOptions);
         gatewayProperties = Map.copyOf(gatewayProperties);
         jvmOptions = List.copyOf(jvmOptions);
         if (pods < 0 || loras < 0 || !(timeScale > 0) || linkDelay.isNegative()) {
@@ -60,38 +62,44 @@ public record RegionSpec(String name, int index, int pods, String model, int lor
      * config, small JVMs, 120 s to come up (a loaded CI box is slow), logs under {@code target/regions}.
      */
     public static RegionSpec of(String name, int index) {
-        return new RegionSpec(name, index, 2, "meta-llama/Llama-3.1-8B-Instruct", 0, 20, List.of(), Duration.ZERO,
-                "127.0.0.1", Region::defaultGatewayConfig, Map.of(), SMALL_JVM,
+        return new RegionSpec(name, index, 2, "meta-llama/Llama-3.1-8B-Instruct", 0, 20, List.of(), List.of(),
+                Duration.ZERO, "127.0.0.1", Region::defaultGatewayConfig, Map.of(), SMALL_JVM,
                 Duration.ofSeconds(120), Path.of("target", "regions"));
     }
 
     public RegionSpec withPods(int n) {
-        return new RegionSpec(name, index, n, model, loras, timeScale, podSpeeds, linkDelay, linkListenHost,
-                gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
+        return new RegionSpec(name, index, n, model, loras, timeScale, podSpeeds, podOptions, linkDelay,
+                linkListenHost, gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
     }
 
     public RegionSpec withModel(String servedModel, int adapters) {
-        return new RegionSpec(name, index, pods, servedModel, adapters, timeScale, podSpeeds, linkDelay, linkListenHost,
-                gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
+        return new RegionSpec(name, index, pods, servedModel, adapters, timeScale, podSpeeds, podOptions, linkDelay,
+                linkListenHost, gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
     }
 
     public RegionSpec withTimeScale(double scale) {
-        return new RegionSpec(name, index, pods, model, loras, scale, podSpeeds, linkDelay, linkListenHost,
-                gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
+        return new RegionSpec(name, index, pods, model, loras, scale, podSpeeds, podOptions, linkDelay,
+                linkListenHost, gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
     }
 
     public RegionSpec withPodSpeeds(List<Double> speeds) {
-        return new RegionSpec(name, index, pods, model, loras, timeScale, speeds, linkDelay, linkListenHost,
+        return new RegionSpec(name, index, pods, model, loras, timeScale, speeds, podOptions, linkDelay, linkListenHost,
                 gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
     }
 
+    /** Options appended to the pods' {@code simulate} command, e.g. {@code "--max-num-seqs", "2"}. */
+    public RegionSpec withPodOptions(String... options) {
+        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, List.of(options), linkDelay,
+                linkListenHost, gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
+    }
+
     public RegionSpec withLinkDelay(Duration oneWay) {
-        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, oneWay, linkListenHost,
+        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, podOptions, oneWay, linkListenHost,
                 gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
     }
 
     public RegionSpec withLinkListenHost(String host) {
-        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, linkDelay, host,
+        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, podOptions, linkDelay, host,
                 gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, logRoot);
     }
 
@@ -100,28 +108,28 @@ public record RegionSpec(String name, int index, int pods, String model, int lor
      * ({@code 127.0.0.1:<port>}); {@link Region#defaultGatewayConfig} is the default.
      */
     public RegionSpec withGatewayConfig(BiFunction<RegionSpec, List<String>, String> yaml) {
-        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, linkDelay, linkListenHost,
-                yaml, gatewayProperties, jvmOptions, readyTimeout, logRoot);
+        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, podOptions, linkDelay,
+                linkListenHost, yaml, gatewayProperties, jvmOptions, readyTimeout, logRoot);
     }
 
     public RegionSpec withGatewayProperties(Map<String, String> properties) {
-        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, linkDelay, linkListenHost,
-                gatewayConfig, properties, jvmOptions, readyTimeout, logRoot);
+        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, podOptions, linkDelay,
+                linkListenHost, gatewayConfig, properties, jvmOptions, readyTimeout, logRoot);
     }
 
     public RegionSpec withJvmOptions(List<String> options) {
-        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, linkDelay, linkListenHost,
-                gatewayConfig, gatewayProperties, options, readyTimeout, logRoot);
+        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, podOptions, linkDelay,
+                linkListenHost, gatewayConfig, gatewayProperties, options, readyTimeout, logRoot);
     }
 
     public RegionSpec withReadyTimeout(Duration timeout) {
-        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, linkDelay, linkListenHost,
-                gatewayConfig, gatewayProperties, jvmOptions, timeout, logRoot);
+        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, podOptions, linkDelay,
+                linkListenHost, gatewayConfig, gatewayProperties, jvmOptions, timeout, logRoot);
     }
 
     public RegionSpec withLogRoot(Path root) {
-        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, linkDelay, linkListenHost,
-                gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, root);
+        return new RegionSpec(name, index, pods, model, loras, timeScale, podSpeeds, podOptions, linkDelay,
+                linkListenHost, gatewayConfig, gatewayProperties, jvmOptions, readyTimeout, root);
     }
 
     /** The gateway's config for the given pod endpoints. */
