@@ -31,6 +31,6 @@
  * }</pre>
  *
  * <p>Indexes must differ between the regions of one run and from those of other ITs that may run at the same time
- * (these ITs use 231-243). Logs: {@code lab/target/regions/<region>/} (gateway.log, pods.log, gateway.yaml).
+ * (these ITs use 221-222 and 231-243). Logs: {@code lab/target/regions/<region>/} (gateway.log, pods.log, gateway.yaml).
  */
 package io.inferencegateway.lab.regions;
