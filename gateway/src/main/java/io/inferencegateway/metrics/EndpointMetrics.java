@@ -21,6 +21,8 @@ import io.inferencegateway.domain.InFlightRequests;
  * @param scrapeStartedNanos   {@link System#nanoTime()} (or the injected clock) when the scrape began
  * @param dispatchedAtScrape   the gateway's own counters for this endpoint when the scrape began, so that
  *                             the picker can add what it sent since
+ * @param cluster              a cluster's capacity summary beyond these figures, at a global tier; null for a model
+ *                             server
  */
 public record EndpointMetrics(
         int waiting,
@@ -34,7 +36,8 @@ public record EndpointMetrics(
         double prefixCacheQueries,
         double prefixCacheHits,
         long scrapeStartedNanos,
-        InFlightRequests.Counters dispatchedAtScrape) {
+        InFlightRequests.Counters dispatchedAtScrape,
+        ClusterCapacity cluster) {
 
     public EndpointMetrics {
         runningAdapters = Set.copyOf(runningAdapters);

@@ -77,7 +77,8 @@ public abstract class EngineReading implements SampleVisitor {
                 prefixCacheQueries,
                 prefixCacheHits,
                 scrapeStartedNanos,
-                dispatchedAtScrape);
+                dispatchedAtScrape,
+                null);
     }
 
     protected final void addPrefixCacheQueries(double tokens) {

@@ -121,7 +121,7 @@ public final class Scenarios {
 
         public EndpointMetrics build() {
             return new EndpointMetrics(waiting, running, kv, runningAdapters, waitingAdapters, maxLora, blockSize,
-                    totalBlocks, Double.NaN, Double.NaN, at, dispatched);
+                    totalBlocks, Double.NaN, Double.NaN, at, dispatched, null);
         }
     }
 }
