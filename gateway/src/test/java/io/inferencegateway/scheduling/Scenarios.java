@@ -7,6 +7,7 @@ import java.util.Set;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests.Counters;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.metrics.ClusterCapacity;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
@@ -80,6 +81,7 @@ public final class Scenarios {
         private long totalBlocks = -1;
         private long at;
         private Counters dispatched = Counters.ZERO;
+        private ClusterCapacity cluster;
 
         public Scrape waiting(int v) {
             waiting = v;
@@ -119,9 +121,15 @@ public final class Scenarios {
             return this;
         }
 
+        /** A cluster's capacity summary, as a global tier polls it. */
+        public Scrape cluster(ClusterCapacity c) {
+            cluster = c;
+            return this;
+        }
+
         public EndpointMetrics build() {
             return new EndpointMetrics(waiting, running, kv, runningAdapters, waitingAdapters, maxLora, blockSize,
-                    totalBlocks, Double.NaN, Double.NaN, at, dispatched, null);
+                    totalBlocks, Double.NaN, Double.NaN, at, dispatched, cluster);
         }
     }
 }
