@@ -22,8 +22,8 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * scorers pick the least full.</li>
  * <li>A standard request (priority 0) keeps the clusters of the pool's home region that can take it and are not
  * expected to miss its first-token target (predicted time to first token, else the recent one, plus the round trip);
- * only when there is none does it spill to the other regions' clusters that can take it. Critical and sheddable
- * requests may use any region.</li>
+ * only when there is none does it spill to the other regions' clusters that can take it, those expected in time when
+ * any is. Critical and sheddable requests may use any region (the priority scorer weighs their speed and cost).</li>
  * </ol>
  * Pods (no target) pass untouched.
  */
@@ -96,8 +96,9 @@ public final class OverflowFilter implements Filter {
         }
         InferenceRequest request = cycle.request();
         String home = cycle.homeRegion();
-        boolean stayHome = home != null && request.priority() == Priority.STANDARD && homeCanServe(endpoints, home,
-                request);
+        boolean standard = home != null && request.priority() == Priority.STANDARD;
+        boolean stayHome = standard && canServe(endpoints, home, request);
+        boolean dropLate = standard && (stayHome || canServe(endpoints, null, request));
         List<EndpointState> kept = cycle.keptList(endpoints);
         for (int i = 0; i < n; i++) {
             EndpointState e = endpoints.get(i);
@@ -111,7 +112,7 @@ public final class OverflowFilter implements Filter {
                 cycle.removed(SATURATED, 1);
             } else if (stayHome && !home.equals(e.target().region())) {
                 cycle.removed(AWAY_FROM_HOME, 1, PickReason.HOME_REGION);
-            } else if (stayHome && TargetFacts.late(e, request)) {
+            } else if (dropLate && TargetFacts.late(e, request)) {
                 cycle.removed(PREDICTED_LATE, 1);
             } else {
                 kept.add(e);
@@ -120,11 +121,15 @@ public final class OverflowFilter implements Filter {
         return kept.size() == n ? endpoints : kept;
     }
 
-    /** Whether a home-region cluster can take the request and is not expected to miss its first-token target. */
-    private boolean homeCanServe(List<EndpointState> endpoints, String home, InferenceRequest request) {
+    /**
+     * Whether a cluster (of {@code region}, or of any when null) can take the request and is not expected to miss its
+     * first-token target.
+     */
+    private boolean canServe(List<EndpointState> endpoints, String region, InferenceRequest request) {
         for (int i = 0; i < endpoints.size(); i++) {
             EndpointState e = endpoints.get(i);
-            if (TargetFacts.cluster(e) && home.equals(e.target().region()) && canTake(e) && !TargetFacts.late(e, request)) {
+            if (TargetFacts.cluster(e) && (region == null || region.equals(e.target().region())) && canTake(e)
+                    && !TargetFacts.late(e, request)) {
                 return true;
             }
         }
