@@ -73,7 +73,8 @@ public final class SchedulerProfile {
     public EndpointState decide(SchedulingCycle cycle, List<EndpointState> candidates) {
         List<EndpointState> current = candidates;
         PickReason narrowed = null;
-        for (Filter f : filters) {
+        for (int j = 0; j < filters.size(); j++) { // indexed: no iterator per decision
+            Filter f = filters.get(j);
             cycle.filterStarts(f);
             List<EndpointState> kept = f.filter(cycle, current);
             if (kept.isEmpty() && f instanceof StrictFilter strict) {
