@@ -38,8 +38,8 @@ public record GlobalRun(String policy, RunSummary summary, SloAttainment slo, Ma
 
     /**
      * How the tier lived through the loss of {@code cluster}. The loss is detected at the arrival of the last request
-     * the tier still could not serve at once elsewhere (sent to the lost cluster, failed over, or failed), provided
-     * later requests were served: from then on it routes around the loss. Not detected when every request to the end
+     * the tier still tried there (its last pick there, a failover, or a failure with no target named), provided later
+     * requests came: from then on it routes around the loss. Not detected when every request to the end
      * was still such a one.
      *
      * @param detectionMillis  wall milliseconds from the loss to that last request; 0 when the tier sent none there

@@ -86,9 +86,12 @@ public record TierLogEntry(Instant time, String requestId, String target, int at
         }
     }
 
-    /** Whether the tier could not serve it at once elsewhere than {@code lost}: sent there, failed over, or failed. */
+    /**
+     * Whether the tier still tried {@code lost} for it: its last pick was there, it failed over (from there, after the
+     * loss), or it failed without any target named. A failure at another target is that target's, not the loss's.
+     */
     boolean touched(String lost) {
-        return lost.equals(target) || attempts > 1 || status == 0 || status >= 500;
+        return lost.equals(target) || attempts > 1 || target.isEmpty() && (status == 0 || status >= 500);
     }
 
     private static String text(JsonNode node, String field) {
