@@ -54,4 +54,8 @@ final class SpanAttributes {
     static final AttributeKey<String> SLO_OUTCOME = stringKey("inference_gateway.slo.outcome");
     static final AttributeKey<Boolean> STREAM = AttributeKey.booleanKey("inference_gateway.stream");
     static final AttributeKey<String> ENDING = stringKey("inference_gateway.ending");
+    // a global tier's target (docs/global.md)
+    static final AttributeKey<String> TARGET = stringKey("inference_gateway.target");
+    static final AttributeKey<String> TARGET_REGION = stringKey("inference_gateway.target.region");
+    static final AttributeKey<Double> COST = AttributeKey.doubleKey("inference_gateway.cost");
 }

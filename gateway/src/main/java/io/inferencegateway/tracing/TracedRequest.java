@@ -1,5 +1,6 @@
 package io.inferencegateway.tracing;
 
+import static io.inferencegateway.tracing.SpanAttributes.COST;
 import static io.inferencegateway.tracing.SpanAttributes.ENDING;
 import static io.inferencegateway.tracing.SpanAttributes.ERROR_TYPE;
 import static io.inferencegateway.tracing.SpanAttributes.GEN_AI_OPERATION_NAME;
@@ -25,6 +26,8 @@ import static io.inferencegateway.tracing.SpanAttributes.SLO_OUTCOME;
 import static io.inferencegateway.tracing.SpanAttributes.SLO_TPOT_MS;
 import static io.inferencegateway.tracing.SpanAttributes.SLO_TTFT_MS;
 import static io.inferencegateway.tracing.SpanAttributes.STREAM;
+import static io.inferencegateway.tracing.SpanAttributes.TARGET;
+import static io.inferencegateway.tracing.SpanAttributes.TARGET_REGION;
 import static io.inferencegateway.tracing.SpanAttributes.URL_PATH;
 import static java.util.concurrent.TimeUnit.NANOSECONDS;
 
@@ -190,6 +193,13 @@ final class TracedRequest {
         }
         if (record.pool() != null) {
             root.setAttribute(POOL, record.pool());
+        }
+        if (record.target() != null) {
+            root.setAttribute(TARGET, record.target());
+            root.setAttribute(TARGET_REGION, record.targetRegion());
+            if (!Double.isNaN(record.cost())) {
+                root.setAttribute(COST, record.cost());
+            }
         }
         PickDecision d = record.decision();
         if (d != null) {

@@ -2,6 +2,7 @@ package io.inferencegateway.testing;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,8 +45,11 @@ public final class TestUpstream implements AutoCloseable {
     public sealed interface Behaviour permits Json, Sse, ChatSse, Hang, DieMidStream, Reset, ResetThen, Flood {
     }
 
-    /** Answers {@code status} with a JSON body. */
-    public record Json(int status, String body) implements Behaviour {
+    /** Answers {@code status} with a JSON body, and {@code headers} beside its own. */
+    public record Json(int status, String body, Map<String, String> headers) implements Behaviour {
+        public Json(int status, String body) {
+            this(status, body, Map.of());
+        }
     }
 
     /** Sends {@code events} SSE events {@code gapMillis} apart (the first right after the headers). */
@@ -206,6 +210,7 @@ public final class TestUpstream implements AutoCloseable {
                         HttpResponseStatus.valueOf(json.status()), Unpooled.wrappedBuffer(bytes));
                 response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
                         .setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+                json.headers().forEach(response.headers()::set);
                 ctx.writeAndFlush(response);
             } else if (b instanceof Sse sse) {
                 stream(ctx, r, sse.events(), sse.gapMillis(), false, TestUpstream::sseEvent, "");
