@@ -8,12 +8,14 @@ import java.util.function.Supplier;
 
 import io.inferencegateway.auth.AuthFailure;
 import io.inferencegateway.auth.Authenticator;
+import io.inferencegateway.auth.ClusterToken;
 import io.inferencegateway.auth.Identity;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.request.GatewayRequest;
+import io.inferencegateway.request.IngressRoute;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
 import org.apache.camel.support.AsyncProcessorSupport;
@@ -21,7 +23,9 @@ import org.apache.camel.support.AsyncProcessorSupport;
 /**
  * The ingress's credential check while {@code spec.auth} is on (docs/auth.md): a route whose dispatch-table line says
  * {@code auth=none} stays open, {@code auth=metrics} and {@code auth=ui} follow {@code spec.auth.protectMetrics} and
- * {@code protectUi}; every other route needs a valid API key or JWT ({@code 401 invalid_api_key}) naming a configured
+ * {@code protectUi}; {@code auth=cluster} (the capacity summary) needs the cluster token when
+ * {@code spec.cluster.tokenFile} is set, auth on or off ({@code 401 invalid_api_key}), else is {@code auth=metrics};
+ * every other route needs a valid API key or JWT ({@code 401 invalid_api_key}) naming a configured
  * tenant ({@code 403 tenant_not_allowed}), which becomes the request's tenant. Asynchronous only while a JWKS is being
  * fetched; otherwise it completes in place.
  */
@@ -29,20 +33,35 @@ public class Authenticate extends AsyncProcessorSupport {
 
     private final Supplier<Authenticator> authenticator;
     private final Supplier<GatewayConfig> config;
+    private final Supplier<ClusterToken> clusterToken;
 
     /**
      * @param authenticator the credential check as configured now, null while auth is off (a reload may change it)
      * @param config        the configuration now, for its tenants
+     * @param clusterToken  the token of {@code spec.cluster.tokenFile} now, null while none is set
      */
-    public Authenticate(Supplier<Authenticator> authenticator, Supplier<GatewayConfig> config) {
+    public Authenticate(Supplier<Authenticator> authenticator, Supplier<GatewayConfig> config,
+            Supplier<ClusterToken> clusterToken) {
         this.authenticator = authenticator;
         this.config = config;
+        this.clusterToken = clusterToken;
     }
 
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
-        Authenticator auth = authenticator.get();
         GatewayRequest request = GatewayExchange.request(exchange);
+        if (request.route().auth() == IngressRoute.Auth.CLUSTER) {
+            ClusterToken token = clusterToken.get();
+            if (token != null) {
+                if (!token.accepts(request.headers().get("authorization"))) {
+                    exchange.setException(GatewayError.unauthenticated(
+                            "This path needs the cluster token: send it as 'Authorization: Bearer <token>'"));
+                }
+                callback.done(true);
+                return true;
+            }
+        }
+        Authenticator auth = authenticator.get();
         if (auth == null || !request.route().auth().required(auth.config())) {
             callback.done(true);
             return true;

@@ -45,7 +45,7 @@ public final class GatewayBeans {
     }
 
     public static Authenticate authenticate(Gateway gateway) {
-        return new Authenticate(gateway::authenticator, gateway::config);
+        return new Authenticate(gateway::authenticator, gateway::config, gateway::clusterToken);
     }
 
     public static ParseInferenceRequest parseInferenceRequest(Gateway gateway) {
@@ -71,5 +71,9 @@ public final class GatewayBeans {
 
     public static FleetState fleetState(Gateway gateway) {
         return new FleetState(gateway.fleetView());
+    }
+
+    public static CapacityExposition capacityExposition(Gateway gateway) {
+        return new CapacityExposition(gateway.capacitySummary());
     }
 }

@@ -2,6 +2,7 @@ package io.inferencegateway.camel;
 
 import java.util.function.Supplier;
 
+import io.inferencegateway.edge.ListenerTls;
 import io.netty.channel.ChannelHandler;
 import org.apache.camel.component.netty.DefaultChannelHandlerFactory;
 
@@ -16,6 +17,11 @@ public final class PerConnectionHandler extends DefaultChannelHandlerFactory {
 
     public PerConnectionHandler(Supplier<ChannelHandler> source) {
         this.source = source;
+    }
+
+    /** The entry that gives each connection the listener's TLS handler, when {@code gateway.tls.*} is set. */
+    public static PerConnectionHandler listenerTls(ListenerTls tls) {
+        return new PerConnectionHandler(tls::connectionEntry);
     }
 
     @Override

@@ -106,7 +106,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                             pool.credential(t.apiKeyFile()), request.parsed().model(), request.parsed().priority(),
                             request.record().upstreamTraceparent());
             call = getEndpoint().getComponent().client().send(target, upstream, placement.routeTimeout(), this,
-                    client == null ? null : client.eventLoop());
+                    client == null ? null : client.eventLoop(), getEndpoint().getComponent().tlsFor(target, t));
         }
 
         private void cancel() {

@@ -148,7 +148,24 @@ public final class ConfigLoader {
         return new GatewayConfig(pools, maxBody, observability(doc.spec().observability()),
                 AccessValidation.auth(doc.spec().auth()),
                 AccessValidation.tenants(doc.spec().tenants(), servedNames, global),
-                AccessValidation.rateLimits(doc.spec().rateLimits()), global);
+                AccessValidation.rateLimits(doc.spec().rateLimits()), cluster(doc.spec().cluster()), global);
+    }
+
+    /** {@code spec.cluster}: names that are label values, and the summary's token file. */
+    private static ClusterConfig cluster(InferenceGatewayConfig.Cluster c) throws InvalidConfigException {
+        if (c == null) {
+            return ClusterConfig.NONE;
+        }
+        String[] names = {c.name(), c.region()};
+        String[] paths = {"spec.cluster.name", "spec.cluster.region"};
+        for (int i = 0; i < names.length; i++) {
+            if (names[i] != null && !names[i].matches("[A-Za-z0-9][A-Za-z0-9._-]{0,62}")) {
+                throw new InvalidConfigException(paths[i] + " must be 1..63 letters, digits, '.', '_' or '-', got '"
+                        + names[i] + "'");
+            }
+        }
+        Path token = c.tokenFile() == null ? null : Path.of(required(c.tokenFile(), "spec.cluster.tokenFile"));
+        return new ClusterConfig(c.name() == null ? "" : c.name(), c.region() == null ? "" : c.region(), token);
     }
 
     private static ObservabilityConfig observability(InferenceGatewayConfig.Observability o)

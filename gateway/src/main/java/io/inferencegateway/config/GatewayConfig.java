@@ -8,23 +8,27 @@ import java.util.List;
  * @param auth       who may call ({@code spec.auth})
  * @param tenants    the tenants, their model access and limits ({@code spec.tenants})
  * @param rateLimits how the limits are counted ({@code spec.rateLimits})
+ * @param cluster    this gateway as a cluster of a global tier ({@code spec.cluster})
  * @param global     this gateway as a global tier ({@code spec.global}); {@link GlobalConfig#NONE} in front of pods
  */
 public record GatewayConfig(List<PoolConfig> pools, long maxRequestBodyBytes, ObservabilityConfig observability,
-        AccessConfig auth, List<TenantConfig> tenants, RateLimitConfig rateLimits, GlobalConfig global) {
+        AccessConfig auth, List<TenantConfig> tenants, RateLimitConfig rateLimits, ClusterConfig cluster,
+        GlobalConfig global) {
 
     public static final long DEFAULT_MAX_REQUEST_BODY_BYTES = 8L * 1024 * 1024;
 
     public GatewayConfig {
         pools = List.copyOf(pools);
         tenants = List.copyOf(tenants);
+        cluster = cluster == null ? ClusterConfig.NONE : cluster;
         global = global == null ? GlobalConfig.NONE : global;
     }
 
-    /** A config in front of pods. */
+    /** A config in front of pods, not a cluster of a global tier. */
     public GatewayConfig(List<PoolConfig> pools, long maxRequestBodyBytes, ObservabilityConfig observability,
             AccessConfig auth, List<TenantConfig> tenants, RateLimitConfig rateLimits) {
-        this(pools, maxRequestBodyBytes, observability, auth, tenants, rateLimits, GlobalConfig.NONE);
+        this(pools, maxRequestBodyBytes, observability, auth, tenants, rateLimits, ClusterConfig.NONE,
+                GlobalConfig.NONE);
     }
 
     /** A config without auth, tenants or limits. */

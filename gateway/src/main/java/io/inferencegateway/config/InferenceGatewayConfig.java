@@ -11,7 +11,7 @@ import java.util.Map;
 public record InferenceGatewayConfig(String apiVersion, String kind, Map<String, Object> metadata, Spec spec) {
 
     public record Spec(List<Scheduler> schedulers, Bbr bbr, Observability observability, Auth auth,
-            List<Tenant> tenants, RateLimits rateLimits, Global global) {
+            List<Tenant> tenants, RateLimits rateLimits, Cluster cluster, Global global) {
     }
 
     /**
@@ -40,6 +40,10 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
 
     /** Trust and identity for HTTPS targets: a CA bundle (else the JDK's), and a client certificate for mTLS. */
     public record Tls(String caFile, String certFile, String keyFile) {
+    }
+
+    /** This gateway as a cluster of a global tier: its name and region, and the token its capacity summary asks. */
+    public record Cluster(String name, String region, String tokenFile) {
     }
 
     /** Who may call: hashed API keys from a file, JWT bearer tokens, which paths stay open. */

@@ -34,6 +34,15 @@ public interface SchedulingPolicy {
     }
 
     /**
+     * The share of {@code candidates} with fresh metrics that have no room for another request, as {@link #saturated}
+     * judges each one: 0..1, NaN for a policy without a load signal or when no candidate's metrics are fresh. Read by
+     * the capacity summary ({@code GET /capacity}), off the request path.
+     */
+    default double saturatedFraction(List<Endpoint> candidates) {
+        return Double.NaN;
+    }
+
+    /**
      * The latency the best of {@code candidates} is predicted to serve {@code request} with: the one whose prediction
      * falls shortest of the request's targets ({@link LatencyPrediction#ratio}). Null when the policy does not predict
      * latency or has not learned enough yet; then flow control decides by {@link #saturated} alone. Called on the

@@ -19,11 +19,12 @@ import io.inferencegateway.request.IngressRoute;
  * path is added there without a build):
  *
  * <pre>
- * METHOD /path route-id [auth=required|none|metrics|ui] [drain=refuse|answer] [operation=NAME] [streamUsage=false|true]
+ * METHOD /path route-id [auth=required|none|metrics|ui|cluster] [drain=refuse|answer] [operation=NAME] [streamUsage=false|true]
  * </pre>
  *
  * {@code auth}: whether a caller needs credentials while {@code spec.auth} is on (always, never, or as
- * {@code protectMetrics} / {@code protectUi} say); {@code drain=answer}: still answered while the gateway drains;
+ * {@code protectMetrics} / {@code protectUi} say; {@code cluster}: the cluster token of {@code spec.cluster.tokenFile}
+ * when one is set, else as {@code protectMetrics}); {@code drain=answer}: still answered while the gateway drains;
  * {@code operation}: the GenAI operation name of the route's traces; {@code streamUsage=true}: a pool's
  * {@code streamUsage} applies. A {@code {name}} segment matches any one non-empty segment, and a last
  * {@code {name...}} segment the rest of the path (a model id such as {@code meta-llama/Llama-3.1-8B-Instruct} holds a
@@ -129,7 +130,9 @@ public final class DispatchTable {
                     case "none" -> IngressRoute.Auth.NONE;
                     case "metrics" -> IngressRoute.Auth.METRICS;
                     case "ui" -> IngressRoute.Auth.UI;
-                    default -> throw invalid(n, line, "auth must be required, none, metrics or ui, got '" + value + "'");
+                    case "cluster" -> IngressRoute.Auth.CLUSTER;
+                    default -> throw invalid(n, line, "auth must be required, none, metrics, ui or cluster, got '"
+                            + value + "'");
                 };
                 case "drain" -> answeredWhileDraining = switch (value) {
                     case "refuse" -> false;

@@ -21,6 +21,8 @@ import io.inferencegateway.domain.InFlightRequests;
  * @param scrapeStartedNanos   {@link System#nanoTime()} (or the injected clock) when the scrape began
  * @param dispatchedAtScrape   the gateway's own counters for this endpoint when the scrape began, so that
  *                             the picker can add what it sent since
+ * @param cluster              what only a cluster gateway's capacity summary says (engine {@code inference-gateway});
+ *                             null for a model server
  */
 public record EndpointMetrics(
         int waiting,
@@ -34,10 +36,25 @@ public record EndpointMetrics(
         double prefixCacheQueries,
         double prefixCacheHits,
         long scrapeStartedNanos,
-        InFlightRequests.Counters dispatchedAtScrape) {
+        InFlightRequests.Counters dispatchedAtScrape,
+        ClusterCapacity cluster) {
 
     public EndpointMetrics {
         runningAdapters = Set.copyOf(runningAdapters);
         waitingAdapters = Set.copyOf(waitingAdapters);
+    }
+
+    /** A model server's reading: no cluster part. */
+    public EndpointMetrics(int waiting, int running, double kvUsage, Set<String> runningAdapters,
+            Set<String> waitingAdapters, int maxLora, int kvBlockSize, long kvTotalBlocks, double prefixCacheQueries,
+            double prefixCacheHits, long scrapeStartedNanos, InFlightRequests.Counters dispatchedAtScrape) {
+        this(waiting, running, kvUsage, runningAdapters, waitingAdapters, maxLora, kvBlockSize, kvTotalBlocks,
+                prefixCacheQueries, prefixCacheHits, scrapeStartedNanos, dispatchedAtScrape, null);
+    }
+
+    /** The same reading with another cluster part. */
+    public EndpointMetrics withCluster(ClusterCapacity capacity) {
+        return new EndpointMetrics(waiting, running, kvUsage, runningAdapters, waitingAdapters, maxLora, kvBlockSize,
+                kvTotalBlocks, prefixCacheQueries, prefixCacheHits, scrapeStartedNanos, dispatchedAtScrape, capacity);
     }
 }

@@ -1,6 +1,7 @@
 package io.inferencegateway.metrics;
 
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -18,8 +19,23 @@ public interface EngineDialect {
     /** A fresh accumulator for one exposition. */
     EngineReading newReading();
 
-    /** A dialect made of its engine's config name, its exposition's path and a fresh reading per exposition. */
-    record Of(String name, String metricsPath, Supplier<EngineReading> readings) implements EngineDialect {
+    /**
+     * This dialect for a pool of {@code model}: the same for a model server, whose exposition is its own; for an
+     * exposition that covers several models (a cluster gateway's capacity summary) one that asks for and reads only
+     * that model's. Asked once per scrape tick of a pool.
+     */
+    default EngineDialect forModel(String model) {
+        return this;
+    }
+
+    /**
+     * A dialect made of its engine's config name, its exposition's path and a fresh reading per exposition.
+     *
+     * @param perModel the dialect for one model's pool ({@link #forModel}), or null when the exposition does not
+     *                 depend on the model
+     */
+    record Of(String name, String metricsPath, Supplier<EngineReading> readings,
+            Function<String, EngineDialect> perModel) implements EngineDialect {
 
         private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
 
@@ -31,9 +47,19 @@ public interface EngineDialect {
             Objects.requireNonNull(readings, "readings");
         }
 
+        /** A model server's dialect: one exposition, whatever the pool's model. */
+        public Of(String name, String metricsPath, Supplier<EngineReading> readings) {
+            this(name, metricsPath, readings, null);
+        }
+
         @Override
         public EngineReading newReading() {
             return readings.get();
+        }
+
+        @Override
+        public EngineDialect forModel(String model) {
+            return perModel == null ? this : perModel.apply(model);
         }
     }
 

@@ -16,7 +16,8 @@ public final class EngineDialects {
             SglangDialect.INSTANCE,
             TgiDialect.INSTANCE,
             TrtllmDialect.INSTANCE,
-            LlamaCppDialect.INSTANCE));
+            LlamaCppDialect.INSTANCE,
+            InferenceGatewayDialect.INSTANCE));
 
     private EngineDialects() {
     }

@@ -59,6 +59,16 @@ public abstract class EngineReading implements SampleVisitor {
     protected void finish() {
     }
 
+    /** Adapters held on the endpoint that no {@code lora_requests_info} series names (a cluster's warm adapters). */
+    protected Set<String> loadedAdapters() {
+        return Set.of();
+    }
+
+    /** What only a cluster gateway's summary carries ({@link ClusterCapacity}); null for a model server. */
+    protected ClusterCapacity cluster() {
+        return null;
+    }
+
     public final EndpointMetrics toMetrics(long scrapeStartedNanos, InFlightRequests.Counters dispatchedAtScrape) {
         Objects.requireNonNull(dispatchedAtScrape, "dispatchedAtScrape");
         if (!finished) {
@@ -69,7 +79,7 @@ public abstract class EngineReading implements SampleVisitor {
                 count(waiting.sum()),
                 count(running.sum()),
                 fraction(kvUsage.max()),
-                adapters(runningAdapters),
+                runningAdapters == null ? loadedAdapters() : adapters(runningAdapters),
                 adapters(waitingAdapters),
                 maxLora,
                 count(kvBlockSize),
@@ -77,7 +87,8 @@ public abstract class EngineReading implements SampleVisitor {
                 prefixCacheQueries,
                 prefixCacheHits,
                 scrapeStartedNanos,
-                dispatchedAtScrape);
+                dispatchedAtScrape,
+                cluster());
     }
 
     protected final void addPrefixCacheQueries(double tokens) {

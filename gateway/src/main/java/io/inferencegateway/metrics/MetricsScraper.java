@@ -10,7 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
+import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.proxy.UpstreamTls;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
@@ -32,6 +34,10 @@ import io.inferencegateway.domain.NanoClock;
  *   <li>A response without a single series the engine is known to publish counts as a failure (a wrong
  *       {@code engineType}, or a server that is not a model server).</li>
  *   <li>Endpoints that leave every pool are dropped from the cache; a late answer from one is discarded.</li>
+ *   <li>A pool's scrapes may carry an {@code Authorization} header ({@link #authorization}): a global tier's
+ *       credential for the cluster gateways it polls.</li>
+ *   <li>A cluster gateway's reading ({@link EndpointMetrics#cluster()}) gets the round trip measured by its polls
+ *       ({@link RoundTrips}).</li>
  * </ul>
  */
 public final class MetricsScraper implements AutoCloseable {
@@ -72,6 +78,27 @@ public final class MetricsScraper implements AutoCloseable {
         void scraped(String pool, Endpoint endpoint, Result result, long durationNanos);
     }
 
+    /**
+     * What a pool's scrapes send as their {@code Authorization} header: the global tier's credential for the cluster
+     * gateways it polls. Asked once per tick of the pool, on the scrape timer's thread: return a value read ahead
+     * (a token file re-read when it changes), never block.
+     */
+    @FunctionalInterface
+    public interface Authorization {
+        Authorization NONE = pool -> null;
+
+        /** The header's value for the pool's scrapes (say {@code Bearer <token>}), or null to send none. */
+        String header(ModelPool pool);
+    }
+
+    /** How a global tier speaks to a cluster: its TLS context for an {@code https} cluster, else null. */
+    @FunctionalInterface
+    public interface TargetTls {
+        TargetTls NONE = target -> null;
+
+        UpstreamTls of(TargetConfig target);
+    }
+
     /** Running totals ({@code failed} includes {@code timedOut}). */
     public record Stats(long started, long succeeded, long failed, long timedOut, long skippedBusy,
             long garbageLines) {
@@ -86,6 +113,9 @@ public final class MetricsScraper implements AutoCloseable {
     private final Listener listener;
 
     private final Set<Endpoint> scraping = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<Endpoint, RoundTrips> roundTrips = new ConcurrentHashMap<>();
+    private volatile Authorization authorization = Authorization.NONE;
+    private volatile TargetTls targetTls = TargetTls.NONE;
     private volatile Membership membership;
     private volatile Membership membershipRetained;
     private volatile boolean closed;
@@ -149,17 +179,33 @@ public final class MetricsScraper implements AutoCloseable {
             return 0;
         }
         forgetDepartedIfPoolsChanged(current);
-        EngineDialect dialect = EngineDialects.forEngine(pool.config().engine());
+        EngineDialect dialect = EngineDialects.forEngine(pool.config().engine()).forModel(pool.config().modelName());
+        String auth = authorization.header(pool);
         int count = 0;
         for (Endpoint endpoint : pool.endpoints()) {
-            if (pool.config().global() && pool.config().target(endpoint).provider()) {
+            TargetConfig target = pool.config().target(endpoint); // a global tier's cluster, else a pod
+            if (target != null && target.provider()) {
                 continue; // an external provider publishes no capacity summary
             }
-            if (start(poolName, endpoint, dialect)) {
+            String path = target == null ? dialect.metricsPath() : target.basePath() + dialect.metricsPath();
+            if (start(poolName, endpoint, path, dialect, auth, target == null ? null : targetTls.of(target))) {
                 count++;
             }
         }
         return count;
+    }
+
+    /**
+     * Sets what every pool's scrapes send as their {@code Authorization} header from the next tick on; the gateway's
+     * wiring gives the global tier's cluster credential to the pools of {@code engineType: inference-gateway} only.
+     */
+    public void authorization(Authorization byPool) {
+        this.authorization = Objects.requireNonNull(byPool, "byPool");
+    }
+
+    /** Sets how the global tier's {@code https} clusters are spoken to, from the next tick on. */
+    public void targetTls(TargetTls tls) {
+        this.targetTls = Objects.requireNonNull(tls, "tls");
     }
 
     /** Whether a scrape of the endpoint is in flight right now. */
@@ -184,14 +230,15 @@ public final class MetricsScraper implements AutoCloseable {
         http.close();
     }
 
-    private boolean start(String pool, Endpoint endpoint, EngineDialect dialect) {
+    private boolean start(String pool, Endpoint endpoint, String path, EngineDialect dialect, String auth,
+            UpstreamTls tls) {
         if (!scraping.add(endpoint)) {
             skippedBusy.increment();
             listener.scraped(pool, endpoint, Result.SKIPPED_BUSY, 0);
             return false;
         }
         started.increment();
-        http.get(endpoint, dialect.metricsPath(), new Attempt(pool, endpoint, dialect, clock.nanoTime(),
+        http.get(endpoint, path, auth, tls, new Attempt(pool, endpoint, dialect, clock.nanoTime(),
                 inFlight.snapshot(endpoint)));
         return true;
     }
@@ -203,6 +250,7 @@ public final class MetricsScraper implements AutoCloseable {
         final EngineDialect dialect;
         final long startedNanos;
         final InFlightRequests.Counters dispatched;
+        long headersNanos = -1;
 
         Attempt(String pool, Endpoint endpoint, EngineDialect dialect, long startedNanos,
                 InFlightRequests.Counters dispatched) {
@@ -211,6 +259,11 @@ public final class MetricsScraper implements AutoCloseable {
             this.dialect = dialect;
             this.startedNanos = startedNanos;
             this.dispatched = dispatched;
+        }
+
+        @Override
+        public void headersAfter(long nanos) {
+            headersNanos = nanos;
         }
 
         @Override
@@ -234,13 +287,23 @@ public final class MetricsScraper implements AutoCloseable {
             try {
                 long now = clock.nanoTime();
                 if (stillInSomePool(endpoint)) {
-                    cache.recordSuccess(endpoint, parsed.metrics(), now);
+                    cache.recordSuccess(endpoint, withRoundTrip(parsed.metrics()), now);
                 }
                 succeeded.increment();
                 listener.scraped(pool, endpoint, Result.SUCCEEDED, Math.max(0, now - startedNanos));
             } finally {
                 scraping.remove(endpoint);
             }
+        }
+
+        /** A cluster's reading with the lowest round trip of its recent polls, this one's included. */
+        private EndpointMetrics withRoundTrip(EndpointMetrics metrics) {
+            ClusterCapacity cluster = metrics.cluster();
+            if (cluster == null || headersNanos < 0) {
+                return metrics;
+            }
+            double millis = roundTrips.computeIfAbsent(endpoint, e -> new RoundTrips()).add(headersNanos);
+            return metrics.withCluster(cluster.withRoundTripMillis(millis));
         }
 
         @Override
@@ -282,6 +345,7 @@ public final class MetricsScraper implements AutoCloseable {
             membershipRetained = m;
             cache.retainOnly(m.all());
             http.retainOnly(m.all());
+            roundTrips.keySet().retainAll(m.all());
         }
     }
 
@@ -292,6 +356,7 @@ public final class MetricsScraper implements AutoCloseable {
             return true;
         }
         http.forget(endpoint);
+        roundTrips.remove(endpoint);
         return false;
     }
 

@@ -43,6 +43,29 @@ final class PerRankValues {
         count++;
     }
 
+    /**
+     * Records a value of a rank named by the reading itself rather than by a label (a cluster's summary: its pods'
+     * queues and its gateway's queue are two queues a request may wait in, summed like two ranks').
+     */
+    void record(String rank, double value) {
+        if (!Double.isFinite(value) || value < 0) {
+            return;
+        }
+        for (int r = 0; r < count; r++) {
+            if (ranks[r].equals(rank)) {
+                values[r] = Math.max(values[r], value);
+                return;
+            }
+        }
+        if (count == ranks.length) {
+            ranks = Arrays.copyOf(ranks, count * 2);
+            values = Arrays.copyOf(values, count * 2);
+        }
+        ranks[count] = rank;
+        values[count] = value;
+        count++;
+    }
+
     /** Replaces what was recorded with a copy of {@code other}'s values. */
     void take(PerRankValues other) {
         ranks = other.ranks.clone();

@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.proxy.UpstreamTls;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -47,6 +48,10 @@ final class ScrapeClient implements AutoCloseable {
 
         /** No whole response within the timeout; the connection was closed. */
         void timedOut();
+
+        /** The response's headers arrived {@code nanos} after the request was written (before {@link #answered}). */
+        default void headersAfter(long nanos) {
+        }
     }
 
     private final EventLoopGroup loops;
@@ -96,11 +101,28 @@ final class ScrapeClient implements AutoCloseable {
 
     /** GETs {@code path} from the endpoint over its kept-alive connection; {@code answer} hears how it ended. */
     void get(Endpoint endpoint, String path, Answer answer) {
+        get(endpoint, path, null, null, answer);
+    }
+
+    /**
+     * The same, sending {@code authorization} (say {@code Bearer <token>}) unless it is null, and over HTTPS when
+     * {@code tls} is not null (a remote gateway's capacity summary). An endpoint's connection speaks one way: a GET
+     * with another {@code tls} than the last one's replaces it.
+     */
+    void get(Endpoint endpoint, String path, String authorization, UpstreamTls tls, Answer answer) {
         try {
             if (closed) {
                 throw new RejectedExecutionException("the scraper is closed");
             }
-            connections.computeIfAbsent(endpoint, e -> new ScrapeConnection(this, e, loops.next())).fetch(path, answer);
+            connections.compute(endpoint, (e, old) -> {
+                if (old != null && old.tls() == tls) {
+                    return old;
+                }
+                if (old != null) {
+                    old.retire();
+                }
+                return new ScrapeConnection(this, e, tls, loops.next());
+            }).fetch(path, authorization, answer);
         } catch (RejectedExecutionException closedMeanwhile) {
             answer.failed(closedMeanwhile);
         }

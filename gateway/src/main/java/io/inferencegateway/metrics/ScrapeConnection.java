@@ -3,10 +3,12 @@ package io.inferencegateway.metrics;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.proxy.UpstreamTls;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -21,6 +23,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -35,9 +38,11 @@ final class ScrapeConnection {
     private final ScrapeClient client;
     private final Endpoint endpoint;
     private final EventLoop loop;
+    private final UpstreamTls tls; // null: plain HTTP
 
     private Channel channel; // connected or connecting; null when there is none
     private String requestPath;
+    private String requestAuthorization;
     private ByteBuf request; // the GET for requestPath, never released: written as duplicates
     private Exchange current; // the GET in flight, or null
     private boolean retired;
@@ -49,6 +54,7 @@ final class ScrapeConnection {
         boolean reusedConnection;
         boolean retried;
         boolean responseStarted;
+        long sentNanos;
         int status;
         boolean keepAlive;
         ByteBuf body; // null while no 200 answer is being read
@@ -58,15 +64,24 @@ final class ScrapeConnection {
         }
     }
 
-    ScrapeConnection(ScrapeClient client, Endpoint endpoint, EventLoop loop) {
+    ScrapeConnection(ScrapeClient client, Endpoint endpoint, UpstreamTls tls, EventLoop loop) {
         this.client = client;
         this.endpoint = endpoint;
+        this.tls = tls;
         this.loop = loop;
     }
 
-    /** Starts a GET of {@code path}; from any thread. The caller starts at most one at a time (MetricsScraper). */
-    void fetch(String path, ScrapeClient.Answer answer) {
-        loop.execute(() -> start(path, answer));
+    /** How the connection speaks HTTPS, or null for plain HTTP. */
+    UpstreamTls tls() {
+        return tls;
+    }
+
+    /**
+     * Starts a GET of {@code path}, with an {@code Authorization} header unless {@code authorization} is null; from
+     * any thread. The caller starts at most one at a time (MetricsScraper).
+     */
+    void fetch(String path, String authorization, ScrapeClient.Answer answer) {
+        loop.execute(() -> start(path, authorization, answer));
     }
 
     /** The endpoint left every pool: close the connection once the GET in flight, if any, has ended. */
@@ -96,16 +111,18 @@ final class ScrapeConnection {
 
     // ---- on the event loop ----------------------------------------------------------------------
 
-    private void start(String path, ScrapeClient.Answer answer) {
+    private void start(String path, String authorization, ScrapeClient.Answer answer) {
         if (current != null) { // the scraper's one-at-a-time rule was broken: never mix two answers on one wire
             answer.failed(new IllegalStateException("a scrape of " + endpoint + " is already in flight"));
             return;
         }
-        if (!path.equals(requestPath)) {
+        if (!path.equals(requestPath) || !Objects.equals(authorization, requestAuthorization)) {
             requestPath = path;
+            requestAuthorization = authorization;
             request = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(("GET " + path + " HTTP/1.1\r\n"
                     + "Host: " + endpoint + "\r\n"
                     + "Accept: text/plain\r\n"
+                    + (authorization == null ? "" : "Authorization: " + authorization + "\r\n")
                     + "User-Agent: inference-gateway\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
         }
         Exchange e = new Exchange(answer);
@@ -124,6 +141,9 @@ final class ScrapeConnection {
         ChannelFuture f = client.bootstrap().clone(loop).handler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
+                if (tls != null) { // the GET waits in it until the handshake is done; a failed one fails the GET below
+                    ch.pipeline().addLast(tls.newHandler(ch.alloc(), endpoint, client.timeoutNanos() / 1_000_000));
+                }
                 ch.pipeline().addLast(new HttpResponseDecoder(4096, 8192, 64 * 1024), new Reader(ch));
             }
         }).connect(endpoint.host(), endpoint.port());
@@ -134,6 +154,13 @@ final class ScrapeConnection {
                 return; // given up meanwhile (timed out, or closed); closing it was done then
             }
             if (done.isSuccess()) {
+                if (tls != null) {
+                    ch.pipeline().get(SslHandler.class).handshakeFuture().addListener(handshake -> {
+                        if (!handshake.isSuccess() && ch == channel) {
+                            fail(handshake.cause()); // before the close it causes, so the GET fails with the reason
+                        }
+                    });
+                }
                 send();
             } else {
                 channel = null;
@@ -144,6 +171,7 @@ final class ScrapeConnection {
 
     private void send() {
         if (current != null) {
+            current.sentNanos = System.nanoTime(); // after connecting: the round trip leaves the handshake out
             channel.writeAndFlush(request.duplicate(), channel.voidPromise()); // a failure reaches exceptionCaught
         }
     }
@@ -219,6 +247,7 @@ final class ScrapeConnection {
     private void onResponse(HttpResponse response) {
         Exchange e = current;
         e.responseStarted = true;
+        e.answer.headersAfter(System.nanoTime() - e.sentNanos);
         e.status = response.status().code();
         e.keepAlive = HttpUtil.isKeepAlive(response);
         if (e.status != 200) {

@@ -40,6 +40,28 @@ public final class FleetView implements RequestListener {
 
     /** Requests each pool remembers for the page's decisions table. */
     static final int DECISIONS_KEPT = 50;
+    /**
+     * Seconds the capacity summary's recent latency and error ratio reach back: short enough that a global tier
+     * polling every second or few sees a cluster's change within a few polls, long enough to hold tens of answers at a
+     * few requests a second (the page's picks/s rate uses the same).
+     */
+    public static final int RECENT_SECONDS = PodActivity.RATE_SECONDS;
+
+    /**
+     * A pool's answers of the last {@link #RECENT_SECONDS}.
+     *
+     * @param ttftMillis median time to first token, NaN without answers
+     * @param tpotMillis median time per output token of the streams, NaN without any
+     * @param ended      requests of the pool that ended
+     * @param failed     of those, the ones that failed: a 5xx (the gateway's or a pod's) or an upstream that broke off
+     */
+    public record RecentRequests(double ttftMillis, double tpotMillis, long ended, long failed) {
+
+        /** failed / ended, NaN when none ended. */
+        public double errorRatio() {
+            return ended == 0 ? Double.NaN : failed / (double) ended;
+        }
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -78,10 +100,11 @@ public final class FleetView implements RequestListener {
         PoolActivity pool = activity(record.pool());
         PickDecision d = record.decision();
         long ttft = ttftNanos(record);
+        long now = second(clock.nanoTime());
         if (d != null && ttft >= 0) {
-            long now = second(clock.nanoTime());
-            pool.pod(d.endpoint(), now).firstToken(now, ttft);
+            pool.pod(d.endpoint(), now).firstToken(now, ttft, tpotNanos(record));
         }
+        pool.outcomes.ended(now, record.status() >= 500 || record.ending() == RequestRecord.Ending.UPSTREAM_FAILED);
         SloOutcome slo = record.slo();
         if (slo != null) {
             pool.slo.judged(second(clock.nanoTime()), record.priority(), slo.met());
@@ -97,6 +120,44 @@ public final class FleetView implements RequestListener {
         boolean served = r.ending() == RequestRecord.Ending.COMPLETED && r.status() >= 200 && r.status() < 300;
         long first = r.stream() ? r.firstTokenNanos() : r.endNanos();
         return served && first != 0 ? first - r.startNanos() : -1;
+    }
+
+    /** Mean time per output token of a stream served whole, as the TPOT histogram counts it; -1 otherwise. */
+    private static long tpotNanos(RequestRecord r) {
+        if (!r.stream() || r.outputTokens() <= 1 || r.firstTokenNanos() == 0) {
+            return -1;
+        }
+        return (r.endNanos() - r.firstTokenNanos()) / (r.outputTokens() - 1);
+    }
+
+    /**
+     * The pool's answers of the last {@link #RECENT_SECONDS}, from the samples the page keeps anyway; off the request
+     * path (locks each of its pods briefly, one at a time).
+     */
+    public RecentRequests recent(ModelPool pool) {
+        long now = second(clock.nanoTime());
+        PoolActivity act = activity.get(pool.name());
+        if (act == null) {
+            return new RecentRequests(Double.NaN, Double.NaN, 0, 0);
+        }
+        List<long[]> ttfts = new ArrayList<>();
+        List<long[]> tpots = new ArrayList<>();
+        for (Endpoint e : pool.endpoints()) {
+            PodActivity pod = act.pods.get(e);
+            if (pod != null) {
+                ttfts.add(pod.ttftSamples(now, RECENT_SECONDS));
+                tpots.add(pod.tpotSamples(now, RECENT_SECONDS));
+            }
+        }
+        long[] outcomes = act.outcomes.window(now, RECENT_SECONDS);
+        return new RecentRequests(median(ttfts), median(tpots), outcomes[0], outcomes[1]);
+    }
+
+    /** The median of every pod's samples together, in milliseconds; NaN without samples. */
+    private static double median(List<long[]> perPod) {
+        long[] all = perPod.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+        Double p50 = percentile(all, 0.50);
+        return p50 == null ? Double.NaN : p50;
     }
 
     private PoolActivity activity(String pool) {
@@ -251,6 +312,7 @@ public final class FleetView implements RequestListener {
 
         final Map<Endpoint, PodActivity> pods = new ConcurrentHashMap<>();
         final TargetAttainment slo = new TargetAttainment();
+        final RecentOutcomes outcomes = new RecentOutcomes();
         private final Recent[] ring = new Recent[DECISIONS_KEPT];
         private int next;
         private int size;

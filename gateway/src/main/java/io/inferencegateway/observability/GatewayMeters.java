@@ -236,15 +236,15 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
                 g -> poolValue(g, name, p -> p.endpoints().stream().mapToLong(g.inFlight()::inFlight).sum()))
                 .description("Requests the gateway has sent to the pool's endpoints and not yet seen end")
                 .tag("pool", name).register(registry);
-        Gauge.builder("inference_pool_ready_pods", state, g -> poolValue(g, name, p -> readyPods(g, p).size()))
+        Gauge.builder("inference_pool_ready_pods", state, g -> poolValue(g, name, p -> g.readyPods(p).size()))
                 .description("Pods of the pool whose metrics are fresher than the staleness threshold")
                 .tag("name", name).register(registry);
         Gauge.builder("inference_pool_average_kv_cache_utilization", state,
-                g -> poolValue(g, name, p -> average(readyPods(g, p), EndpointMetrics::kvUsage)))
+                g -> poolValue(g, name, p -> average(g.readyPods(p), EndpointMetrics::kvUsage)))
                 .description("Mean KV-cache use (0..1) of the pool's ready pods, as last scraped")
                 .tag("name", name).register(registry);
         Gauge.builder("inference_pool_average_queue_size", state,
-                g -> poolValue(g, name, p -> average(readyPods(g, p), m -> known(m.waiting()))))
+                g -> poolValue(g, name, p -> average(g.readyPods(p), m -> known(m.waiting()))))
                 .description("Mean engine queue of the pool's ready pods, as last scraped")
                 .tag("name", name).register(registry);
         Gauge.builder("inference_gateway_outlier_ejected", state,
@@ -413,20 +413,6 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
             return m == null ? Double.NaN : value.applyAsDouble(m);
         }).description(description).tag("name", pool).tag("model_server_pod", pod).strongReference(true)
                 .register(registry);
-    }
-
-    /** The last scrapes of the pool's pods whose metrics are fresh. */
-    private static List<EndpointMetrics> readyPods(LiveState g, ModelPool pool) {
-        long now = g.clock().nanoTime();
-        long maxAge = pool.config().metricsStalenessThreshold().toNanos();
-        List<EndpointMetrics> ready = new ArrayList<>();
-        for (Endpoint e : pool.endpoints()) {
-            EndpointMetrics m = g.metrics().latest(e);
-            if (m != null && now - m.scrapeStartedNanos() <= maxAge) {
-                ready.add(m);
-            }
-        }
-        return ready;
     }
 
     /** The mean of the known (non-NaN) values; NaN when there is none. */

@@ -1,10 +1,15 @@
 package io.inferencegateway.observability;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
 
+import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
+import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 
 /**
@@ -12,4 +17,21 @@ import io.inferencegateway.pool.ModelPools;
  * are now (a reload replaces them), what each pod last reported, the gateway's own requests in flight, and its clock.
  */
 public record LiveState(Supplier<ModelPools> pools, MetricsCache metrics, InFlightRequests inFlight, NanoClock clock) {
+
+    /**
+     * The last scrapes of the pool's ready pods: those whose metrics are fresher than the pool's staleness threshold
+     * ({@code inference_pool_ready_pods}, and the capacity summary's ready pods).
+     */
+    public List<EndpointMetrics> readyPods(ModelPool pool) {
+        long now = clock.nanoTime();
+        long maxAge = pool.config().metricsStalenessThreshold().toNanos();
+        List<EndpointMetrics> ready = new ArrayList<>();
+        for (Endpoint e : pool.endpoints()) {
+            EndpointMetrics m = metrics.latest(e);
+            if (m != null && now - m.scrapeStartedNanos() <= maxAge) {
+                ready.add(m);
+            }
+        }
+        return ready;
+    }
 }

@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * What one pod did lately, as the fleet page shows it: picks in per-second buckets over the last
- * {@link #WINDOW_SECONDS}, and the time to first token of its last {@link #TTFT_SAMPLES} answers. Fixed-size arrays
+ * {@link #WINDOW_SECONDS}, and the time to first token (and, of streams, the time per output token) of its last
+ * {@link #TTFT_SAMPLES} answers. Fixed-size arrays
  * written in O(1) under the pod's own lock, so event loops serving different pods never meet; a reader copies.
  */
 final class PodActivity {
@@ -19,6 +20,7 @@ final class PodActivity {
     private final long[] pickSecond = new long[WINDOW_SECONDS];
     private final int[] picks = new int[WINDOW_SECONDS];
     private final long[] ttftNanos = new long[TTFT_SAMPLES];
+    private final long[] tpotNanos = new long[TTFT_SAMPLES]; // -1: not a stream of two tokens or more
     private final long[] ttftSecond = new long[TTFT_SAMPLES];
     private int ttftNext;
     private int ttftCount;
@@ -38,8 +40,9 @@ final class PodActivity {
         lastSecond = Math.max(lastSecond, second);
     }
 
-    synchronized void firstToken(long second, long nanos) {
+    synchronized void firstToken(long second, long nanos, long tpot) {
         ttftNanos[ttftNext] = nanos;
+        tpotNanos[ttftNext] = tpot;
         ttftSecond[ttftNext] = second;
         ttftNext = (ttftNext + 1) % TTFT_SAMPLES;
         ttftCount = Math.min(ttftCount + 1, TTFT_SAMPLES);
@@ -63,12 +66,26 @@ final class PodActivity {
     }
 
     /** The TTFT samples of the window before {@code now}, in no order. */
-    synchronized long[] ttftSamples(long now) {
+    long[] ttftSamples(long now) {
+        return ttftSamples(now, WINDOW_SECONDS);
+    }
+
+    /** The TTFT samples of the last {@code seconds} before {@code now}, in no order. */
+    synchronized long[] ttftSamples(long now, int seconds) {
+        return samples(ttftNanos, now, seconds);
+    }
+
+    /** The TPOT samples (streams of two tokens or more) of the last {@code seconds} before {@code now}, in no order. */
+    synchronized long[] tpotSamples(long now, int seconds) {
+        return samples(tpotNanos, now, seconds);
+    }
+
+    private long[] samples(long[] values, long now, int seconds) {
         long[] out = new long[ttftCount];
         int n = 0;
         for (int k = 0; k < ttftCount; k++) {
-            if (now - ttftSecond[k] < WINDOW_SECONDS) {
-                out[n++] = ttftNanos[k];
+            if (now - ttftSecond[k] < seconds && values[k] >= 0) {
+                out[n++] = values[k];
             }
         }
         return Arrays.copyOf(out, n);

@@ -4,6 +4,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import javax.net.ssl.SSLException;
+
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.netty.channel.Channel;
@@ -28,6 +30,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     private final long timeoutNanos;
     private final UpstreamListener listener;
     private final EventLoop loop;
+    private final UpstreamTls tls;
     private final AtomicBoolean answered = new AtomicBoolean();
     private final AtomicBoolean released = new AtomicBoolean();
 
@@ -45,9 +48,10 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     private ScheduledFuture<?> timer;
 
     UpstreamCall(UpstreamClient client, Endpoint endpoint, FullHttpRequest request, long timeoutNanos,
-            UpstreamListener listener, EventLoop loop) {
+            UpstreamListener listener, EventLoop loop, UpstreamTls tls) {
         this.client = client;
         this.loop = loop;
+        this.tls = tls;
         this.endpoint = endpoint;
         this.request = request;
         this.timeoutNanos = timeoutNanos;
@@ -61,6 +65,11 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     /** The event loop the call and its connection run on. */
     EventLoop loop() {
         return loop;
+    }
+
+    /** How the call speaks HTTPS, or null for plain HTTP. */
+    UpstreamTls tls() {
+        return tls;
     }
 
     /** The client went away: stop the model server's work by closing the connection. Any thread. */
@@ -89,7 +98,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     private void start() {
         Channel ch = channel;
         if (cancelled) {
-            client.recycle(endpoint, handler);
+            client.recycle(endpoint, tls, handler);
             fail(UpstreamFailure.Kind.CANCELLED, "cancelled before sending");
             return;
         }
@@ -126,6 +135,23 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         fail(UpstreamFailure.Kind.CONNECT, describe(cause));
     }
 
+    /**
+     * The server could not be verified, or the handshake broke or ran out of time: nothing was sent, so, as for a
+     * refused connection, another endpoint may be tried.
+     */
+    void handshakeFailed(Throwable cause) {
+        if (cancelled) {
+            fail(UpstreamFailure.Kind.CANCELLED, "cancelled");
+            return;
+        }
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String why = root == cause ? describe(cause) : describe(cause) + " (" + describe(root) + ")";
+        fail(UpstreamFailure.Kind.CONNECT, "TLS handshake with " + endpoint + " failed: " + why);
+    }
+
     void onHeaders(HttpResponse head) {
         if (done) {
             return;
@@ -159,7 +185,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
             Channel ch = channel;
             handler.end();
             if (keepAlive && !cancelled) {
-                client.recycle(endpoint, handler);
+                client.recycle(endpoint, tls, handler);
             } else {
                 ch.close();
             }
@@ -181,6 +207,10 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         if (body == null) {
             if (cancelled) {
                 fail(UpstreamFailure.Kind.CANCELLED, "cancelled");
+            } else if (tlsRefused(cause)) {
+                // with TLS 1.3 a server checks the client's certificate after the client's handshake is over: its
+                // refusal arrives as the request goes out, before any HTTP reached the server
+                handshakeFailed(cause);
             } else {
                 retryOrFail(cause);
             }
@@ -288,6 +318,15 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         if (released.compareAndSet(false, true)) {
             request.release();
         }
+    }
+
+    private static boolean tlsRefused(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SSLException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String describe(Throwable cause) {

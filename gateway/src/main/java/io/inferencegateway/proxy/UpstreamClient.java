@@ -23,6 +23,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -33,6 +34,10 @@ import io.netty.util.concurrent.ScheduledFuture;
  * <p>A call runs on the event loop of the client connection it serves when there is one: the upstream
  * connection lives on that same loop, so a request, its response and every streamed chunk cross no
  * thread. Idle connections are therefore pooled per endpoint and loop.
+ *
+ * <p>A call may be sent over TLS ({@link UpstreamTls}): its connection opens with a handshake, bounded by the connect
+ * timeout, and is pooled apart from plain ones and from those of another TLS context. A handshake that fails (an
+ * untrusted certificate, a name that does not match) fails the call as a refused connection would: nothing was sent.
  *
  * <p>A connection idle for {@code idleConnectionTimeout} is not reused, and a sweep on each loop, every half of that
  * timeout, closes such connections; a connection in use pays nothing for its timeout.
@@ -54,6 +59,9 @@ public final class UpstreamClient implements AutoCloseable {
         }
     }
 
+    /** The TLS handler's name in a connection's pipeline. */
+    private static final String TLS = "tls";
+
     private final Options options;
     private final Bootstrap bootstrap;
     private final long idleTimeoutNanos;
@@ -61,8 +69,8 @@ public final class UpstreamClient implements AutoCloseable {
     private final ConcurrentHashMap<EventLoop, ScheduledFuture<?>> sweeps = new ConcurrentHashMap<>();
     private volatile EventLoopGroup ownLoops;
 
-    /** Connections are pooled per endpoint and per event loop. */
-    private record PoolKey(Endpoint endpoint, EventLoop loop) {
+    /** Connections are pooled per endpoint, event loop and TLS context (null: plain). */
+    private record PoolKey(Endpoint endpoint, EventLoop loop, UpstreamTls tls) {
     }
 
     /**
@@ -121,18 +129,25 @@ public final class UpstreamClient implements AutoCloseable {
                 });
     }
 
+    /** Sends a request over plain HTTP; see the {@code send} below, with a null {@code tls}. */
+    public UpstreamCall send(Endpoint endpoint, FullHttpRequest request, Duration timeout, UpstreamListener listener,
+            EventLoop loop) {
+        return send(endpoint, request, timeout, listener, loop, null);
+    }
+
     /**
      * Sends a request. The call owns {@code request} (and releases it); the listener hears the outcome.
      *
      * @param timeout longest wait for the response headers, and for any gap in the body after them
      * @param loop    the event loop of the client connection being served, or null: the call and its
      *                upstream connection then use the client's own loops
+     * @param tls     how to speak HTTPS to the endpoint, or null for plain HTTP
      */
     public UpstreamCall send(Endpoint endpoint, FullHttpRequest request, Duration timeout, UpstreamListener listener,
-            EventLoop loop) {
+            EventLoop loop, UpstreamTls tls) {
         EventLoop home = socketChannelFor(loop) != null ? loop : ownLoops().next();
-        UpstreamCall call = new UpstreamCall(this, endpoint, request, timeout.toNanos(), listener, home);
-        UpstreamHandler pooled = pollIdle(new PoolKey(endpoint, home));
+        UpstreamCall call = new UpstreamCall(this, endpoint, request, timeout.toNanos(), listener, home, tls);
+        UpstreamHandler pooled = pollIdle(new PoolKey(endpoint, home, tls));
         if (pooled != null) {
             call.dispatch(pooled, true);
         } else {
@@ -143,15 +158,41 @@ public final class UpstreamClient implements AutoCloseable {
 
     void connect(UpstreamCall call) {
         Endpoint e = call.endpoint();
-        ChannelFuture f = bootstrap.clone(call.loop()).channel(socketChannelFor(call.loop())).connect(e.host(), e.port());
+        UpstreamTls tls = call.tls();
+        Bootstrap b = bootstrap.clone(call.loop()).channel(socketChannelFor(call.loop()));
+        if (tls != null) {
+            b.handler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    ch.pipeline()
+                            .addLast(TLS, tls.newHandler(ch.alloc(), e, options.connectTimeout().toMillis()))
+                            .addLast("codec", new HttpClientCodec())
+                            .addLast(UpstreamHandler.NAME, new UpstreamHandler());
+                }
+            });
+        }
+        ChannelFuture f = b.connect(e.host(), e.port());
         f.addListener(done -> {
-            if (done.isSuccess()) {
-                UpstreamHandler h = UpstreamHandler.of(f.channel());
-                f.channel().closeFuture().addListener(closed -> forgetIdle(e, h));
-                call.dispatch(h, false);
-            } else {
+            if (!done.isSuccess()) {
                 call.connectFailed(done.cause());
+                return;
             }
+            Channel ch = f.channel();
+            UpstreamHandler h = UpstreamHandler.of(ch);
+            ch.closeFuture().addListener(closed -> forgetIdle(e, tls, h));
+            if (tls == null) {
+                call.dispatch(h, false);
+                return;
+            }
+            // on the connection's loop, as the connect's listener is; the call goes out once the server is verified
+            ((SslHandler) ch.pipeline().get(TLS)).handshakeFuture().addListener(handshake -> {
+                if (handshake.isSuccess()) {
+                    call.dispatch(h, false);
+                } else {
+                    ch.close();
+                    call.handshakeFailed(handshake.cause());
+                }
+            });
         });
     }
 
@@ -198,10 +239,10 @@ public final class UpstreamClient implements AutoCloseable {
         return now - h.idleSinceNanos() >= idleTimeoutNanos;
     }
 
-    /** Returns a connection whose response was read fully, for the next call to the same endpoint. */
-    void recycle(Endpoint endpoint, UpstreamHandler h) {
+    /** Returns a connection whose response was read fully, for the next call to the same endpoint over the same TLS. */
+    void recycle(Endpoint endpoint, UpstreamTls tls, UpstreamHandler h) {
         Channel ch = h.channel();
-        IdleConnections q = idle.computeIfAbsent(new PoolKey(endpoint, ch.eventLoop()), this::newPool);
+        IdleConnections q = idle.computeIfAbsent(new PoolKey(endpoint, ch.eventLoop(), tls), this::newPool);
         if (!ch.isActive() || !q.offer(h, options.maxIdleConnectionsPerEndpoint())) {
             ch.close();
         }
@@ -235,18 +276,29 @@ public final class UpstreamClient implements AutoCloseable {
         }
     }
 
-    private void forgetIdle(Endpoint endpoint, UpstreamHandler h) {
-        IdleConnections q = idle.get(new PoolKey(endpoint, h.channel().eventLoop()));
+    private void forgetIdle(Endpoint endpoint, UpstreamTls tls, UpstreamHandler h) {
+        IdleConnections q = idle.get(new PoolKey(endpoint, h.channel().eventLoop(), tls));
         if (q != null) {
             q.remove(h);
         }
     }
 
-    /** Idle pooled connections to an endpoint, over all loops; for tests and metrics. */
+    /** Idle pooled connections to an endpoint, over all loops, plain and TLS; for tests and metrics. */
     public int idleConnections(Endpoint endpoint) {
         int n = 0;
         for (var e : idle.entrySet()) {
             if (e.getKey().endpoint().equals(endpoint)) {
+                n += e.getValue().size.get();
+            }
+        }
+        return n;
+    }
+
+    /** Idle pooled connections to an endpoint over {@code tls} (null: plain ones), over all loops; for tests. */
+    public int idleConnections(Endpoint endpoint, UpstreamTls tls) {
+        int n = 0;
+        for (var e : idle.entrySet()) {
+            if (e.getKey().endpoint().equals(endpoint) && e.getKey().tls() == tls) {
                 n += e.getValue().size.get();
             }
         }

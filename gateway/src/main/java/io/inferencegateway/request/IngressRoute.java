@@ -29,14 +29,19 @@ public record IngressRoute(String id, Auth auth, boolean answeredWhileDraining, 
         /** As {@code spec.auth.protectMetrics} says. */
         METRICS,
         /** As {@code spec.auth.protectUi} says. */
-        UI;
+        UI,
+        /**
+         * The cluster-to-cluster token when {@code spec.cluster.tokenFile} is set (checked whether or not
+         * {@code spec.auth} is on); otherwise as {@code spec.auth.protectMetrics} says (the capacity summary).
+         */
+        CLUSTER;
 
         /** Whether a caller of such a route must authenticate under {@code access}. */
         public boolean required(AccessConfig access) {
             return switch (this) {
                 case NONE -> false;
                 case REQUIRED -> true;
-                case METRICS -> access.protectMetrics();
+                case METRICS, CLUSTER -> access.protectMetrics();
                 case UI -> access.protectUi();
             };
         }

@@ -7,11 +7,13 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.inferencegateway.auth.Authenticator;
+import io.inferencegateway.auth.ClusterToken;
 import io.inferencegateway.config.ConfigFileWatcher;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
@@ -20,6 +22,9 @@ import io.inferencegateway.config.ObservabilityConfig;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.ReplicaConfig;
 import io.inferencegateway.config.Secrets;
+import io.inferencegateway.config.GlobalConfig;
+import io.inferencegateway.config.TargetConfig;
+import io.inferencegateway.proxy.UpstreamTls;
 import io.inferencegateway.discovery.DefaultNamespace;
 import io.inferencegateway.discovery.PodDiscovery;
 import io.inferencegateway.metrics.MetricsCache;
@@ -38,6 +43,7 @@ import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
 import io.inferencegateway.ratelimit.RateLimiter;
 import io.inferencegateway.observability.AccessLog;
+import io.inferencegateway.observability.CapacitySummary;
 import io.inferencegateway.observability.FleetView;
 import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.observability.LiveState;
@@ -62,6 +68,8 @@ public final class Gateway implements AutoCloseable {
     private final RequestListeners requestListeners;
     private final RequestMeters requestMeters; // null when spec.observability.requestMetrics is off
     private final FleetView fleetView;
+    private final CapacitySummary capacitySummary;
+    private volatile ClusterToken clusterToken; // null unless spec.cluster.tokenFile is set
     private final RequestTracer tracer; // null unless spec.observability.tracing names an endpoint
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
@@ -78,6 +86,7 @@ public final class Gateway implements AutoCloseable {
     private final Map<String, LatencyPredictor> predictors = new ConcurrentHashMap<>();
     // spec.global: the providers' API keys and the clusters' token, watched (docs/global.md)
     private final Secrets secrets = new Secrets();
+    private volatile UpstreamTls targetTls; // for spec.global's https targets; null while there are none
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
@@ -100,6 +109,7 @@ public final class Gateway implements AutoCloseable {
         }
         this.config = config;
         applySecrets(config);
+        this.targetTls = targetTls(config.global());
         this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meterRegistry) : null;
         this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry, redisResources::get);
         requestListeners.add(rateLimiter);
@@ -107,9 +117,13 @@ public final class Gateway implements AutoCloseable {
         requestListeners.add(new TargetMeters(meterRegistry, () -> this.config.global()));
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
+        scraper.authorization(this::clusterAuthorization);
+        scraper.targetTls(this::targetTls);
         discovery.attach(pools);
         this.fleetView = new FleetView(live, System::currentTimeMillis);
         requestListeners.add(fleetView);
+        this.capacitySummary = new CapacitySummary(live, fleetView, () -> this.config.cluster());
+        this.clusterToken = clusterToken(config);
         ObservabilityConfig.TracingConfig tracing = config.observability().tracing();
         this.tracer = tracing.enabled() ? RequestTracer.otlp(tracing, clock) : null;
         if (tracer != null) {
@@ -191,7 +205,11 @@ public final class Gateway implements AutoCloseable {
      * finish on the pool they started with. Listeners (the per-pool routes) run after the swap.
      */
     public synchronized PoolChanges reload(GatewayConfig next) {
-        applySecrets(next); // first: a secret file that cannot be read refuses the whole config
+        // first, so that a secret or token file that cannot be read refuses the reload before anything changed
+        applySecrets(next);
+        UpstreamTls nextTls = next.global().equals(config.global()) ? targetTls : targetTls(next.global());
+        boolean tokenChanged = !Objects.equals(next.cluster().tokenFile(), config.cluster().tokenFile());
+        ClusterToken nextToken = tokenChanged ? clusterToken(next) : null;
         ModelPools before = pools;
         retireSharings(next);
         List<ModelPool> list = new ArrayList<>();
@@ -208,7 +226,15 @@ public final class Gateway implements AutoCloseable {
                 previous.close();
             }
         }
+        if (tokenChanged) {
+            ClusterToken previous = clusterToken;
+            clusterToken = nextToken;
+            if (previous != null) {
+                previous.close();
+            }
+        }
         rateLimiter.reconfigure(next.rateLimits());
+        targetTls = nextTls;
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
         for (ModelPool old : before.pools()) {
@@ -225,12 +251,44 @@ public final class Gateway implements AutoCloseable {
         return PoolChanges.between(before, after);
     }
 
+    /**
+     * How the global tier speaks to {@code target}: over TLS with spec.global.tls's trust and client certificate when
+     * its URL is https, else null (plain HTTP).
+     */
+    public UpstreamTls targetTls(TargetConfig target) {
+        return target.https() ? targetTls : null;
+    }
+
+    /** The TLS of spec.global's https targets, read from its files now; null when no target is https. */
+    private static UpstreamTls targetTls(GlobalConfig global) {
+        if (global.targets().stream().noneMatch(TargetConfig::https)) {
+            return null;
+        }
+        GlobalConfig.TlsFiles f = global.tls();
+        try {
+            return UpstreamTls.client(f.caFile(), f.certFile(), f.keyFile());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("spec.global.tls: " + e.getMessage(), e);
+        }
+    }
+
+    /** What a global tier's pool sends its clusters' capacity summaries: the bearer token of spec.global. */
+    private String clusterAuthorization(ModelPool pool) {
+        String token = pool.config().global() ? secrets.value(config.global().clusterTokenFile()) : null;
+        return token == null ? null : "Bearer " + token;
+    }
+
     private void applySecrets(GatewayConfig next) {
         try {
             secrets.apply(next);
         } catch (InvalidConfigException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
+    }
+
+    private static ClusterToken clusterToken(GatewayConfig cfg) {
+        return cfg.cluster().tokenFile() == null ? null
+                : ClusterToken.watch(cfg.cluster().tokenFile(), "spec.cluster.tokenFile");
     }
 
     private static String predictorKey(PoolConfig p) {
@@ -253,6 +311,16 @@ public final class Gateway implements AutoCloseable {
     /** What the live fleet page (GET /ui) shows; listens to every request. */
     public FleetView fleetView() {
         return fleetView;
+    }
+
+    /** What {@code GET /capacity} answers: this cluster's capacity per model, for a global tier. */
+    public CapacitySummary capacitySummary() {
+        return capacitySummary;
+    }
+
+    /** The token {@code GET /capacity} asks for ({@code spec.cluster.tokenFile}); null while none is set. */
+    public ClusterToken clusterToken() {
+        return clusterToken;
     }
 
     /** Checks credentials ({@code spec.auth}); null while auth is off. */
@@ -323,6 +391,10 @@ public final class Gateway implements AutoCloseable {
         Authenticator auth = authenticator;
         if (auth != null) {
             auth.close();
+        }
+        ClusterToken token = clusterToken;
+        if (token != null) {
+            token.close();
         }
         rateLimiter.close();
         prefixSharings.values().forEach(RedisPrefixSharing::close);

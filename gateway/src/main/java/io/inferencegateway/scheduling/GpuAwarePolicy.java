@@ -244,6 +244,64 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         return anyFresh;
     }
 
+    /** As {@link #saturated}, the share of fresh candidates the profile's saturation detector finds full. */
+    @Override
+    public double saturatedFraction(List<Endpoint> candidates) {
+        if (saturation == null) {
+            return Double.NaN;
+        }
+        long now = clock.nanoTime();
+        double factor = estimator.factor();
+        PerThread thread = threads.get();
+        EndpointState s = thread.probe;
+        int fresh = 0;
+        int full = 0;
+        for (int i = 0; i < candidates.size(); i++) {
+            Endpoint e = candidates.get(i);
+            thread.refresh(i, e, metrics, inFlight);
+            estimate(s, e, thread.readers[i], thread.tallies[i], now, factor);
+            if (s.fresh()) {
+                fresh++;
+                if (saturation.saturated(s)) {
+                    full++;
+                }
+            }
+        }
+        return fresh == 0 ? Double.NaN : full / (double) fresh;
+    }
+
+    /**
+     * The latency of a typical request of the pool ({@link LatencyPredictor#typicalRequest}) on the fresh candidate
+     * predicted to answer it first; null while the predictor learns or when no candidate's metrics are fresh. Off the
+     * request path (the capacity summary): it costs a prediction per candidate.
+     */
+    public LatencyPrediction typicalPrediction(String model, List<Endpoint> candidates) {
+        if (!predictor.ready() || candidates.isEmpty()) {
+            return null;
+        }
+        InferenceRequest typical = predictor.typicalRequest(model);
+        long now = clock.nanoTime();
+        double factor = estimator.factor();
+        PerThread thread = threads.get();
+        SchedulingCycle cycle = thread.cycle.begin(typical, now);
+        try {
+            addStates(cycle, thread, candidates, now, factor);
+            double[] scratch = cycle.doubleScratch(LatencyPredictor.FEATURES);
+            EndpointState best = null;
+            for (EndpointState s : cycle.states()) {
+                if (s.fresh()) {
+                    predictor.predict(s, typical, 0, scratch);
+                    if (best == null || s.predictedTtftMillis() < best.predictedTtftMillis()) {
+                        best = s;
+                    }
+                }
+            }
+            return best == null ? null : predictor.prediction(best, typical, 0, now);
+        } finally {
+            cycle.end();
+        }
+    }
+
     /** Adds every candidate's state to the cycle; returns how many have fresh metrics. */
     private int addStates(SchedulingCycle cycle, PerThread thread, List<Endpoint> candidates, long now,
             double factor) {

@@ -316,7 +316,7 @@ class ConfigLoaderTest {
                         spec:
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"], engineType: ollama}
-                        """, "spec.schedulers[0].engineType must be one of vllm, sglang, tgi, trtllm, llamacpp; "
+                        """, "spec.schedulers[0].engineType must be one of vllm, sglang, tgi, trtllm, llamacpp, inference-gateway; "
                         + "got 'ollama'"),
                 Arguments.of("unknown profile", HEAD + """
                         spec:
@@ -405,7 +405,37 @@ class ConfigLoaderTest {
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"], flowControl: {maxQueued: -1}}
                         """, "spec.schedulers[0].flowControl.maxQueued must be 0..1000000, got -1"),
+                Arguments.of("cluster name not a label value", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"]}
+                          cluster: {name: "us east"}
+                        """, "spec.cluster.name must be 1..63 letters, digits, '.', '_' or '-', got 'us east'"),
+                Arguments.of("cluster token file blank", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"]}
+                          cluster: {tokenFile: " "}
+                        """, "spec.cluster.tokenFile is required"),
                 Arguments.of("not YAML", "kind: InferenceGatewayConfig\nspec: {schedulers: [}\n", "config is not valid YAML"));
+    }
+
+    @Test
+    void theClusterSectionGivesTheSummarysNameRegionAndTokenFile() throws Exception {
+        GatewayConfig c = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - {modelName: a, endpoints: ["h:1"]}
+                  cluster: {name: us-east, region: us-east-1, tokenFile: /etc/gateway/cluster/token}
+                """);
+
+        assertThat(c.cluster()).isEqualTo(new ClusterConfig("us-east", "us-east-1",
+                java.nio.file.Path.of("/etc/gateway/cluster/token")));
+        assertThat(ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - {modelName: a, endpoints: ["h:1"]}
+                """).cluster()).as("unset: no name, an open summary").isEqualTo(ClusterConfig.NONE);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
+import io.inferencegateway.config.AccessConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.inferencegateway.request.IngressRoute;
@@ -118,6 +119,15 @@ class DispatchTableTest {
         assertThat(table.routeIds()).containsExactly("inference", "liveness", "gateway-metrics", "fleet-page");
     }
 
+    @Test
+    void withoutAClusterTokenTheCapacitySummaryIsProtectedLikeMetrics() {
+        AccessConfig protecting = new AccessConfig(true, Path.of("keys"), null, true, false);
+        AccessConfig open = new AccessConfig(true, Path.of("keys"), null, false, false);
+
+        assertThat(IngressRoute.Auth.CLUSTER.required(protecting)).isTrue();
+        assertThat(IngressRoute.Auth.CLUSTER.required(open)).isFalse();
+    }
+
     static Stream<Arguments> badTables() {
         return Stream.of(
                 Arguments.of("a line without its route", "GET /v1/models", "line 1 'GET /v1/models'"),
@@ -128,7 +138,7 @@ class DispatchTableTest {
                 Arguments.of("the same method and path twice", "GET /a r\nGET /a s", "line 2 'GET /a s': GET /a is already"),
                 Arguments.of("nothing but comments", "# none", "the dispatch table is empty"),
                 Arguments.of("an unknown option", "GET /a r open", "unknown option 'open'"),
-                Arguments.of("an unknown auth", "GET /a r auth=maybe", "auth must be required, none, metrics or ui"),
+                Arguments.of("an unknown auth", "GET /a r auth=maybe", "auth must be required, none, metrics, ui or cluster"),
                 Arguments.of("an unknown drain", "GET /a r drain=later", "drain must be refuse or answer"),
                 Arguments.of("a bad operation name", "GET /a r operation=Chat!", "operation must be a name"),
                 Arguments.of("a bad streamUsage", "GET /a r streamUsage=yes", "streamUsage must be true or false"),
@@ -181,6 +191,10 @@ class DispatchTableTest {
         }
         assertThat(table.dispatch("GET", "/metrics").route().auth()).isEqualTo(IngressRoute.Auth.METRICS);
         assertThat(table.dispatch("GET", "/ui").route().auth()).isEqualTo(IngressRoute.Auth.UI);
+        assertThat(table.dispatch("GET", "/capacity").route()).satisfies(r -> {
+            assertThat(r.auth()).isEqualTo(IngressRoute.Auth.CLUSTER);
+            assertThat(r.answeredWhileDraining()).isTrue();
+        });
         assertThat(table.dispatch("POST", "/v1/chat/completions").route())
                 .isEqualTo(new IngressRoute("inference", IngressRoute.Auth.REQUIRED, false, "chat", true));
         assertThat(table.dispatch("POST", "/v1/completions").route().operation()).isEqualTo("text_completion");

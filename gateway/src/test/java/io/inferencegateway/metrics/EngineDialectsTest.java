@@ -40,7 +40,8 @@ class EngineDialectsTest {
 
     @Test
     void theBuiltInEnginesAreRegisteredInOrder() {
-        assertThat(EngineDialects.names()).containsExactly("vllm", "sglang", "tgi", "trtllm", "llamacpp");
+        assertThat(EngineDialects.names()).containsExactly("vllm", "sglang", "tgi", "trtllm", "llamacpp",
+                "inference-gateway");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -86,7 +87,7 @@ class EngineDialectsTest {
     void anUnregisteredEngineIsRefusedWithTheRegisteredNames() {
         assertThatThrownBy(() -> EngineDialects.forEngine("ollama"))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("no engine dialect named 'ollama' (vllm, sglang, tgi, trtllm, llamacpp)");
+                .hasMessage("no engine dialect named 'ollama' (vllm, sglang, tgi, trtllm, llamacpp, inference-gateway)");
     }
 
     private static String read(Path f) {

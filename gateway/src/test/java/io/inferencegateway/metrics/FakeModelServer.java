@@ -27,6 +27,8 @@ final class FakeModelServer implements AutoCloseable {
     private volatile int status = 200;
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile String lastPath;
+    private volatile String lastQuery;
+    private volatile String lastAuthorization;
     private volatile boolean closingConnections;
     private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
 
@@ -36,6 +38,8 @@ final class FakeModelServer implements AutoCloseable {
             requests.incrementAndGet();
             clientPorts.add(exchange.getRemoteAddress().getPort());
             lastPath = exchange.getRequestURI().getPath();
+            lastQuery = exchange.getRequestURI().getRawQuery();
+            lastAuthorization = exchange.getRequestHeaders().getFirst("Authorization");
             try {
                 // bounded so that a forgotten release cannot hang the JVM at shutdown
                 gate.await(30, TimeUnit.SECONDS);
@@ -105,6 +109,16 @@ final class FakeModelServer implements AutoCloseable {
 
     String lastPath() {
         return lastPath;
+    }
+
+    /** The last request's query, still URL-encoded; null without one. */
+    String lastQuery() {
+        return lastQuery;
+    }
+
+    /** The last request's Authorization header, or null. */
+    String lastAuthorization() {
+        return lastAuthorization;
     }
 
     @Override

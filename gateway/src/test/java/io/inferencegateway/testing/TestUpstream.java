@@ -12,6 +12,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
@@ -33,6 +34,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.OptionalSslHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 
 /**
  * A model server stand-in for gateway tests, on a real loopback socket: answers JSON, or streams SSE
@@ -105,10 +109,20 @@ public final class TestUpstream implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger clientsGoneMidResponse = new AtomicInteger();
     private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicInteger tlsConnections = new AtomicInteger();
     private final AtomicInteger floodEventsSent = new AtomicInteger();
     private volatile Behaviour behaviour = new Json(200, "{\"ok\":true}");
+    private volatile String metrics = IDLE_VLLM_METRICS;
 
     public TestUpstream() throws InterruptedException {
+        this(null);
+    }
+
+    /**
+     * With {@code tls}, the upstream serves HTTPS and plain HTTP on its one port, telling them apart by the first bytes
+     * of each connection; {@link #tlsConnections()} counts the connections that completed a TLS handshake.
+     */
+    public TestUpstream(SslContext tls) throws InterruptedException {
         server = new ServerBootstrap()
                 .group(group)
                 .channel(NioServerSocketChannel.class)
@@ -116,10 +130,31 @@ public final class TestUpstream implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         connections.incrementAndGet();
+                        if (tls != null) {
+                            ch.pipeline().addLast(new OptionalSslHandler(tls), new ChannelInboundHandlerAdapter() {
+                                @Override
+                                public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                                    if (evt instanceof SslHandshakeCompletionEvent done && done.isSuccess()) {
+                                        tlsConnections.incrementAndGet();
+                                    }
+                                    ctx.fireUserEventTriggered(evt);
+                                }
+
+                                @Override
+                                public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                                    ctx.close(); // a client that failed the handshake (what the tests try)
+                                }
+                            });
+                        }
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 24), new Handler());
                     }
                 })
                 .bind("127.0.0.1", 0).sync().channel();
+    }
+
+    /** Connections that completed a TLS handshake (an upstream made with a TLS context). */
+    public int tlsConnections() {
+        return tlsConnections.get();
     }
 
     public int port() {
@@ -128,6 +163,12 @@ public final class TestUpstream implements AutoCloseable {
 
     public String address() {
         return "127.0.0.1:" + port();
+    }
+
+    /** What GET /metrics answers from now on (an idle vLLM server's exposition until told otherwise). */
+    public TestUpstream metrics(String exposition) {
+        this.metrics = exposition;
+        return this;
     }
 
     public TestUpstream behave(Behaviour b) {
@@ -190,7 +231,7 @@ public final class TestUpstream implements AutoCloseable {
         protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
             if (req.uri().equals("/metrics")) {
                 // an idle vLLM server, so that the gateway's scrapes neither fail nor count as requests
-                byte[] text = IDLE_VLLM_METRICS.getBytes(StandardCharsets.UTF_8);
+                byte[] text = metrics.getBytes(StandardCharsets.UTF_8);
                 FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
                         Unpooled.wrappedBuffer(text));
                 response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4")

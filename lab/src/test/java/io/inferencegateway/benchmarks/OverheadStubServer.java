@@ -8,6 +8,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -28,6 +29,9 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.OptionalSslHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.CharsetUtil;
 
 /**
@@ -48,8 +52,15 @@ public final class OverheadStubServer implements AutoCloseable {
     private final Channel server;
     private final int events;
     private final long eventGapMillis;
+    private final java.util.concurrent.atomic.AtomicInteger tlsConnections = new java.util.concurrent.atomic.AtomicInteger();
 
     public OverheadStubServer(int port, int threads, int events, long eventGapMillis) throws InterruptedException {
+        this(port, threads, events, eventGapMillis, null);
+    }
+
+    /** With {@code tls}, HTTPS and plain HTTP on the one port (told apart by each connection's first bytes). */
+    public OverheadStubServer(int port, int threads, int events, long eventGapMillis, SslContext tls)
+            throws InterruptedException {
         this.events = events;
         this.eventGapMillis = eventGapMillis;
         this.group = new NioEventLoopGroup(threads);
@@ -59,9 +70,25 @@ public final class OverheadStubServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {
+                            ch.pipeline().addLast(new OptionalSslHandler(tls), new ChannelInboundHandlerAdapter() {
+                                @Override
+                                public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+                                    if (evt instanceof SslHandshakeCompletionEvent done && done.isSuccess()) {
+                                        tlsConnections.incrementAndGet();
+                                    }
+                                    ctx.fireUserEventTriggered(evt);
+                                }
+                            });
+                        }
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20), new Handler());
                     }
                 }).bind("127.0.0.1", port).sync().channel();
+    }
+
+    /** Connections that completed a TLS handshake. */
+    public int tlsConnections() {
+        return tlsConnections.get();
     }
 
     public int port() {

@@ -85,6 +85,9 @@ public final class ProxyOverheadBenchmark {
                 System.out.println("wrk is not on the PATH: no closed-loop runs (apt-get install wrk)");
             }
         }
+        if (sections.contains("tls")) { // not among the defaults: -Dsections=tls
+            tlsCost(rounds, Integer.parseInt(System.getProperty("closedSeconds", "10")));
+        }
         if (sideBySide && sections.contains("streamcpu")) {
             streamingCpu(rounds, Integer.parseInt(System.getProperty("streamSeconds", "60")),
                     Integer.parseInt(System.getProperty("streamRate", "100")));
@@ -262,6 +265,64 @@ public final class ProxyOverheadBenchmark {
                                 Wrk.format(b.result()), b.cpuMicros(), g.rate() / b.result().rate(), gCpu / b.cpuMicros());
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * What TLS costs, closed loop ({@code -Dsections=tls}): wrk with one thread, 16 kept-alive connections and 1 KiB
+     * requests, against three gateway processes of this build on one stub: plain on both sides; calling the stub over
+     * TLS ({@code camel.component.upstream.tlsCaFile}); and serving wrk over HTTPS ({@code gateway.tls.*}). They take
+     * turns, in a rotating order; throughput, latency and the gateway's CPU per request, each against the plain one of
+     * the same round. Connections are kept alive on both sides, so this is the steady cost of TLS records, not of
+     * handshakes. Needs the gateway's test jar (TestPki) on the class path, as the lab's tests have it.
+     */
+    static void tlsCost(int rounds, int seconds) throws Exception {
+        if (!Wrk.available()) {
+            System.out.println("wrk is not on the PATH: no TLS runs (apt-get install wrk)");
+            return;
+        }
+        io.inferencegateway.testing.TestPki pki = io.inferencegateway.testing.TestPki.create(
+                Files.createTempDirectory("overhead-pki"));
+        String jar = System.getProperty("gatewayJar", "target/inference-gateway.jar");
+        try (OverheadStubServer stub = new OverheadStubServer(0, 1, 20, 20, pki.serverContext(pki.server(), false));
+                GatewayProcess plain = GatewayProcess.start(List.of("127.0.0.1:" + stub.port()), "m", "",
+                        "overhead-tls-plain", jar, List.of(), null);
+                GatewayProcess upstream = GatewayProcess.start(List.of("127.0.0.1:" + stub.port()), "m", "",
+                        "overhead-tls-upstream", jar,
+                        List.of("-Dcamel.component.upstream.tlsCaFile=" + pki.caFile()), null);
+                GatewayProcess listener = GatewayProcess.start(List.of("127.0.0.1:" + stub.port()), "m", "",
+                        "overhead-tls-listener", jar, List.of("-Dgateway.tls.certFile=" + pki.server().cert(),
+                                "-Dgateway.tls.keyFile=" + pki.server().key()), pki.jdkClientContext(false))) {
+            Path small = Wrk.script(requestOfSize(1024, "m", false, 16));
+            Object[][] gateways = {{"plain", plain, "http"}, {"upstream TLS", upstream, "http"},
+                    {"client TLS", listener, "https"}};
+            System.out.println("TLS cost, closed loop (wrk -t1 -c16, 1 KiB), warming up (JIT) ...");
+            for (Object[] g : gateways) {
+                Wrk.run((String) g[2], ((GatewayProcess) g[1]).port, small, 16, 15);
+            }
+            int tlsBefore = stub.tlsConnections();
+            for (int round = 1; round <= rounds; round++) {
+                System.out.printf(Locale.ROOT, "%nTLS round %d of %d (%d s each, load average %s)%n", round, rounds,
+                        seconds, loadAverage());
+                java.util.Map<String, double[]> results = new java.util.LinkedHashMap<>();
+                for (int k = 0; k < gateways.length; k++) {
+                    Object[] g = gateways[(k + round - 1) % gateways.length]; // each goes first in turn
+                    GatewayProcess p = (GatewayProcess) g[1];
+                    long c0 = p.cpuNanos();
+                    Wrk.Result r = Wrk.run((String) g[2], p.port, small, 16, seconds);
+                    double cpu = (p.cpuNanos() - c0) / 1e3 / r.requests();
+                    results.put((String) g[0], new double[] {r.rate(), r.p50(), r.p99(), cpu});
+                }
+                double[] base = results.get("plain");
+                results.forEach((name, v) -> System.out.printf(Locale.ROOT,
+                        "  %-13s %,9.0f req/s, p50 %6.3f ms, p99 %6.3f ms, %5.1f µs CPU/request (throughput %.2fx,"
+                                + " CPU %.2fx plain's)%n", name, v[0], v[1], v[2], v[3], v[0] / base[0], v[3] / base[3]));
+            }
+            System.out.printf(Locale.ROOT, "  TLS connections the stub accepted during the rounds: %d (kept alive)%n",
+                    stub.tlsConnections() - tlsBefore);
+            if (stub.tlsConnections() == 0) {
+                throw new IllegalStateException("the upstream-TLS gateway called the stub in plain HTTP");
             }
         }
     }
@@ -605,6 +666,15 @@ public final class ProxyOverheadBenchmark {
         /** @param jar the gateway jar to run: this build's, or another build's to compare against */
         static GatewayProcess start(List<String> endpoints, String model, String specLines, String name, String jar)
                 throws Exception {
+            return start(endpoints, model, specLines, name, jar, List.of(), null);
+        }
+
+        /**
+         * @param moreJvmArgs after {@code -DgatewayJvmArgs}' (e.g. {@code -Dgateway.tls.certFile=...})
+         * @param https       how to reach a listener that speaks HTTPS, or null for plain HTTP
+         */
+        static GatewayProcess start(List<String> endpoints, String model, String specLines, String name, String jar,
+                List<String> moreJvmArgs, javax.net.ssl.SSLContext https) throws Exception {
             Path config = Files.createTempFile("overhead", ".yaml");
             String list = endpoints.stream().map(e -> "\"" + e + "\"").collect(java.util.stream.Collectors.joining(", "));
             Files.writeString(config, """
@@ -627,15 +697,17 @@ public final class ProxyOverheadBenchmark {
             if (!jvmArgs.isBlank()) {
                 command.addAll(List.of(jvmArgs.trim().split("\\s+")));
             }
+            command.addAll(moreJvmArgs);
             command.addAll(List.of("-jar", jar, "serve", "--config", config.toString(),
                     "--port", Integer.toString(port)));
             Process p = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(new File("target/" + name + ".log")).start();
-            HttpClient http = HttpClient.newHttpClient();
+            HttpClient http = https == null ? HttpClient.newHttpClient() : HttpClient.newBuilder().sslContext(https).build();
+            String ready = (https == null ? "http://127.0.0.1:" : "https://localhost:") + port + "/ready";
             // up to 3 minutes: on a shared 2-core machine at load 20 Camel Main took over a minute to start
             for (int i = 0; i < 360; i++) {
                 try {
-                    if (http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ready")).build(),
+                    if (http.send(HttpRequest.newBuilder(URI.create(ready)).build(),
                             HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                         return new GatewayProcess(p, port);
                     }

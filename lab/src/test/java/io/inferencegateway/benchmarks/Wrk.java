@@ -54,8 +54,13 @@ final class Wrk {
     }
 
     static Result run(int port, Path script, int connections, int seconds) throws Exception {
+        return run("http", port, script, connections, seconds);
+    }
+
+    /** @param scheme {@code http}, or {@code https} (wrk does not verify the server's certificate) */
+    static Result run(String scheme, int port, Path script, int connections, int seconds) throws Exception {
         Process p = new ProcessBuilder(List.of("wrk", "-t1", "-c" + connections, "-d" + seconds + "s", "--latency",
-                "-s", script.toString(), "http://127.0.0.1:" + port + "/v1/completions"))
+                "-s", script.toString(), scheme + "://127.0.0.1:" + port + "/v1/completions"))
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor();

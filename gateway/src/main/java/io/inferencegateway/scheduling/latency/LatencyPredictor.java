@@ -49,6 +49,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private static final double ACCURACY_RATE = 0.005;
     private static final double MIN_MILLIS = 0.5;
     private static final int DEFAULT_OUTPUT_TOKENS = 128;
+    private static final int DEFAULT_UNCACHED_PROMPT_TOKENS = 512;
 
     private final String pool;
     private final RecursiveLeastSquares ttftFit = new RecursiveLeastSquares(new double[] {50, 60, 40, 20, 0, 10}, 1e4,
@@ -59,6 +60,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private volatile double[] ttftCoefficients = ttftFit.coefficients();
     private volatile double[] tpotCoefficients = tpotFit.coefficients();
     private volatile double meanOutputTokens = DEFAULT_OUTPUT_TOKENS;
+    private volatile double meanUncachedPromptTokens = DEFAULT_UNCACHED_PROMPT_TOKENS;
     private volatile long samples;
     private final Accuracy ttftAccuracy = new Accuracy();
     private final Accuracy tpotAccuracy = new Accuracy();
@@ -159,6 +161,16 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
                 ready ? tpot(x, speed) : Double.NaN, outputTokens(request), request.stream(), nowNanos, x, this);
     }
 
+    /**
+     * A request shaped like the pool's recent ones, for a prediction that stands for the pool (the capacity summary):
+     * a stream of the model, no adapter, whose prompt is the mean uncached prompt of the responses learned from and
+     * whose output is their mean output.
+     */
+    public InferenceRequest typicalRequest(String model) {
+        int promptTokens = (int) Math.round(meanUncachedPromptTokens);
+        return new InferenceRequest(model, null, "", promptTokens, true, false, (int) Math.round(meanOutputTokens));
+    }
+
     /** The output tokens to expect: what the pool's responses averaged, within the request's budget. */
     public int outputTokens(InferenceRequest request) {
         int mean = (int) Math.round(meanOutputTokens);
@@ -188,6 +200,9 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
             }
             if (outputTokens > 0) {
                 meanOutputTokens += 0.02 * (outputTokens - meanOutputTokens);
+            }
+            if (ttftMillis > 0) { // x[1]: the uncached prompt in thousands of tokens
+                meanUncachedPromptTokens += 0.02 * (x[1] * 1000 - meanUncachedPromptTokens);
             }
             if (ttftMillis > 0) {
                 samples++;

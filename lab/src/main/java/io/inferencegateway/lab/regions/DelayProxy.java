@@ -21,8 +21,13 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 
@@ -40,11 +45,12 @@ import io.netty.util.concurrent.Future;
  * {@link #restore()} heals it: after a blackhole, what was held goes on (TCP would retransmit it); after a reset, the
  * listener is bound again on the same port. Counters of connections and forwarded bytes are for assertions.
  *
- * <p>All connections run on one event loop thread of the proxy's own (no thread per connection); {@link #close()}
- * closes every channel and stops that thread.
+ * <p>All connections run on one event loop thread of the proxy's own (no thread per connection), epoll where it loads,
+ * else NIO; {@link #close()} closes every channel and stops that thread.
  *
  * <pre>{@code
- * try (DelayProxy link = DelayProxy.start("east", new InetSocketAddress("127.0.0.1", 0), target, Duration.ofMillis(40))) {
+ * InetSocketAddress anyPort = new InetSocketAddress("127.0.0.1", 0);
+ * try (DelayProxy link = DelayProxy.start("east", anyPort, target, Duration.ofMillis(40))) {
  *     call(link.address());          // >= 80 ms more per round trip on a kept-alive connection
  *     link.cut(CutMode.BLACKHOLE);   // calls time out
  *     link.restore();
@@ -82,9 +88,10 @@ public final class DelayProxy implements AutoCloseable {
         this.target = target;
         this.delayNanos = nanos(oneWayDelay);
         this.group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("delay-proxy-" + name, true),
-                NioIoHandler.newFactory());
+                Epoll.isAvailable() ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         this.loop = group.next();
-        this.listener = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
+        this.listener = new ServerBootstrap().group(group)
+                .channel(Epoll.isAvailable() ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.AUTO_READ, false)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -154,6 +161,9 @@ public final class DelayProxy implements AutoCloseable {
         });
         if (closed != null) {
             closed.syncUninterruptibly();
+            // NIO closes a listening socket for real only when its selector next runs, which this round trip waits
+            // for (epoll closes it at once); until then a connect would be accepted by the kernel and reset
+            onLoop(() -> null);
         }
     }
 
@@ -167,8 +177,13 @@ public final class DelayProxy implements AutoCloseable {
                 return null;
             });
         } else if (was == CutMode.RESET) {
-            bind(address);
-            cut = null;
+            cut = null; // before the bind: a connection accepted at once is served, not reset
+            try {
+                bind(address);
+            } catch (RuntimeException e) {
+                cut = CutMode.RESET;
+                throw e;
+            }
         }
     }
 
@@ -225,6 +240,11 @@ public final class DelayProxy implements AutoCloseable {
 
     long delayNanos() {
         return delayNanos;
+    }
+
+    /** The kind of channel that dials the target, of the same transport as the listener. */
+    static Class<? extends Channel> socketChannelClass() {
+        return Epoll.isAvailable() ? EpollSocketChannel.class : NioSocketChannel.class;
     }
 
     AtomicLong bytesToTargetCounter() {

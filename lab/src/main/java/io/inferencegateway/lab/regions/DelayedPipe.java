@@ -24,13 +24,13 @@ final class DelayedPipe {
     /** Bytes queued in one direction above which the source is no longer read (TCP's window, roughly). */
     static final int HIGH_WATER_BYTES = 1 << 20;
 
-    private record Chunk(ByteBuf bytes, long dueNanos, boolean end, boolean reset) {
+    private record PendingBytes(ByteBuf bytes, long dueNanos, boolean end, boolean reset) {
     }
 
     private final EventLoop loop;
     private final AtomicLong forwardedBytes;
     private final Runnable drained;
-    private final ArrayDeque<Chunk> queue = new ArrayDeque<>();
+    private final ArrayDeque<PendingBytes> queue = new ArrayDeque<>();
     private Channel destination;
     private long notBeforeNanos;
     private long lastDueNanos;
@@ -59,14 +59,14 @@ final class DelayedPipe {
     /** Queues a chunk read from the source; it takes ownership of {@code bytes}. */
     void offer(ByteBuf bytes, long delayNanos) {
         queuedBytes += bytes.readableBytes();
-        enqueue(new Chunk(bytes, due(delayNanos), false, false));
+        enqueue(new PendingBytes(bytes, due(delayNanos), false, false));
     }
 
     /** The source closed (reset: with an error): the destination is closed likewise once the data ahead is out. */
     void end(long delayNanos, boolean reset) {
         if (!ended) {
             ended = true;
-            enqueue(new Chunk(Unpooled.EMPTY_BUFFER, due(delayNanos), true, reset));
+            enqueue(new PendingBytes(Unpooled.EMPTY_BUFFER, due(delayNanos), true, reset));
         }
     }
 
@@ -87,8 +87,8 @@ final class DelayedPipe {
         long earliest = System.nanoTime() + delayNanos;
         int n = queue.size();
         for (int i = 0; i < n; i++) {
-            Chunk c = queue.poll();
-            queue.add(new Chunk(c.bytes(), Math.max(c.dueNanos(), earliest), c.end(), c.reset()));
+            PendingBytes c = queue.poll();
+            queue.add(new PendingBytes(c.bytes(), Math.max(c.dueNanos(), earliest), c.end(), c.reset()));
         }
         lastDueNanos = Math.max(lastDueNanos, earliest);
         pump();
@@ -97,7 +97,7 @@ final class DelayedPipe {
     /** Forgets what is queued (the connection is gone). */
     void discard() {
         cancelWakeUp();
-        Chunk c;
+        PendingBytes c;
         while ((c = queue.poll()) != null) {
             c.bytes().release();
         }
@@ -111,7 +111,7 @@ final class DelayedPipe {
         }
         long now = System.nanoTime();
         boolean wrote = false;
-        Chunk head;
+        PendingBytes head;
         while ((head = queue.peek()) != null && now >= Math.max(head.dueNanos(), notBeforeNanos)) {
             queue.poll();
             if (head.end()) {
@@ -148,7 +148,7 @@ final class DelayedPipe {
         }
     }
 
-    private void enqueue(Chunk chunk) {
+    private void enqueue(PendingBytes chunk) {
         boolean wasEmpty = queue.isEmpty();
         queue.add(chunk);
         if (wasEmpty) {

@@ -11,7 +11,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.socket.nio.NioSocketChannel;
 
 /**
  * One client connection of a {@link DelayProxy} and its connection to the target, both on one event loop, with a
@@ -41,7 +40,7 @@ final class ProxiedConnection {
         this.loop = client.eventLoop();
         this.toTarget = new DelayedPipe(loop, proxy.bytesToTargetCounter(), this::resumeClientReads);
         this.toClient = new DelayedPipe(loop, proxy.bytesToClientCounter(), this::resumeTargetReads);
-        client.pipeline().addLast(new Side(true));
+        client.pipeline().addLast(new ConnectionEnd(true));
         client.closeFuture().addListener(f -> finishIfBothClosed());
     }
 
@@ -112,11 +111,11 @@ final class ProxiedConnection {
             return;
         }
         InetSocketAddress address = proxy.target();
-        ChannelFuture dialled = new Bootstrap().group(loop).channel(NioSocketChannel.class)
+        ChannelFuture dialled = new Bootstrap().group(loop).channel(DelayProxy.socketChannelClass())
                 .option(ChannelOption.AUTO_READ, false)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)
-                .handler(new Side(false))
+                .handler(new ConnectionEnd(false))
                 .connect(address);
         dialled.addListener(f -> {
             connecting = false;
@@ -171,12 +170,12 @@ final class ProxiedConnection {
     }
 
     /** The handler of either end: what it reads goes into the pipe toward the other end. */
-    private final class Side extends ChannelInboundHandlerAdapter {
+    private final class ConnectionEnd extends ChannelInboundHandlerAdapter {
 
         private final boolean isClient;
         private boolean failed;
 
-        Side(boolean isClient) {
+        ConnectionEnd(boolean isClient) {
             this.isClient = isClient;
         }
 
