@@ -28,7 +28,7 @@ import io.inferencegateway.lab.bench.global.GlobalPolicy;
 import io.inferencegateway.lab.bench.global.GlobalReport;
 import io.inferencegateway.lab.bench.global.GlobalRun;
 import io.inferencegateway.lab.bench.global.GlobalRunner;
-import io.inferencegateway.lab.bench.global.RegionSpec;
+import io.inferencegateway.lab.bench.global.RegionProfile;
 import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
 import io.inferencegateway.lab.bench.gateway.ReplicaMode;
 import io.inferencegateway.lab.bench.load.LiveCounters;
@@ -279,7 +279,7 @@ public final class BenchRunner {
 
     private static String regions(GlobalLayout layout) {
         List<String> parts = new ArrayList<>();
-        for (RegionSpec r : layout.regions()) {
+        for (RegionProfile r : layout.regions()) {
             parts.add(String.format(Locale.ROOT, "%s (%s, %d ms each way, %.2f / %.2f per million input / output "
                     + "tokens)", r.cluster(), r.region(), r.oneWayDelay().toMillis(), r.inputPrice(), r.outputPrice()));
         }

@@ -13,7 +13,7 @@ import java.util.Locale;
 
 import io.inferencegateway.camel.GatewayServer;
 import io.inferencegateway.lab.bench.global.GlobalPolicy;
-import io.inferencegateway.lab.bench.global.RegionSpec;
+import io.inferencegateway.lab.bench.global.RegionProfile;
 import io.inferencegateway.lab.bench.global.TierConfigWriter;
 import io.inferencegateway.lab.regions.DelayProxy;
 import io.inferencegateway.lab.simulator.MetricsDialect;
@@ -29,7 +29,7 @@ record GlobalDemo(List<Region> regions, GatewayServer tier, Path tierConfig, int
     private static final List<String> REGION_NAMES = List.of("us-east", "eu-west", "ap-southeast", "sa-east");
 
     /** One region: its pods, its cluster gateway and config, the tier's link to it. */
-    record Region(RegionSpec spec, SimulatedFleet fleet, GatewayServer gateway, int gatewayPort, Path config,
+    record Region(RegionProfile spec, SimulatedFleet fleet, GatewayServer gateway, int gatewayPort, Path config,
                   DelayProxy link) implements AutoCloseable {
         @Override
         public void close() throws IOException {
@@ -53,10 +53,10 @@ record GlobalDemo(List<Region> regions, GatewayServer tier, Path tierConfig, int
      * Region {@code i} (from 0): the first 5 ms away each way, the second 40 ms, each further one 40 ms more; prices
      * of the first divided by {@code i + 1}.
      */
-    static RegionSpec region(int i) {
+    static RegionProfile region(int i) {
         Duration delay = i == 0 ? Duration.ofMillis(5) : Duration.ofMillis(40L * i);
         String name = i < REGION_NAMES.size() ? REGION_NAMES.get(i) : "region-" + (i + 1);
-        return new RegionSpec("cluster-" + (i + 1), name, delay, 0.60 / (i + 1), 2.40 / (i + 1));
+        return new RegionProfile("cluster-" + (i + 1), name, delay, 0.60 / (i + 1), 2.40 / (i + 1));
     }
 
     static GlobalDemo start(MetricsDialect engine, int clusters, int pods, double timeScale, int port)
@@ -83,7 +83,7 @@ record GlobalDemo(List<Region> regions, GatewayServer tier, Path tierConfig, int
         }
     }
 
-    private static Region startRegion(RegionSpec spec, MetricsDialect engine, int pods, double timeScale)
+    private static Region startRegion(RegionProfile spec, MetricsDialect engine, int pods, double timeScale)
             throws Exception {
         SimulatedFleet fleet = SimulatedFleet.start(DemoCommand.fleetOptions(engine, pods, timeScale));
         Path config = null;
@@ -133,7 +133,7 @@ record GlobalDemo(List<Region> regions, GatewayServer tier, Path tierConfig, int
         String base = "http://localhost:" + port;
         StringBuilder where = new StringBuilder();
         for (Region r : regions) {
-            RegionSpec s = r.spec();
+            RegionProfile s = r.spec();
             where.append(String.format(Locale.ROOT, "  %-10s %-13s %d %s pods %s, gateway http://127.0.0.1:%d, link "
                             + "http://127.0.0.1:%d (%d ms each way), price %.2f / %.2f per million input / output tokens%n",
                     s.cluster(), s.region(), r.fleet().ports().size(), DemoCommand.engineName(engine),

@@ -17,7 +17,7 @@ import java.util.List;
  * @param regions the regions, the tier's home first
  * @param lost    index into {@code regions} of the cluster that is lost
  */
-public record GlobalLayout(List<RegionSpec> regions, Duration spikeStart, Duration spikeEnd, double spikeLoad,
+public record GlobalLayout(List<RegionProfile> regions, Duration spikeStart, Duration spikeEnd, double spikeLoad,
                            Duration lossAt, int lost) {
 
     /** The scenario's name in the catalogue. */
@@ -43,16 +43,16 @@ public record GlobalLayout(List<RegionSpec> regions, Duration spikeStart, Durati
      */
     public static GlobalLayout standard() {
         return new GlobalLayout(List.of(
-                new RegionSpec("near", "us-east", Duration.ofMillis(5), 0.60, 2.40),
-                new RegionSpec("far", "eu-west", Duration.ofMillis(40), 0.30, 1.20)),
+                new RegionProfile("near", "us-east", Duration.ofMillis(5), 0.60, 2.40),
+                new RegionProfile("far", "eu-west", Duration.ofMillis(40), 0.30, 1.20)),
                 Duration.ofSeconds(6), Duration.ofSeconds(12), 0.8, Duration.ofSeconds(14), 0);
     }
 
-    public RegionSpec home() {
+    public RegionProfile home() {
         return regions.get(0);
     }
 
-    public RegionSpec lostRegion() {
+    public RegionProfile lostRegion() {
         return regions.get(lost);
     }
 

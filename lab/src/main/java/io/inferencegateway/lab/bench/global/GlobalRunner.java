@@ -85,7 +85,7 @@ public final class GlobalRunner {
         GatewayProcess tier = null;
         try {
             for (int i = 0; i < layout.regions().size(); i++) {
-                RegionSpec spec = layout.regions().get(i);
+                RegionProfile spec = layout.regions().get(i);
                 regions.add(RunningRegion.start(spec, fleets, fleet, seed + i, gatewayCommand, requestTimeout,
                         metricsInterval, runDir.resolve(spec.cluster())));
             }

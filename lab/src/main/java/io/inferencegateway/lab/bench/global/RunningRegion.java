@@ -20,12 +20,12 @@ import io.inferencegateway.lab.regions.DelayProxy;
  */
 final class RunningRegion implements AutoCloseable {
 
-    private final RegionSpec spec;
+    private final RegionProfile spec;
     private final Fleet fleet;
     private final GatewayProcess gateway;
     private final DelayProxy link;
 
-    private RunningRegion(RegionSpec spec, Fleet fleet, GatewayProcess gateway, DelayProxy link) {
+    private RunningRegion(RegionProfile spec, Fleet fleet, GatewayProcess gateway, DelayProxy link) {
         this.spec = spec;
         this.fleet = fleet;
         this.gateway = gateway;
@@ -39,7 +39,7 @@ final class RunningRegion implements AutoCloseable {
      * @param routeTimeout    the cluster gateway's limit for a pod's response, simulated time
      * @param metricsInterval its scrape interval, simulated time
      */
-    static RunningRegion start(RegionSpec spec, FleetLauncher fleets, FleetSpec fleetSpec, long seed,
+    static RunningRegion start(RegionProfile spec, FleetLauncher fleets, FleetSpec fleetSpec, long seed,
                                List<String> command, Duration routeTimeout, Duration metricsInterval, Path workDir)
             throws Exception {
         Files.createDirectories(workDir);
@@ -63,7 +63,7 @@ final class RunningRegion implements AutoCloseable {
         }
     }
 
-    RegionSpec spec() {
+    RegionProfile spec() {
         return spec;
     }
 

@@ -28,7 +28,7 @@ public final class TierConfigWriter {
     }
 
     /** A cluster as the tier reaches it: {@code address} is the near end of its link. */
-    public record Cluster(RegionSpec region, InetSocketAddress address) {
+    public record Cluster(RegionProfile region, InetSocketAddress address) {
         String url() {
             return "http://" + address.getHostString() + ":" + address.getPort();
         }

@@ -12,9 +12,9 @@ import java.time.Duration;
  * @param inputPrice  currency per million prompt tokens served there
  * @param outputPrice currency per million completion tokens served there
  */
-public record RegionSpec(String cluster, String region, Duration oneWayDelay, double inputPrice, double outputPrice) {
+public record RegionProfile(String cluster, String region, Duration oneWayDelay, double inputPrice, double outputPrice) {
 
-    public RegionSpec {
+    public RegionProfile {
         if (oneWayDelay.isNegative() || inputPrice < 0 || outputPrice < 0) {
             throw new IllegalArgumentException("delays and prices cannot be negative");
         }
