@@ -297,7 +297,13 @@ public final class ConfigLoader {
             }
             endpointPicker = EndpointPickerValidation.validate(at, s.plugins(), s.schedulingProfiles(), catalog());
         } else {
-            endpointPicker = weights(at, s).endpointPicker();
+            endpointPicker = targets.isEmpty() ? weights(at, s).endpointPicker() : globalWeights(at, s).endpointPicker();
+        }
+        if (!targets.isEmpty() && endpointPicker.profile().plugins().stream()
+                .noneMatch(e -> "residency-filter".equals(endpointPicker.plugin(e.pluginRef()).type()))) {
+            throw new InvalidConfigException(at + (s.schedulingProfiles() == null ? ".plugins" : ".schedulingProfiles[0]"
+                    + ".plugins") + " must use a residency-filter on a pool of clusters and providers: it keeps each "
+                    + "tenant's requests in the regions, and away from the providers, its data-residency pin allows");
         }
 
         Duration routeTimeout = duration(s.routeTimeout(), at + ".routeTimeout", PoolConfig.DEFAULT_ROUTE_TIMEOUT);
@@ -322,7 +328,7 @@ public final class ConfigLoader {
                 .outlierDetection(outlierDetection(at + ".outlierDetection", s.outlierDetection()))
                 .flowControl(flowControl(at + ".flowControl", s.flowControl(), modelName, adapters))
                 .slo(slo(at + ".slo", s.slo(), modelName, adapters))
-                .replicas(replicas).targets(targets).build();
+                .replicas(replicas).targets(targets).homeRegion(targets.isEmpty() ? null : global.region()).build();
     }
 
     private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,
@@ -507,7 +513,38 @@ public final class ConfigLoader {
             for (Map.Entry<String, Integer> w : s.weights().entrySet()) {
                 String path = at + ".weights." + w.getKey();
                 if (!Weights.NAMES.contains(w.getKey())) {
-                    throw new InvalidConfigException(path + " is not a known weight (" + String.join(", ", Weights.NAMES) + ")");
+                    throw new InvalidConfigException(path + (GlobalWeights.NAMES.contains(w.getKey())
+                            ? " is a weight for a pool of clusters and providers (spec.global); a pool of pods takes "
+                            : " is not a known weight (") + String.join(", ", Weights.NAMES)
+                            + (GlobalWeights.NAMES.contains(w.getKey()) ? "" : ")"));
+                }
+                if (w.getValue() == null || w.getValue() < 0) {
+                    throw new InvalidConfigException(path + " must be a non-negative integer");
+                }
+                weights = weights.with(w.getKey(), w.getValue());
+            }
+        }
+        return weights;
+    }
+
+    /**
+     * The weights of a global tier's pool (its endpoints are clusters and providers): {@link GlobalWeights#DEFAULT}, then
+     * each explicit weight over it. A pod pool's weights and {@code profile} presets do not apply to it.
+     */
+    private static GlobalWeights globalWeights(String at, Scheduler s) throws InvalidConfigException {
+        if (s.profile() != null) {
+            throw new InvalidConfigException(at + ".profile selects weights for a pool of pods (" + String.join(", ",
+                    Weights.PROFILES) + "); a pool of clusters and providers takes its weights alone");
+        }
+        GlobalWeights weights = GlobalWeights.DEFAULT;
+        if (s.weights() != null) {
+            for (Map.Entry<String, Integer> w : s.weights().entrySet()) {
+                String path = at + ".weights." + w.getKey();
+                if (!GlobalWeights.NAMES.contains(w.getKey())) {
+                    throw new InvalidConfigException(path + (Weights.NAMES.contains(w.getKey())
+                            ? " is a weight for a pool of pods; a pool of clusters and providers takes "
+                            : " is not a known weight (") + String.join(", ", GlobalWeights.NAMES)
+                            + (Weights.NAMES.contains(w.getKey()) ? "" : ")"));
                 }
                 if (w.getValue() == null || w.getValue() < 0) {
                     throw new InvalidConfigException(path + " must be a non-negative integer");

@@ -26,6 +26,8 @@ import io.inferencegateway.domain.Endpoint;
  * @param replicas                  the other active gateway replicas of this pool, and how they agree on placement
  * @param targets                   at a global tier, the clusters and providers whose addresses are the pool's
  *                                  endpoints (docs/global.md); empty for a pool of pods
+ * @param homeRegion                at a global tier, its home region (where standard traffic stays while it can be
+ *                                  served there in time); null for a pool of pods
  */
 public record PoolConfig(
         String name,
@@ -47,7 +49,8 @@ public record PoolConfig(
         FlowControlConfig flowControl,
         SloConfig slo,
         ReplicaConfig replicas,
-        List<TargetConfig> targets) {
+        List<TargetConfig> targets,
+        String homeRegion) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final String DEFAULT_ENGINE = "vllm";

@@ -22,7 +22,7 @@ public final class PoolConfigBuilder {
     private int targetPort = PoolConfig.DEFAULT_TARGET_PORT;
     private String engine = PoolConfig.DEFAULT_ENGINE;
     private Policy policy = Policy.GPU_AWARE;
-    private EndpointPickerConfig endpointPicker = Weights.DEFAULT.endpointPicker();
+    private EndpointPickerConfig endpointPicker; // null: the default for pods, or for targets
     private Duration routeTimeout = PoolConfig.DEFAULT_ROUTE_TIMEOUT;
     private Duration metricsInterval = PoolConfig.DEFAULT_METRICS_INTERVAL;
     private Duration metricsStalenessThreshold;
@@ -33,6 +33,7 @@ public final class PoolConfigBuilder {
     private SloConfig slo = SloConfig.NONE;
     private ReplicaConfig replicas = ReplicaConfig.SINGLE;
     private List<TargetConfig> targets = List.of();
+    private String homeRegion;
 
     PoolConfigBuilder(String modelName) {
         this.modelName = modelName;
@@ -142,11 +143,20 @@ public final class PoolConfigBuilder {
         return this;
     }
 
+    /** At a global tier, the home region; see {@link PoolConfig#homeRegion()}. */
+    public PoolConfigBuilder homeRegion(String homeRegion) {
+        this.homeRegion = homeRegion;
+        return this;
+    }
+
+    /** Without an endpoint picker set: the default weights for pods, or {@link GlobalWeights#DEFAULT} for targets. */
     public PoolConfig build() {
         Duration staleness = metricsStalenessThreshold != null ? metricsStalenessThreshold
                 : PoolConfig.defaultStalenessThreshold(replicas.scrapeInterval(metricsInterval));
         return new PoolConfig(name == null ? modelName : name, modelName, loraAdapters, endpoints, modelSelector,
-                namespace, targetPort, engine, policy, endpointPicker, routeTimeout, metricsInterval, staleness,
-                streamUsage, failover, outlierDetection, flowControl, slo, replicas, targets);
+                namespace, targetPort, engine, policy, endpointPicker != null ? endpointPicker
+                        : targets.isEmpty() ? Weights.DEFAULT.endpointPicker() : GlobalWeights.DEFAULT.endpointPicker(),
+                routeTimeout, metricsInterval, staleness,
+                streamUsage, failover, outlierDetection, flowControl, slo, replicas, targets, homeRegion);
     }
 }

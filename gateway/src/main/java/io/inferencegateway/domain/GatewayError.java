@@ -2,6 +2,7 @@ package io.inferencegateway.domain;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * A request the gateway refuses or cannot serve: what went wrong, the request field at fault if one is, and a message
@@ -156,6 +157,19 @@ public class GatewayError extends RuntimeException {
 
     public static GatewayError noEndpoint(String pool) {
         return new GatewayError(Reason.NO_ENDPOINT, null, "No model server is available for pool '" + pool + "'");
+    }
+
+    /**
+     * A 503 at a global tier: every cluster and provider left for the request is one its tenant's data-residency pin
+     * forbids ({@code residency} says which regions, and whether providers, are allowed).
+     */
+    public static GatewayError noAllowedTarget(String pool, Residency residency) {
+        StringBuilder sb = new StringBuilder("No cluster or provider of pool '").append(pool)
+                .append("' that this request may use is available: its tenant is pinned to ");
+        sb.append(residency.regions().isEmpty() ? "any region" : "region(s) "
+                + String.join(", ", new TreeSet<>(residency.regions())));
+        sb.append(residency.providers() ? "" : " and barred from external providers");
+        return new GatewayError(Reason.NO_ENDPOINT, null, sb.toString());
     }
 
     public static GatewayError upstreamUnavailable() {

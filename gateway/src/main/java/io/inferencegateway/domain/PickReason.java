@@ -16,6 +16,18 @@ public enum PickReason {
     LATENCY_TARGET("latency_target"),
     /** The pool had one candidate left after filtering. */
     ONLY_CANDIDATE("only_candidate"),
+    /** At a global tier, a standard request stayed in the home region, where a cluster could serve it in time. */
+    HOME_REGION("home_region"),
+    /** At a global tier, the target expected to give the first token soonest, round trip included (critical). */
+    FASTEST_TARGET("fastest_target"),
+    /** At a global tier, the target where the request costs least (sheddable and batch requests, or the cost weight). */
+    CHEAPEST_TARGET("cheapest_target"),
+    /** At a global tier, the target with the shortest measured round trip. */
+    NEAREST_TARGET("nearest_target"),
+    /** At a global tier, the target whose recent requests failed least. */
+    FEWEST_ERRORS("fewest_errors"),
+    /** At a global tier, an external provider: no cluster could take the request. */
+    OVERFLOW("overflow"),
     /** A load-blind policy's own rule (round robin, random, least request). */
     POLICY("policy");
 

@@ -60,6 +60,13 @@ public interface SchedulingPolicy {
     }
 
     /**
+     * Where the policy may read what the gateway saw fail at each endpoint lately (the pool's outlier detection); told
+     * once, when the pool is made. Policies that do not weigh failures ignore it.
+     */
+    default void recentFailures(RecentFailures failures) {
+    }
+
+    /**
      * How many of a prompt's first characters the policy reads ({@link InferenceRequest#promptText()}): the request
      * parser decodes no more of a long prompt (openai/InferenceRequestParser.java). All of it unless a policy says.
      */

@@ -48,6 +48,7 @@ public final class ModelPool {
         this.endpoints = List.copyOf(endpoints);
         this.outliers = new OutlierDetector(config.name(), config.outlierDetection(), () -> this.endpoints.size(),
                 clock);
+        policy.recentFailures(outliers);
         this.retryBudget = new RetryBudget(config.failover(), clock);
         this.flowControl = new FlowControl(this, config.flowControl(), clock);
     }

@@ -10,6 +10,7 @@ import java.util.function.IntSupplier;
 import io.inferencegateway.config.OutlierConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.RecentFailures;
 
 /**
  * Takes a pool's failing pods out of its candidates for a while, the way Envoy's outlier detection does. Fed with
@@ -24,7 +25,7 @@ import io.inferencegateway.domain.NanoClock;
  * <p>Readmission happens lazily, on the next look at the pod (a pick, an outcome or {@link #ejectedCount()}), so there
  * is no timer. Each pod's state is guarded by its own monitor, held for a few field updates.
  */
-public final class OutlierDetector {
+public final class OutlierDetector implements RecentFailures {
 
     private final String pool;
     private final OutlierConfig config;
@@ -63,6 +64,16 @@ public final class OutlierDetector {
     public boolean isEjected(Endpoint pod) {
         Pod p = pods.get(pod);
         return p != null && p.ejectedAt(clock.nanoTime());
+    }
+
+    /**
+     * The share of the pod's requests in the current {@code interval} that failed; NaN when it had none in it (or
+     * outlier detection is off). A global tier's error-rate scorer reads it next to a cluster's own summary.
+     */
+    @Override
+    public double failureRatio(Endpoint pod) {
+        Pod p = pods.get(pod);
+        return p == null ? Double.NaN : p.failureRatio(clock.nanoTime());
     }
 
     /**
@@ -156,6 +167,13 @@ public final class OutlierDetector {
             ejected.decrementAndGet();
             listener.readmitted(pool, endpoint);
             return false;
+        }
+
+        synchronized double failureRatio(long now) {
+            if (windowRequests == 0 || now - windowStart >= config.interval().toNanos()) {
+                return Double.NaN; // nothing lately: the window would restart with the next outcome
+            }
+            return (double) windowFailures / windowRequests;
         }
 
         synchronized void outcome(boolean failed, long now) {

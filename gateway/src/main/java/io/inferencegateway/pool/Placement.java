@@ -81,7 +81,12 @@ public final class Placement {
             return null;
         }
         left = pool.outliers().admitted(left);
-        PendingPick next = pool.policy().decide(request, left);
+        PendingPick next;
+        try {
+            next = pool.policy().decide(request, left);
+        } catch (GatewayError e) { // at a global tier: none of those left may serve this request (its residency)
+            return null;
+        }
         PickDecision d = next.decision();
         start(next, new PickDecision(d.endpoint(), PickReason.FAILOVER, d.expectedCachedTokens(), left.size(),
                 d.prediction()));

@@ -3,7 +3,9 @@ package io.inferencegateway.scheduling;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
@@ -23,6 +26,7 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PendingPick;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
+import io.inferencegateway.domain.RecentFailures;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.scheduling.framework.DeferredPicks;
@@ -46,6 +50,10 @@ import io.inferencegateway.domain.SchedulingPolicy;
  * gateway's own dispatches since (see {@link LoadEstimator}), then runs a {@link SchedulerProfile}.
  * When no candidate has fresh metrics it routes by the gateway's in-flight counts instead (least
  * request) and reports the switch, once per transition, through {@link SchedulerEvents} and the log.
+ *
+ * <p>At a global tier (a pool of clusters and providers) each state also carries its target, for the plugins that
+ * weigh region, kind and price, and what this gateway saw fail there lately; the profile always runs, since providers
+ * publish no metrics and its filters judge stale clusters themselves (docs/global.md).
  */
 public final class GpuAwarePolicy implements SchedulingPolicy {
 
@@ -67,6 +75,9 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
     private final List<MembershipListener> membershipListeners = new ArrayList<>();
     private final AtomicBoolean fallback = new AtomicBoolean();
     private final AtomicInteger fallbackOffset = new AtomicInteger();
+    private final Map<Endpoint, TargetConfig> targets; // empty for a pool of pods
+    private final String homeRegion;
+    private volatile RecentFailures failures = RecentFailures.NONE;
 
     /**
      * @param staleAfter metrics older than this count as stale (see {@link LoadEstimator}); when every
@@ -74,7 +85,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
      */
     public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, MetricsView metrics,
             InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
-        this(pool, profile, staleAfter, () -> 1, metrics, inFlight, clock, events, new LatencyPredictor(pool));
+        this(pool, profile, staleAfter, () -> 1, metrics, inFlight, clock, events, new LatencyPredictor(pool), List.of(),
+                null);
     }
 
     /**
@@ -83,16 +95,19 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
      */
     public GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, int replicas,
             MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
-        this(pool, profile, staleAfter, () -> replicas, metrics, inFlight, clock, events, new LatencyPredictor(pool));
+        this(pool, profile, staleAfter, () -> replicas, metrics, inFlight, clock, events, new LatencyPredictor(pool),
+                List.of(), null);
     }
 
     /**
      * @param replicas  how many times this gateway's traffic the pods receive, asked once per pick
      * @param predictor the pool's latency predictor, which outlives the policy across reloads
+     * @param targets   at a global tier, the clusters and providers whose addresses are the candidates; else empty
+     * @param home      at a global tier, the home region; else null
      */
     GpuAwarePolicy(String pool, SchedulerProfile profile, Duration staleAfter, DoubleSupplier replicas,
             MetricsView metrics, InFlightRequests inFlight, NanoClock clock, SchedulerEvents events,
-            LatencyPredictor predictor) {
+            LatencyPredictor predictor, List<TargetConfig> targets, String home) {
         this.pool = Objects.requireNonNull(pool);
         this.profile = Objects.requireNonNull(profile);
         this.metrics = Objects.requireNonNull(metrics);
@@ -101,6 +116,10 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         this.events = Objects.requireNonNull(events);
         this.estimator = new LoadEstimator(staleAfter.toNanos(), replicas);
         this.predictor = Objects.requireNonNull(predictor);
+        Map<Endpoint, TargetConfig> byAddress = new HashMap<>();
+        targets.forEach(t -> byAddress.put(t.address(), t));
+        this.targets = Map.copyOf(byAddress);
+        this.homeRegion = home;
         this.saturation = profile.filters().stream().filter(SaturationDetector.class::isInstance)
                 .map(SaturationDetector.class::cast).findFirst().orElse(null);
         for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
@@ -168,7 +187,8 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         };
         return new GpuAwarePolicy(pool.name(),
                 SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas(), joined),
-                pool.metricsStalenessThreshold(), replicas, metrics, inFlight, clock, events, predictor);
+                pool.metricsStalenessThreshold(), replicas, metrics, inFlight, clock, events, predictor, pool.targets(),
+                pool.homeRegion());
     }
 
     /**
@@ -183,13 +203,22 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         long now = clock.nanoTime();
         double factor = estimator.factor(); // once per pick: with shared placement it is measured
         PerThread thread = threads.get();
-        SchedulingCycle cycle = thread.cycle.begin(request, now);
+        SchedulingCycle cycle = thread.cycle.begin(request, now).pool(pool, homeRegion);
+        try {
+            return decide(cycle, thread, request, candidates, now, factor);
+        } finally {
+            cycle.end();
+        }
+    }
+
+    private PendingPick decide(SchedulingCycle cycle, PerThread thread, InferenceRequest request,
+            List<Endpoint> candidates, long now, double factor) {
         int fresh = addStates(cycle, thread, candidates, now, factor);
         EndpointState chosen;
         PickReason reason;
         int expectedCached;
         LatencyPrediction prediction = null;
-        if (fresh == 0) {
+        if (fresh == 0 && targets.isEmpty()) {
             setFallback(true);
             chosen = fallbackPick(cycle);
             reason = PickReason.FALLBACK;
@@ -210,9 +239,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         PickDecision decision = new PickDecision(chosen.endpoint(), reason, expectedCached, candidates.size(),
                 prediction);
         // the fallback's choice too, so that what the observers learn stays whole
-        PendingPick pick = thread.deferred.defer(profile.observers(), cycle, chosen, decision);
-        cycle.end();
-        return pick;
+        return thread.deferred.defer(profile.observers(), cycle, chosen, decision);
     }
 
     /**
@@ -311,6 +338,9 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             EndpointState s = cycle.addState();
             thread.refresh(i, e, metrics, inFlight);
             estimate(s, e, thread.readers[i], thread.tallies[i], now, factor);
+            if (!targets.isEmpty()) {
+                s.target(targets.get(e), failures.failureRatio(e));
+            }
             if (s.fresh()) {
                 fresh++;
             }
@@ -349,7 +379,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         long now = clock.nanoTime();
         double factor = estimator.factor();
         PerThread thread = threads.get();
-        SchedulingCycle cycle = thread.cycle.begin(request, now);
+        SchedulingCycle cycle = thread.cycle.begin(request, now).pool(pool, homeRegion);
         try {
             addStates(cycle, thread, candidates, now, factor);
             predict(cycle, request);
@@ -364,6 +394,11 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         } finally {
             cycle.end();
         }
+    }
+
+    @Override
+    public void recentFailures(RecentFailures seen) {
+        this.failures = Objects.requireNonNull(seen);
     }
 
     /** The pool's latency predictor. */

@@ -29,12 +29,18 @@ import io.inferencegateway.testing.ProjectFiles;
 class CamelKManifestsTest {
 
     static final Path CAMEL_K = ProjectFiles.of("camel-k");
+    /** A global tier's Integration and config, beside the gateway's own (one Integration per directory). */
+    static final Path GLOBAL_TIER = CAMEL_K.resolve("global-tier");
     static final Set<String> KINDS = Set.of("CustomResourceDefinition", "Integration", "InferenceGatewayConfig",
             "ServiceAccount", "Role", "RoleBinding", "PodMonitor");
 
     static List<JsonNode> documents() throws IOException {
+        return documents(CAMEL_K);
+    }
+
+    static List<JsonNode> documents(Path dir) throws IOException {
         List<JsonNode> docs = new ArrayList<>();
-        try (Stream<Path> files = Files.list(CAMEL_K)) {
+        try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 for (JsonNode doc : CrdSchema.YAML.readerFor(JsonNode.class).<JsonNode>readValues(file.toFile())
                         .readAll()) {
@@ -68,12 +74,50 @@ class CamelKManifestsTest {
 
     @Test
     void everyManifestHasAKnownKindAndConformsToItsSchema() throws Exception {
+        conformsToSchemas(documents());
+    }
+
+    @Test
+    void everyGlobalTierManifestHasAKnownKindAndConformsToItsSchema() throws Exception {
+        conformsToSchemas(documents(GLOBAL_TIER));
+    }
+
+    /**
+     * The global tier runs what the gateway runs (the same routes, jar, components and Kamelets), and mounts its config
+     * and both Secrets whole, where its config reads the provider's key and the clusters' token.
+     */
+    @Test
+    void theGlobalTierRunsTheGatewaysRoutesAndMountsItsSecretsWhereItsConfigReadsThem() throws Exception {
+        JsonNode gateway = only("Integration");
+        List<JsonNode> docs = documents(GLOBAL_TIER);
+        JsonNode tier = docs.stream().filter(d -> d.path("kind").asText().equals("Integration")).findFirst().orElseThrow();
+        JsonNode config = docs.stream().filter(d -> d.path("kind").asText().equals("InferenceGatewayConfig"))
+                .findFirst().orElseThrow();
+
+        assertThat(tier.at("/metadata/name").asText()).isNotEqualTo(gateway.at("/metadata/name").asText());
+        for (String part : List.of("/spec/sources", "/spec/dependencies", "/spec/traits/camel", "/spec/traits/container",
+                "/spec/traits/health", "/spec/traits/kamelets")) {
+            assertThat(tier.at(part)).as(part).isEqualTo(gateway.at(part));
+        }
+        Set<String> settings = traitSettings(tier.at("/spec/traits"));
+        assertThat(settings).contains("mount.resources=configmap:global-tier-config@/etc/inference-gateway",
+                "mount.resources=secret:global-tier-provider-key@/etc/inference-gateway-secrets/provider",
+                "mount.resources=secret:global-tier-cluster-token@/etc/inference-gateway-secrets/clusters",
+                "camel.properties=gateway.config=/etc/inference-gateway/config.yaml");
+        assertThat(config.at("/spec/global/clusterTokenFile").asText())
+                .startsWith("/etc/inference-gateway-secrets/clusters/");
+        assertThat(config.at("/spec/global/providers")).isNotEmpty()
+                .allSatisfy(p -> assertThat(p.path("apiKeyFile").asText())
+                        .startsWith("/etc/inference-gateway-secrets/provider/"));
+        assertThat(config.at("/spec/global/clusters")).hasSize(2);
+    }
+
+    private static void conformsToSchemas(List<JsonNode> docs) throws Exception {
         CrdSchema integrationCrd = CrdSchema.fromResource("/schemas/camel-k-crd-integrations.yaml");
         CrdSchema configCrd = CrdSchema.fromFile(InferenceGatewayConfigCrdTest.CRD);
-        List<JsonNode> docs = documents();
 
         assertThat(docs).extracting(d -> d.path("kind").asText()).allMatch(KINDS::contains)
-                .contains("Integration", "InferenceGatewayConfig", "CustomResourceDefinition");
+                .contains("Integration", "InferenceGatewayConfig");
         for (JsonNode doc : docs) {
             String kind = doc.path("kind").asText();
             assertThat(doc.at("/metadata/name").asText()).as(kind + " name").isNotBlank();

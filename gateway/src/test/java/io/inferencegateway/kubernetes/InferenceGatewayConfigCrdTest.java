@@ -23,8 +23,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.InferenceGatewayConfig;
 import io.inferencegateway.config.InvalidConfigException;
+import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.config.Weights;
 import io.inferencegateway.metrics.EngineDialects;
 import io.inferencegateway.testing.ProjectFiles;
@@ -288,5 +290,19 @@ class InferenceGatewayConfigCrdTest {
         assertThat(ConfigLoader.parse(yaml).pools()).hasSize(2)
                 .anySatisfy(pool -> assertThat(pool.loraAdapters()).isNotEmpty())
                 .allSatisfy(pool -> assertThat(pool.modelSelector()).isNotEmpty());
+    }
+
+    @Test
+    void theGlobalTierExampleIsValidForBoth() throws Exception {
+        String yaml = Files.readString(ProjectFiles.of("camel-k/global-tier/global-tier-config.yaml"));
+
+        assertThat(CrdSchema.fromFile(CRD).problems(CrdSchema.YAML.readTree(yaml))).isEmpty();
+        GatewayConfig config = ConfigLoader.parse(yaml);
+        assertThat(config.global().enabled()).isTrue();
+        assertThat(config.global().targets()).hasSize(3).filteredOn(TargetConfig::provider).singleElement()
+                .satisfies(p -> assertThat(p.apiKeyFile()).isNotNull());
+        assertThat(config.global().clusterTokenFile()).isNotNull();
+        assertThat(config.pools()).singleElement()
+                .satisfies(pool -> assertThat(pool.endpoints()).hasSize(3));
     }
 }

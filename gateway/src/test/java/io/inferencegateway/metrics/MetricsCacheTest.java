@@ -20,7 +20,7 @@ class MetricsCacheTest {
 
     static EndpointMetrics metrics(int waiting, long startedNanos) {
         return new EndpointMetrics(waiting, 1, 0.5, Set.of(), Set.of(), -1, 16, 1000, Double.NaN, Double.NaN,
-                startedNanos, InFlightRequests.Counters.ZERO);
+                startedNanos, InFlightRequests.Counters.ZERO, null);
     }
 
     @Test

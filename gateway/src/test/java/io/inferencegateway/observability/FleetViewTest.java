@@ -218,7 +218,7 @@ class FleetViewTest {
     @Test
     void scrapedStateStalenessAndInFlightComeFromTheGatewaysLiveState() {
         gateway.metrics().recordSuccess(A, new EndpointMetrics(4, 2, 0.375, Set.of("sql", "chat"), Set.of("sql"), 4,
-                16, 1000, Double.NaN, Double.NaN, now.get() - 120 * MS, InFlightRequests.Counters.ZERO), now.get());
+                16, 1000, Double.NaN, Double.NaN, now.get() - 120 * MS, InFlightRequests.Counters.ZERO, null), now.get());
         gateway.metrics().recordFailure(A, "connection refused");
         gateway.inFlight().started(A, 100);
         gateway.inFlight().started(A, 100);

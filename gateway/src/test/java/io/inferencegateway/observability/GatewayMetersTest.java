@@ -73,7 +73,7 @@ class GatewayMetersTest {
             assertThat(registry.get("inference_pool_ready_pods").gauge().value()).isZero();
 
             gateway.metrics().recordSuccess(A, new EndpointMetrics(4, 2, 0.25, Set.of("sql"), Set.of(), 2, 16, 100,
-                    Double.NaN, Double.NaN, now[0], InFlightRequests.Counters.ZERO), now[0]);
+                    Double.NaN, Double.NaN, now[0], InFlightRequests.Counters.ZERO, null), now[0]);
             now[0] += 150_000_000L;
             assertThat(gauge("inference_pool_per_pod_queue_size", A)).isEqualTo(4);
             assertThat(gauge("inference_pool_per_pod_running_requests", A)).isEqualTo(2);

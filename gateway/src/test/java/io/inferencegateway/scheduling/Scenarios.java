@@ -7,6 +7,7 @@ import java.util.Set;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests.Counters;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.metrics.ClusterCapacity;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.LoadEstimator;
@@ -22,6 +23,15 @@ public final class Scenarios {
 
     public static Endpoint pod(int i) {
         return new Endpoint("10.0.0." + i, 8000);
+    }
+
+    /** A cluster's capacity summary with the figures the global tier's plugins read; the rest left unknown. */
+    public static io.inferencegateway.metrics.ClusterCapacity summary(int readyPods, double errorRatio,
+            double ttftMillis, double tpotMillis, double predictedTtftMillis, double predictedTpotMillis,
+            double saturation, double roundTripMillis) {
+        return new io.inferencegateway.metrics.ClusterCapacity("1", "", "", readyPods, readyPods, 0, ttftMillis,
+                tpotMillis, predictedTtftMillis, predictedTpotMillis, errorRatio, saturation, 100,
+                java.util.Set.of(), roundTripMillis);
     }
 
     public static Scrape scrape() {
@@ -80,6 +90,7 @@ public final class Scenarios {
         private long totalBlocks = -1;
         private long at;
         private Counters dispatched = Counters.ZERO;
+        private ClusterCapacity cluster;
 
         public Scrape waiting(int v) {
             waiting = v;
@@ -119,9 +130,15 @@ public final class Scenarios {
             return this;
         }
 
+        /** A cluster's capacity summary, as a global tier polls it. */
+        public Scrape cluster(ClusterCapacity c) {
+            cluster = c;
+            return this;
+        }
+
         public EndpointMetrics build() {
             return new EndpointMetrics(waiting, running, kv, runningAdapters, waitingAdapters, maxLora, blockSize,
-                    totalBlocks, Double.NaN, Double.NaN, at, dispatched);
+                    totalBlocks, Double.NaN, Double.NaN, at, dispatched, cluster);
         }
     }
 }

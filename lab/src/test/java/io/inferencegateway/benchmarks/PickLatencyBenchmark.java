@@ -101,7 +101,7 @@ public class PickLatencyBenchmark {
             Set<String> running = Set.of(ADAPTERS[random.nextInt(ADAPTERS.length)]);
             scrapes.recordSuccess(e, new EndpointMetrics(random.nextInt(5), random.nextInt(64), 0.1 + 0.6 * random.nextDouble(),
                     running, Set.of(), 4, 16, 29_205, Double.NaN, Double.NaN, now - 20_000_000L,
-                    InFlightRequests.Counters.ZERO), now - 10_000_000L);
+                    InFlightRequests.Counters.ZERO, null), now - 10_000_000L);
         }
         PoolConfig pool = PoolConfig.builder(MODEL).name("bench").loraAdapters(List.of(ADAPTERS)).endpoints(pods)
                 .build();

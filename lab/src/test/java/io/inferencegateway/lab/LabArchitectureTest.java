@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The lab's arrows (docs/architecture.md): the routing benchmark measures the gateway from outside, over HTTP, and
- * drives the simulator; only the CLI starts the gateway in-process (demo) and offers its serve command.
+ * drives the simulator and the delayed links between regions; only the CLI starts the gateway in-process (demo) and
+ * offers its serve command. The links know nothing of the project.
  */
 class LabArchitectureTest {
 
@@ -24,13 +25,23 @@ class LabArchitectureTest {
         classes().that().resideInAPackage("io.inferencegateway.lab.bench..")
                 .should().onlyDependOnClassesThat(not(resideInAPackage("io.inferencegateway.."))
                         .or(resideInAPackage("io.inferencegateway.lab.bench.."))
+                        .or(resideInAPackage("io.inferencegateway.lab.regions.."))
                         .or(resideInAPackage("io.inferencegateway.lab.simulator..")))
                 .check(LAB);
     }
 
     @Test
-    void everyClassIsTheBenchmarksOrTheCommandLines() {
-        classes().should().resideInAnyPackage("io.inferencegateway.lab.bench..", "io.inferencegateway.lab.cli..")
+    void theLinksBetweenRegionsAreTcpOnly() {
+        classes().that().resideInAPackage("io.inferencegateway.lab.regions..")
+                .should().onlyDependOnClassesThat(not(resideInAPackage("io.inferencegateway.."))
+                        .or(resideInAPackage("io.inferencegateway.lab.regions..")))
+                .check(LAB);
+    }
+
+    @Test
+    void everyClassIsTheBenchmarksTheLinksOrTheCommandLines() {
+        classes().should().resideInAnyPackage("io.inferencegateway.lab.bench..", "io.inferencegateway.lab.regions..",
+                        "io.inferencegateway.lab.cli..")
                 .check(LAB);
     }
 }

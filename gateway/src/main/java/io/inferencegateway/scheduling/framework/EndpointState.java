@@ -2,7 +2,9 @@ package io.inferencegateway.scheduling.framework;
 
 import java.util.Set;
 
+import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.metrics.ClusterCapacity;
 import io.inferencegateway.metrics.EndpointMetrics;
 
 /**
@@ -25,6 +27,8 @@ public final class EndpointState {
     private double predictedTtftMillis = Double.NaN;
     private double predictedTpotMillis = Double.NaN;
     private double latencyRatio = Double.NaN;
+    private TargetConfig target;
+    private double failureRatio = Double.NaN;
 
     void set(Endpoint endpoint, EndpointMetrics metrics, boolean fresh, int waiting, int running, double kvUsage,
             long inFlight, long sentSinceScrape, long finishedSinceScrape) {
@@ -41,6 +45,8 @@ public final class EndpointState {
         this.predictedTtftMillis = Double.NaN;
         this.predictedTpotMillis = Double.NaN;
         this.latencyRatio = Double.NaN;
+        this.target = null;
+        this.failureRatio = Double.NaN;
     }
 
     /** Makes this a copy of {@code other}, for a deferred observer ({@link DeferredPick}). */
@@ -49,6 +55,31 @@ public final class EndpointState {
                 other.sentSinceScrape, other.finishedSinceScrape);
         cachedTokens = other.cachedTokens;
         predicted(other.predictedTtftMillis, other.predictedTpotMillis, other.latencyRatio);
+        target(other.target, other.failureRatio);
+    }
+
+    /**
+     * At a global tier, which cluster or provider this endpoint is, and the share of the gateway's recent requests to
+     * it that failed (NaN when unknown); set by the policy after the state is built, for a pool of targets only.
+     */
+    public void target(TargetConfig target, double failureRatio) {
+        this.target = target;
+        this.failureRatio = failureRatio;
+    }
+
+    /** The cluster or provider this endpoint is at a global tier (its region, kind and price); null for a pod. */
+    public TargetConfig target() {
+        return target;
+    }
+
+    /** The share 0..1 of this gateway's recent requests here that failed; NaN when unknown (or not a global tier). */
+    public double failureRatio() {
+        return failureRatio;
+    }
+
+    /** A cluster's capacity summary beyond queue and KV, from its last poll; null for a pod, a provider, or unread. */
+    public ClusterCapacity cluster() {
+        return metrics == null ? null : metrics.cluster();
     }
 
     /**

@@ -48,6 +48,7 @@ public final class SchedulerProfile {
      * the decision's explanation in the cycle ({@link SchedulingCycle#reason()}, its expected cached tokens and
      * filter outcomes):
      * <ul>
+     * <li>a filter said its narrowing explains the pick ({@link SchedulingCycle#narrowedBecause}): that reason;</li>
      * <li>one candidate left after filtering: {@link PickReason#ONLY_CANDIDATE}, or what the filter that removed
      * the others said its narrowing means;</li>
      * <li>otherwise the {@link Scorer#reason()} of the scorer whose weighted score put the winner furthest ahead
@@ -66,13 +67,19 @@ public final class SchedulerProfile {
     /**
      * {@link #schedule} without telling the observers: the caller tells them, at once ({@link #observe}) or once the
      * request is on its way ({@link DeferredPicks}).
+     *
+     * @throws io.inferencegateway.domain.GatewayError the refusal of a {@link StrictFilter} that kept no candidate
      */
     public EndpointState decide(SchedulingCycle cycle, List<EndpointState> candidates) {
         List<EndpointState> current = candidates;
         PickReason narrowed = null;
-        for (Filter f : filters) {
+        for (int j = 0; j < filters.size(); j++) { // indexed: no iterator per decision
+            Filter f = filters.get(j);
             cycle.filterStarts(f);
             List<EndpointState> kept = f.filter(cycle, current);
+            if (kept.isEmpty() && f instanceof StrictFilter strict) {
+                throw strict.refusal(cycle); // no fail open: the request may go nowhere
+            }
             boolean applied = !kept.isEmpty(); // fail open: a filter never empties the list
             PickReason meaning = cycle.filterEnds(applied, applied ? current.size() - kept.size() : 0);
             if (applied) {
@@ -115,8 +122,9 @@ public final class SchedulerProfile {
         }
         EndpointState chosen = picker.pick(current, totals);
         int c = indexOf(current, chosen);
-        PickReason why = n == 1 ? (narrowed != null ? narrowed : PickReason.ONLY_CANDIDATE)
-                : decisive(weighted, rows, totals, n, c);
+        PickReason why = cycle.overridingReason() != null ? cycle.overridingReason()
+                : n == 1 ? (narrowed != null ? narrowed : PickReason.ONLY_CANDIDATE)
+                : decisive(cycle, weighted, rows, totals, n, c);
         cycle.decided(why, c < 0 ? 0 : cached[c]);
         return chosen;
     }
@@ -125,7 +133,7 @@ public final class SchedulerProfile {
      * The reason of the scorer that put candidate {@code c} furthest ahead of the best other one; {@code rows} holds
      * each scorer's best weighted score, its position and the second best, so the best other is one of those two.
      */
-    private PickReason decisive(double[] weighted, double[] rows, double[] totals, int n, int c) {
+    private PickReason decisive(SchedulingCycle cycle, double[] weighted, double[] rows, double[] totals, int n, int c) {
         if (c < 0 || scorers.isEmpty()) {
             return PickReason.POLICY;
         }
@@ -140,7 +148,7 @@ public final class SchedulerProfile {
             }
         }
         if (best >= 0) {
-            return scorers.get(best).scorer().reason();
+            return scorers.get(best).scorer().reason(cycle);
         }
         double max = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < n; i++) {

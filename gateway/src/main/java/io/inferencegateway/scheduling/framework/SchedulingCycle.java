@@ -53,6 +53,10 @@ public final class SchedulingCycle {
     private PrefixIndexed cachedTokensCounter;
     private InferenceRequest request;
     private long nowNanos;
+    private String pool = "";
+    private String homeRegion;
+    private PickReason pendingOverride;
+    private PickReason overridingReason;
 
     /** Starts a new decision; forgets everything of the previous one. */
     public SchedulingCycle begin(InferenceRequest request, long nowNanos) {
@@ -65,7 +69,29 @@ public final class SchedulingCycle {
         this.reason = null;
         this.chosenCachedTokens = 0;
         this.cachedTokensCounter = null;
+        this.pendingOverride = null;
+        this.overridingReason = null;
         return this;
+    }
+
+    /**
+     * The facts of the pool this cycle decides for, which stay from decision to decision: its name and, at a global
+     * tier, its home region (null elsewhere).
+     */
+    public SchedulingCycle pool(String name, String home) {
+        this.pool = name;
+        this.homeRegion = home;
+        return this;
+    }
+
+    /** The name of the pool deciding, for messages. */
+    public String pool() {
+        return pool;
+    }
+
+    /** At a global tier, the home region (where standard traffic stays while it can); null elsewhere. */
+    public String homeRegion() {
+        return homeRegion;
     }
 
     /** Ends the decision: lets go of the request (and its prompt text) until the thread's next one. */
@@ -240,6 +266,23 @@ public final class SchedulingCycle {
     }
 
     /**
+     * A filter tells that what it keeps is kept for {@code reason}, and that this explains the pick whatever the
+     * scorers then prefer among them: the overflow filter keeping only external providers makes every such pick
+     * {@link PickReason#OVERFLOW}. Counted when the framework applies the filter's result and it removed endpoints;
+     * a later filter's wins.
+     */
+    public void narrowedBecause(PickReason reason) {
+        if (currentFilter != null) {
+            pendingOverride = reason;
+        }
+    }
+
+    /** The reason a filter's narrowing gave the whole decision ({@link #narrowedBecause}); null when none did. */
+    PickReason overridingReason() {
+        return overridingReason;
+    }
+
+    /**
      * A scorer tells how many prompt tokens candidate {@code i} (an index into the list it was given) probably
      * serves from its prefix cache; the decision reports the chosen one's. The largest report wins.
      */
@@ -296,6 +339,11 @@ public final class SchedulingCycle {
     PickReason filterEnds(boolean applied, int removedEndpoints) {
         Filter f = currentFilter;
         currentFilter = null;
+        PickReason override = pendingOverride;
+        pendingOverride = null;
+        if (applied && removedEndpoints > 0 && override != null) {
+            overridingReason = override;
+        }
         if (!applied) {
             outcomes = filterMark;
             addOutcome(f, Filter.FAILED_OPEN, 1, null);

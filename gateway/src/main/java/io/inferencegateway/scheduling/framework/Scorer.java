@@ -25,4 +25,12 @@ public interface Scorer {
     default PickReason reason() {
         return PickReason.LEAST_LOADED;
     }
+
+    /**
+     * What it means when this scorer decides the pick of {@code cycle}'s request: {@link #reason()} unless the scorer's
+     * meaning depends on the request (the priority scorer: fastest for critical, cheapest for sheddable requests).
+     */
+    default PickReason reason(SchedulingCycle cycle) {
+        return reason();
+    }
 }

@@ -1,11 +1,12 @@
 package io.inferencegateway.scheduling.plugins;
 
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToIntFunction;
 
 import io.inferencegateway.scheduling.framework.EndpointState;
 
-/** Min-max normalisation where the lowest value scores 1 and the highest 0, shared by two scorers. */
+/** Min-max normalisation where the lowest value scores 1 and the highest 0, shared by the load scorers. */
 final class MinMax {
 
     private MinMax() {
@@ -30,6 +31,24 @@ final class MinMax {
         double range = (double) max - min;
         for (int i = 0; i < n; i++) {
             scores[i] = (max - value.applyAsInt(endpoints.get(i))) / range;
+        }
+    }
+
+    /** As above on real values; a NaN value scores 0 and takes no part in the range. */
+    static void lowerIsBetter(List<EndpointState> endpoints, ToDoubleFunction<EndpointState> value, double[] scores) {
+        int n = endpoints.size();
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            double v = value.applyAsDouble(endpoints.get(i));
+            if (!Double.isNaN(v)) {
+                min = Math.min(min, v);
+                max = Math.max(max, v);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            double v = value.applyAsDouble(endpoints.get(i));
+            scores[i] = Double.isNaN(v) ? 0.0 : max == min ? 1.0 : (max - v) / (max - min);
         }
     }
 }

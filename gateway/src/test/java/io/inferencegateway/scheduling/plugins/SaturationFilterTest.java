@@ -30,7 +30,7 @@ class SaturationFilterTest {
         EndpointMetrics at = m == null ? null
                 : new EndpointMetrics(m.waiting(), m.running(), m.kvUsage(), m.runningAdapters(),
                         m.waitingAdapters(), m.maxLora(), m.kvBlockSize(), m.kvTotalBlocks(), m.prefixCacheQueries(),
-                        m.prefixCacheHits(), NOW - ageMs * 1_000_000, Counters.ZERO);
+                        m.prefixCacheHits(), NOW - ageMs * 1_000_000, Counters.ZERO, m.cluster());
         new LoadEstimator(STALE_AFTER).estimate(s, io.inferencegateway.scheduling.Scenarios.pod(1), at, new Counters(sent, 0, sent * 100L), NOW);
         return s;
     }

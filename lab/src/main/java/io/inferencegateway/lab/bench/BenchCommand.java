@@ -15,6 +15,10 @@ import io.inferencegateway.lab.bench.gateway.GatewayConfigWriter;
 import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
 import io.inferencegateway.lab.bench.gateway.GatewayProcess;
 import io.inferencegateway.lab.bench.gateway.ReplicaMode;
+import io.inferencegateway.lab.bench.global.ClusterLoss;
+import io.inferencegateway.lab.bench.global.GlobalLayout;
+import io.inferencegateway.lab.bench.global.GlobalPolicy;
+import io.inferencegateway.lab.bench.global.GlobalRunner;
 import io.inferencegateway.lab.bench.report.Progress;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -48,14 +52,23 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = {"--scenario", "--scenarios"}, split = ",", paramLabel = "NAME",
             description = "Scenarios to run, comma-separated (default: the routing ones): shared-prefix, lora, mixed, "
-                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo.")
+                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo, global.")
     List<String> scenarios = new ArrayList<>();
 
+    /** What {@code --policies} is when not given, for every scenario but {@code global}. */
+    static final List<String> ROUTING_POLICIES = List.of("round-robin", "least-request", "gpu-aware");
+
     @Option(names = "--policies", split = ",", paramLabel = "POLICY",
-            defaultValue = "round-robin,least-request,gpu-aware",
-            description = "Gateway policies to compare (default: ${DEFAULT-VALUE}). Put round-robin in to get ratios. "
-                    + "gpu-aware-no-slo is gpu-aware with weights {latency: 0}: latency targets ignored.")
+            description = "Gateway policies to compare (default: round-robin,least-request,gpu-aware). Put round-robin "
+                    + "in to get ratios. gpu-aware-no-slo is gpu-aware with weights {latency: 0}: latency targets "
+                    + "ignored. The global scenario compares global tiers: global, nearest-only, round-robin, "
+                    + "global-no-cost (all of them unless some are named).")
     List<String> policies;
+
+    @Option(names = "--cluster-loss", defaultValue = "kill", paramLabel = "kill|reset|blackhole",
+            description = "How the global scenario loses a cluster: kill its gateway (SIGKILL), or cut its link with "
+                    + "resets or silently (default: ${DEFAULT-VALUE}).")
+    String clusterLoss;
 
     @ArgGroup(exclusive = true)
     Offered offered = new Offered();
@@ -159,8 +172,16 @@ public final class BenchCommand implements Callable<Integer> {
             listScenarios();
             return 0;
         }
-        BenchSettings settings = new BenchSettings(scenarios.isEmpty() ? ScenarioCatalog.defaultNames() : scenarios,
-                policies,
+        List<String> named = scenarios.isEmpty() ? ScenarioCatalog.defaultNames() : scenarios;
+        ClusterLoss loss;
+        try {
+            loss = ClusterLoss.fromLabel(clusterLoss);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        BenchSettings settings = new BenchSettings(named, policies != null ? policies
+                : named.stream().allMatch(GlobalLayout.SCENARIO::equals) ? GlobalPolicy.LABELS : ROUTING_POLICIES,
                 offered.rate, offered.load, durationSeconds == null ? null : seconds(durationSeconds), maxRequests, seed,
                 timeScale, eventBudget, model, seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out,
                 replicas, replicaModes.stream().map(ReplicaMode::fromLabel).toList(), killReplicaAt);
@@ -170,6 +191,11 @@ public final class BenchCommand implements Callable<Integer> {
         }
         BenchRunner runner = new BenchRunner(fleetLauncher(), gatewayLauncher(settings), gateway.name(), System.err,
                 Progress.onTerminal());
+        if (gateway == GatewayKind.process) {
+            runner.withGlobal(new GlobalRunner(fleetLauncher(), GatewayProcess.javaJarCommand(gatewayJar,
+                    gatewayJvmOptions), Duration.ofSeconds(180), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, loss,
+                    System.err, Progress.onTerminal()));
+        }
         try {
             runner.run(settings, commandLine(spec.commandLine().getParseResult().originalArgs()));
         } catch (IllegalArgumentException | IllegalStateException e) {

@@ -2,6 +2,8 @@ package io.inferencegateway.lab.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +23,12 @@ import io.inferencegateway.lab.bench.fleet.PodSample;
 import io.inferencegateway.lab.bench.fleet.PodSampler;
 import io.inferencegateway.lab.bench.fleet.PodStats;
 import io.inferencegateway.lab.bench.gateway.LoadTarget;
+import io.inferencegateway.lab.bench.global.GlobalLayout;
+import io.inferencegateway.lab.bench.global.GlobalPolicy;
+import io.inferencegateway.lab.bench.global.GlobalReport;
+import io.inferencegateway.lab.bench.global.GlobalRun;
+import io.inferencegateway.lab.bench.global.GlobalRunner;
+import io.inferencegateway.lab.bench.global.RegionProfile;
 import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
 import io.inferencegateway.lab.bench.gateway.ReplicaMode;
 import io.inferencegateway.lab.bench.load.LiveCounters;
@@ -62,6 +70,8 @@ public final class BenchRunner {
     private final PrintStream log;
     private final boolean terminal;
     private final List<ReplicaRuns> replicaRuns = new ArrayList<>();
+    private GlobalRunner global;
+    private String command = "bench";
 
     /**
      * @param gatewayKind how requests reach the pods, for the reports: {@code process} or {@code direct}
@@ -75,8 +85,15 @@ public final class BenchRunner {
         this.terminal = terminal;
     }
 
+    /** Runs the {@code global} scenario with {@code runner}; without one that scenario cannot run. */
+    public BenchRunner withGlobal(GlobalRunner runner) {
+        this.global = runner;
+        return this;
+    }
+
     /** Runs everything and returns the runs grouped by scenario. */
     public List<List<RunReport>> run(BenchSettings settings, String command) throws Exception {
+        this.command = command;
         List<Scenario> scenarios = new ArrayList<>();
         for (String name : settings.scenarios()) {
             scenarios.add(ScenarioCatalog.byName(name, settings.model()).orElseThrow(() -> new IllegalArgumentException(
@@ -96,6 +113,9 @@ public final class BenchRunner {
 
     private List<RunReport> runScenario(Scenario scenario, BenchSettings settings, LoadGenerator generator)
             throws Exception {
+        if (GlobalLayout.SCENARIO.equals(scenario.name())) {
+            return runGlobal(scenario, settings);
+        }
         Workload workload = scenario.workload(settings.seed());
         double rate = settings.rate() != null ? settings.rate()
                 : scenario.rateForLoad(settings.load() != null ? settings.load() : scenario.defaultLoad());
@@ -197,6 +217,73 @@ public final class BenchRunner {
         this.replicaRuns.add(new ReplicaRuns(scenario.name(), replicaRuns));
         Charts.ttftCdf(runs, settings.out().resolve(scenario.name()).resolve("ttft-cdf.png"));
         return runs;
+    }
+
+    /**
+     * The {@code global} scenario: every policy of {@link GlobalPolicy#among} on fresh regions, each with its tier.
+     * Tier traffic crosses two gateways, so the time scale is chosen from half the event budget.
+     */
+    private List<RunReport> runGlobal(Scenario scenario, BenchSettings settings) throws Exception {
+        if (global == null) {
+            throw new IllegalArgumentException("the global scenario needs --gateway process");
+        }
+        GlobalLayout layout = GlobalLayout.standard();
+        Workload workload = scenario.workload(settings.seed());
+        double capacity = scenario.capacity();
+        double rate = settings.rate() != null ? settings.rate()
+                : scenario.rateForLoad(settings.load() != null ? settings.load() : scenario.defaultLoad());
+        double spikeRate = layout.spikeLoad() * capacity;
+        Duration duration = settings.duration() != null ? settings.duration() : scenario.duration();
+        int maxRequests = settings.maxRequests() != null ? settings.maxRequests() : scenario.maxRequests();
+        double meanOutput = workload.shape().outputTokens();
+        double timeScale = settings.timeScale() != null ? settings.timeScale()
+                : TimeScaleChooser.choose(2 * rate + spikeRate, meanOutput, settings.eventBudget());
+        FleetSpec fleet = scenario.fleet().withTimeScale(timeScale);
+        RequestPlan plan = scenario.plan(settings.seed(), rate, duration, maxRequests);
+        String arrivals = scenario.arrivals().withMeanRate(rate).describe();
+        String setup = String.format(Locale.ROOT, "%s. Each region: %d pods (max_num_seqs %d), capacity about %.1f "
+                        + "req/s; tier traffic %s (%d requests over %.0f s), %s. Regions: %s. Spike %.0f–%.0f s: %.1f "
+                        + "req/s straight to the %s cluster's gateway. At %.0f s the %s cluster is lost (%s). Time scale "
+                        + "%s; latencies in simulated time.",
+                scenario.summary(), fleet.pods().size(), fleet.maxNumSeqs(), capacity, arrivals, plan.size(),
+                duration.toMillis() / 1e3, workload.describe(), regions(layout), layout.spikeStart().toMillis() / 1e3,
+                layout.spikeEnd().toMillis() / 1e3, spikeRate, layout.home().cluster(), layout.lossAt().toMillis() / 1e3,
+                layout.lostRegion().cluster(), global.loss().label(), BigDecimal.valueOf(timeScale).round(new MathContext(3))
+                        .stripTrailingZeros().toPlainString());
+        log.println(GlobalLayout.SCENARIO + ": " + setup);
+        LoadOptions options = LoadOptions.defaults(timeScale).withRequestTimeout(settings.requestTimeout())
+                .withDrainTimeout(settings.drainTimeout());
+        Path dir = settings.out().resolve(scenario.name());
+        List<RunReport> runs = new ArrayList<>();
+        List<GlobalRun> globalRuns = new ArrayList<>();
+        for (String label : GlobalPolicy.among(settings.policies())) {
+            GlobalPolicy policy = GlobalPolicy.of(label, layout.home().cluster());
+            GlobalRunner.Outcome outcome = global.run(layout, policy, fleet, settings.seed(), plan, spikeRate,
+                    ScenarioCatalog.globalSpike(fleet.modelName(), settings.seed()), options, settings.requestTimeout(),
+                    dir.resolve(label), scenario.name() + "/" + label);
+            RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals, label,
+                    gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, outcome.recording());
+            JsonReport.write(report, dir.resolve(label + ".json"));
+            log.printf(Locale.ROOT, "  %-28s TTFT p50 %s p99 %s, %d errors, %d refused%n", label,
+                    fmt(report.summary().ttft().p50Ms()), fmt(report.summary().ttft().p99Ms()),
+                    report.summary().errors(), report.summary().refused());
+            log.println("    " + GlobalRunner.oneLine(outcome.run()));
+            runs.add(report);
+            globalRuns.add(outcome.run());
+            GlobalReport.write(dir, command, setup, globalRuns);
+        }
+        Charts.ttftCdf(runs, dir.resolve("ttft-cdf.png"));
+        log.println("global report: " + dir.resolve("global.md"));
+        return runs;
+    }
+
+    private static String regions(GlobalLayout layout) {
+        List<String> parts = new ArrayList<>();
+        for (RegionProfile r : layout.regions()) {
+            parts.add(String.format(Locale.ROOT, "%s (%s, %d ms each way, %.2f / %.2f per million input / output "
+                    + "tokens)", r.cluster(), r.region(), r.oneWayDelay().toMillis(), r.inputPrice(), r.outputPrice()));
+        }
+        return String.join(", ", parts) + "; home " + layout.home().region();
     }
 
     /**

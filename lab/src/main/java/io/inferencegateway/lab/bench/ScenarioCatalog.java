@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
 import io.inferencegateway.lab.bench.fleet.PodFault;
+import io.inferencegateway.lab.bench.global.GlobalLayout;
 import io.inferencegateway.lab.bench.workload.IntRange;
 import io.inferencegateway.lab.bench.workload.LoraWorkload;
 import io.inferencegateway.lab.bench.workload.MixedWorkload;
@@ -17,6 +18,7 @@ import io.inferencegateway.lab.bench.workload.PrioritizedWorkload;
 import io.inferencegateway.lab.bench.workload.SharedPrefixWorkload;
 import io.inferencegateway.lab.bench.workload.SloClass;
 import io.inferencegateway.lab.bench.workload.UniquePromptWorkload;
+import io.inferencegateway.lab.bench.workload.Workload;
 
 /**
  * The benchmark's named scenarios (docs/benchmarks/routing.md). Each one isolates a reason why a GPU-aware router
@@ -42,7 +44,7 @@ public final class ScenarioCatalog {
 
     public static List<Scenario> all(String model) {
         return List.of(sharedPrefix(model), lora(model), mixed(model), bursty(model), heterogeneous(model),
-                uniform(model), priorities(model), faults(model), slo(model));
+                uniform(model), priorities(model), faults(model), slo(model), global(model));
     }
 
     public static List<String> names() {
@@ -54,7 +56,7 @@ public final class ScenarioCatalog {
      * and have loads of their own that {@code --load} would override; {@code slo} is meant to be run at several
      * loads around capacity, each one asked for.
      */
-    static final List<String> NAMED_ONLY = List.of("priorities", "faults", "slo");
+    static final List<String> NAMED_ONLY = List.of("priorities", "faults", "slo", GlobalLayout.SCENARIO);
 
     /**
      * Scenarios whose runs have the gateway's flow control on under every policy: the two that test it, and
@@ -182,6 +184,41 @@ public final class ScenarioCatalog {
                 seed -> new PrioritizedWorkload(new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
                         SLO_MIX, seed),
                 new PoissonArrivals(1), 1.0, RUN, SLO_MAX_REQUESTS);
+    }
+
+    /**
+     * The classes of the {@code global} scenario: a fifth critical with a tight first-token target, half standard,
+     * the rest sheddable batch work that only needs serving at all, and is where a cheaper region pays off.
+     */
+    static final List<PrioritizedWorkload.Share> GLOBAL_MIX = List.of(
+            new PrioritizedWorkload.Share("critical", 0.2, SloClass.ttft("interactive", Duration.ofMillis(500))),
+            new PrioritizedWorkload.Share("standard", 0.5, SloClass.ttft("standard", Duration.ofSeconds(2))),
+            new PrioritizedWorkload.Share("sheddable", 0.3, SloClass.ttft("batch", Duration.ofSeconds(20))));
+
+    /**
+     * Two regions behind a global tier ({@link GlobalLayout#standard()}: near and dear, far and cheap), each two pods
+     * with room for 8 requests apiece, so that a region saturates at a rate a small box can stream through three
+     * gateways. The fleet here is one region's; the load is a share of one region's capacity, so the remaining region
+     * can carry the tier's traffic alone once the other is lost. Steady Poisson traffic in three classes; the spike
+     * and the loss are {@link GlobalLayout}'s.
+     */
+    static Scenario global(String model) {
+        FleetSpec region = new FleetSpec(model, FleetSpec.pods(2), List.of(), 0, KV_BLOCKS, 8,
+                FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
+        return new Scenario(GlobalLayout.SCENARIO,
+                "a global tier over two regions (near: 5 ms each way, far: 40 ms and half the price); steady traffic "
+                        + "in three classes, then a spike of local traffic on the near cluster, then the near cluster "
+                        + "lost",
+                region,
+                seed -> new PrioritizedWorkload(new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
+                        GLOBAL_MIX, seed),
+                new PoissonArrivals(1), 0.6, Duration.ofSeconds(20), SLO_MAX_REQUESTS);
+    }
+
+    /** The spike's own traffic: the near region's local users, standard priority, no targets the tier knows of. */
+    static Workload globalSpike(String model, long seed) {
+        return new PrioritizedWorkload(new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
+                List.of(new PrioritizedWorkload.Share("standard", 1)), seed);
     }
 
     /**

@@ -42,6 +42,12 @@ final class DemoCommand implements Callable<Integer> {
             description = "Engine the pods imitate and the gateway reads them as (default: ${DEFAULT-VALUE}).")
     String engine;
 
+    @Option(names = "--clusters", paramLabel = "N",
+            description = "Run N simulated regions (each --pods pods and a cluster gateway, behind a delayed link: the "
+                    + "first 5 ms away each way, the others 40 ms more each and cheaper) and a global tier gateway on "
+                    + "--port in front of them. At least 2.")
+    Integer clusters;
+
     /** A running demo: the simulated fleet, the gateway in front of it and the gateway's config file. */
     record Demo(MetricsDialect engine, SimulatedFleet fleet, GatewayServer gateway, Path configFile, int port)
             implements AutoCloseable {
@@ -90,6 +96,9 @@ final class DemoCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("demo: " + e.getMessage());
             return InferenceGatewayCli.EXIT_USAGE;
         }
+        if (clusters != null) {
+            return global(dialect);
+        }
         Demo demo;
         try {
             demo = Demo.start(dialect, pods, timeScale, port);
@@ -100,6 +109,31 @@ final class DemoCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("cannot start the gateway on port " + port + ": " + e.getMessage());
             return InferenceGatewayCli.EXIT_USAGE;
         }
+        runUntilStopped(demo, banner(demo));
+        return 0;
+    }
+
+    private int global(MetricsDialect dialect) throws InterruptedException {
+        if (clusters < 2) {
+            spec.commandLine().getErr().println("demo: --clusters must be at least 2, got " + clusters);
+            return InferenceGatewayCli.EXIT_USAGE;
+        }
+        GlobalDemo demo;
+        try {
+            demo = GlobalDemo.start(dialect, clusters, pods, timeScale, port);
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().println("demo: " + e.getMessage());
+            return InferenceGatewayCli.EXIT_USAGE;
+        } catch (Exception e) {
+            spec.commandLine().getErr().println("cannot start the global tier on port " + port + ": " + e.getMessage());
+            return InferenceGatewayCli.EXIT_USAGE;
+        }
+        runUntilStopped(demo, demo.banner(dialect, timeScale));
+        return 0;
+    }
+
+    /** Prints the banner and waits; Ctrl-C closes the demo. */
+    private void runUntilStopped(AutoCloseable demo, String banner) throws InterruptedException {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -109,10 +143,9 @@ final class DemoCommand implements Callable<Integer> {
             }
             stopped.countDown();
         }, "demo-shutdown"));
-        spec.commandLine().getOut().println(banner(demo));
+        spec.commandLine().getOut().println(banner);
         spec.commandLine().getOut().flush();
         stopped.await();
-        return 0;
     }
 
     /**

@@ -37,7 +37,7 @@ class ScenarioCatalogTest {
     @Test
     void theNamedScenarios() {
         assertThat(ScenarioCatalog.names()).containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous",
-                "uniform", "priorities", "faults", "slo");
+                "uniform", "priorities", "faults", "slo", "global");
         assertThat(ScenarioCatalog.defaultNames()).as("run without --scenario: the routing comparisons")
                 .containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform");
         assertThat(ScenarioCatalog.byName("nope", MODEL)).isEmpty();

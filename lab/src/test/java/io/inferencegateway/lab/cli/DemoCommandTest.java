@@ -58,6 +58,24 @@ class DemoCommandTest {
     }
 
     @Test
+    void aGlobalDemoNeedsTwoClustersAtLeast() {
+        CommandLine cli = InferenceGatewayCli.commandLine();
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err));
+        assertThat(cli.execute("demo", "--clusters=1", "--port=0")).isEqualTo(InferenceGatewayCli.EXIT_USAGE);
+        assertThat(err.toString()).contains("--clusters must be at least 2");
+    }
+
+    @Test
+    void aGlobalDemosFartherRegionsAreSlowerToReachAndCheaper() {
+        assertThat(GlobalDemo.region(0).oneWayDelay()).isEqualTo(Duration.ofMillis(5));
+        assertThat(GlobalDemo.region(1).oneWayDelay()).isEqualTo(Duration.ofMillis(40));
+        assertThat(GlobalDemo.region(2).oneWayDelay()).isEqualTo(Duration.ofMillis(80));
+        assertThat(GlobalDemo.region(1).inputPrice()).isLessThan(GlobalDemo.region(0).inputPrice());
+        assertThat(GlobalDemo.region(5).region()).isEqualTo("region-6");
+    }
+
+    @Test
     void anUnknownEngineIsAUsageError() {
         CommandLine cli = InferenceGatewayCli.commandLine();
         StringWriter err = new StringWriter();

@@ -122,8 +122,8 @@ public final class GatewayProcess implements LoadTarget {
         return gateway;
     }
 
-    /** Starts the process without waiting for it to be ready. */
-    static GatewayProcess spawn(List<String> command, Path config, int port, Path log) throws IOException {
+    /** Starts the process without waiting for it to be ready ({@link #awaitReady}). */
+    public static GatewayProcess spawn(List<String> command, Path config, int port, Path log) throws IOException {
         List<String> full = new ArrayList<>(command);
         full.addAll(List.of("serve", "--config", config.toString(), "--port", Integer.toString(port)));
         Process process = new ProcessBuilder(full).redirectErrorStream(true)
@@ -149,7 +149,8 @@ public final class GatewayProcess implements LoadTarget {
         return process.isAlive();
     }
 
-    private void awaitReady(Duration timeout) throws IOException, InterruptedException {
+    /** Returns once {@code GET /ready} answers 200; fails with the end of its log if it exits or the time runs out. */
+    public void awaitReady(Duration timeout) throws IOException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + address.getPort() + "/ready"))
                 .timeout(Duration.ofSeconds(2)).GET().build();
@@ -193,7 +194,8 @@ public final class GatewayProcess implements LoadTarget {
         }
     }
 
-    static int freePort() throws IOException {
+    /** A loopback port free now. */
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
