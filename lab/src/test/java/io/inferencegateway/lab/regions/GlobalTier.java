@@ -24,10 +24,10 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * A global tier ({@code spec.global}) for the end-to-end tests: the runnable jar's {@code serve --config tier.yaml} as a
- * process on the host, where the regions' links listen. Its access log (stdout, one JSON line per request) goes to
- * {@code access.log}, everything else (stderr) to {@code gateway.log}, both in the directory it is given. The config
- * can be rewritten while it runs (a hot reload), and a config can be tried on a tier that is expected to refuse it.
+ * A global tier ({@code spec.global}) for the end-to-end tests: the runnable jar's {@code serve --config tier.yaml}
+ * as a process on the host, where the regions' links listen. Its access log (stdout, one JSON line per request) goes
+ * to {@code access.log}, everything else (stderr) to {@code gateway.log}, both in the directory it is given. The
+ * config can be rewritten while it runs (a hot reload), and a config can be tried on a tier expected to refuse it.
  */
 public final class GlobalTier implements AutoCloseable {
 
@@ -71,8 +71,8 @@ public final class GlobalTier implements AutoCloseable {
     }
 
     /**
-     * Starts a tier on {@code yaml} (written to {@code dir/<name>.yaml}) that is expected to refuse it, and waits for it
-     * to exit; fails if it is still running after {@code timeout}.
+     * Starts a tier on {@code yaml} (written to {@code dir/<name>.yaml}) that is expected to refuse it, and waits for
+     * it to exit; fails if it is still running after {@code timeout}.
      */
     public static Refusal refuse(Path dir, String name, String yaml, Duration timeout) throws IOException,
             InterruptedException {

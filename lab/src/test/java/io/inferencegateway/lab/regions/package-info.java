@@ -9,6 +9,8 @@
  *       ({@code 10.77.<k>.1} host, {@code 10.77.<k>.2} namespace), the processes started in it and their logs.</li>
  *   <li>{@link io.inferencegateway.lab.regions.Region}, described by a
  *       {@link io.inferencegateway.lab.regions.RegionSpec}: pods and a gateway in a namespace, behind a link.</li>
+ *   <li>{@link io.inferencegateway.lab.regions.GlobalTier}: a global tier over the regions, a process on the host;
+ *       {@link io.inferencegateway.lab.regions.GlobalTierIT} is the suite that uses it.</li>
  * </ul>
  *
  * <p>A new IT (failsafe, {@code *IT.java} in the lab; it runs the jar that {@code package} built):
@@ -31,6 +33,7 @@
  * }</pre>
  *
  * <p>Indexes must differ between the regions of one run and from those of other ITs that may run at the same time
- * (these ITs use 221-222 and 231-243). Logs: {@code lab/target/regions/<region>/} (gateway.log, pods.log, gateway.yaml).
+ * (these ITs use 221-222 and 231-243). Logs: {@code lab/target/regions/<region>/} (gateway.log, pods.log,
+ * gateway.yaml); the global tier's in {@code lab/target/regions/global-tier/}.
  */
 package io.inferencegateway.lab.regions;
