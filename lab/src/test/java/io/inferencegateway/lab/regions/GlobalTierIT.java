@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 import com.openai.client.OpenAIClient;
@@ -119,7 +120,7 @@ class GlobalTierIT {
         far = regions.get(1);
         long regionsUp = System.nanoTime();
 
-        tierConfig = tierConfig(clusterToken, vendorKey, apiKeys, pki.caFile(), "");
+        tierConfig = tierConfig(clusterToken, vendorKey, apiKeys, pki.caFile());
         tier = GlobalTier.start(DIR, tierConfig, Duration.ofSeconds(120));
         awaitHome();
         System.out.printf("global tier suite: regions up in %d ms (near %d ms, far %d ms), tier serving home %d ms "
@@ -389,15 +390,14 @@ class GlobalTierIT {
     // ---- the regions and the tier ------------------------------------------------------------------------------
 
     /** A region's gateway as a cluster of the tier: the default config plus {@code spec.cluster}. */
-    static java.util.function.BiFunction<RegionSpec, List<String>, String> cluster(String name, String region,
-                                                                                   Path token) {
+    static BiFunction<RegionSpec, List<String>, String> cluster(String name, String region, Path token) {
         return (spec, pods) -> Region.defaultGatewayConfig(spec, pods).replace("spec:\n", """
                 spec:
                   cluster: {name: %s, region: %s, tokenFile: %s}
                 """.formatted(name, region, token.toAbsolutePath()));
     }
 
-    static String tierConfig(Path clusterToken, Path vendorKey, Path apiKeys, Path ca, String extra) {
+    static String tierConfig(Path clusterToken, Path vendorKey, Path apiKeys, Path ca) {
         return """
                 apiVersion: inferencegateway.io/v1alpha1
                 kind: InferenceGatewayConfig
@@ -433,9 +433,9 @@ class GlobalTierIT {
                       # cluster found failing comes back after seconds, not the default 30 s
                       failover: {minRetries: 30}
                       outlierDetection: {baseEjectionTime: 2s, maxEjectionTime: 10s}
-                %s""".formatted(apiKeys.toAbsolutePath(), AWAY, HOME, BUDGET, HOME, clusterToken.toAbsolutePath(),
+                """.formatted(apiKeys.toAbsolutePath(), AWAY, HOME, BUDGET, HOME, clusterToken.toAbsolutePath(),
                 ca.toAbsolutePath(), near.baseUrl(), HOME, far.baseUrl(), AWAY, vendor.port(),
-                vendorKey.toAbsolutePath(), MODEL, VENDOR_MODEL, MODEL, extra);
+                vendorKey.toAbsolutePath(), MODEL, VENDOR_MODEL, MODEL);
     }
 
     /** Until a standard request is served by the near cluster at the first try (everything back to normal). */
