@@ -88,6 +88,9 @@ public final class ProxyOverheadBenchmark {
         if (sections.contains("tls")) { // not among the defaults: -Dsections=tls
             tlsCost(rounds, Integer.parseInt(System.getProperty("closedSeconds", "10")));
         }
+        if (sections.contains("tier")) { // not among the defaults: -Dsections=tier
+            tierHop(rounds, Integer.parseInt(System.getProperty("closedSeconds", "10")));
+        }
         if (sideBySide && sections.contains("streamcpu")) {
             streamingCpu(rounds, Integer.parseInt(System.getProperty("streamSeconds", "60")),
                     Integer.parseInt(System.getProperty("streamRate", "100")));
@@ -323,6 +326,57 @@ public final class ProxyOverheadBenchmark {
                     stub.tlsConnections() - tlsBefore);
             if (stub.tlsConnections() == 0) {
                 throw new IllegalStateException("the upstream-TLS gateway called the stub in plain HTTP");
+            }
+        }
+    }
+
+    /**
+     * What a hop through a global tier adds ({@code -Dsections=tier}, docs/global.md): wrk against a cluster gateway in
+     * front of the stub, against a global tier whose one cluster is that gateway, and against a tier that reaches a
+     * second cluster gateway (HTTPS on its listener) over TLS. At one connection the added p50 is the hop's latency; at
+     * 16 the throughput against the direct connection is its cost. Needs the gateway's test jar (TestPki).
+     */
+    static void tierHop(int rounds, int seconds) throws Exception {
+        if (!Wrk.available()) {
+            System.out.println("wrk is not on the PATH: no tier runs (apt-get install wrk)");
+            return;
+        }
+        io.inferencegateway.testing.TestPki pki = io.inferencegateway.testing.TestPki.create(
+                Files.createTempDirectory("overhead-tier-pki"));
+        String jar = System.getProperty("gatewayJar", "target/inference-gateway.jar");
+        try (OverheadStubServer stub = new OverheadStubServer(0, 1, 20, 20);
+                GatewayProcess cluster = GatewayProcess.start(List.of("127.0.0.1:" + stub.port()), "m", "",
+                        "overhead-tier-cluster", jar);
+                GatewayProcess httpsCluster = GatewayProcess.start(List.of("127.0.0.1:" + stub.port()), "m", "",
+                        "overhead-tier-https-cluster", jar, List.of("-Dgateway.tls.certFile=" + pki.server().cert(),
+                                "-Dgateway.tls.keyFile=" + pki.server().key()), pki.jdkClientContext(false));
+                GatewayProcess tier = GatewayProcess.startTier("http://127.0.0.1:" + cluster.port, null,
+                        "overhead-tier", jar);
+                GatewayProcess tlsTier = GatewayProcess.startTier("https://localhost:" + httpsCluster.port,
+                        pki.caFile(), "overhead-tier-tls", jar)) {
+            Path small = Wrk.script(requestOfSize(1024, "m", false, 16));
+            GatewayProcess[] gateways = {cluster, tier, tlsTier};
+            String[] names = {"cluster", "tier → cluster", "tier → TLS cluster"};
+            System.out.println("A hop through a global tier, closed loop (wrk -t1, 1 KiB), warming up (JIT) ...");
+            for (GatewayProcess g : gateways) {
+                Wrk.run(g.port, small, 16, 15);
+            }
+            for (int round = 1; round <= rounds; round++) {
+                System.out.printf(Locale.ROOT, "%nTier round %d of %d (%d s each, load average %s)%n", round, rounds,
+                        seconds, loadAverage());
+                double[][] results = new double[gateways.length][];
+                for (int k = 0; k < gateways.length; k++) {
+                    int i = (k + round - 1) % gateways.length; // each goes first in turn
+                    Wrk.Result one = Wrk.run(gateways[i].port, small, 1, seconds);
+                    Wrk.Result many = Wrk.run(gateways[i].port, small, 16, seconds);
+                    results[i] = new double[] {one.p50(), many.rate(), many.p50(), many.p99()};
+                }
+                for (int i = 0; i < gateways.length; i++) {
+                    double[] v = results[i];
+                    System.out.printf(Locale.ROOT, "  %-19s 1 connection p50 %6.3f ms (+%.3f ms) · 16 connections "
+                                    + "%,8.0f req/s (%.2fx the cluster's), p50 %6.3f ms, p99 %6.3f ms%n", names[i], v[0],
+                            v[0] - results[0][0], v[1], v[1] / results[0][1], v[2], v[3]);
+                }
             }
         }
     }
@@ -675,14 +729,34 @@ public final class ProxyOverheadBenchmark {
          */
         static GatewayProcess start(List<String> endpoints, String model, String specLines, String name, String jar,
                 List<String> moreJvmArgs, javax.net.ssl.SSLContext https) throws Exception {
-            Path config = Files.createTempFile("overhead", ".yaml");
             String list = endpoints.stream().map(e -> "\"" + e + "\"").collect(java.util.stream.Collectors.joining(", "));
-            Files.writeString(config, """
+            return run("""
                     kind: InferenceGatewayConfig
                     spec:
                       schedulers:
                         - {modelName: "%s", endpoints: [%s], policy: %s}
-                    """.formatted(model, list, System.getProperty("policy", "gpu-aware")) + specLines);
+                    """.formatted(model, list, System.getProperty("policy", "gpu-aware")) + specLines, name, jar,
+                    moreJvmArgs, https);
+        }
+
+        /** A global tier serving model {@code m} from one cluster gateway at {@code url}, trusting {@code caFile}. */
+        static GatewayProcess startTier(String url, Path caFile, String name, String jar) throws Exception {
+            return run("""
+                    kind: InferenceGatewayConfig
+                    spec:
+                      global:
+                        region: here
+                        clusters: [{name: cluster, url: "%s", region: here}]
+                    %s  schedulers:
+                        - {modelName: m}
+                    """.formatted(url, caFile == null ? "" : "    tls: {caFile: " + caFile + "}\n"), name, jar, List.of(),
+                    null);
+        }
+
+        private static GatewayProcess run(String yaml, String name, String jar, List<String> moreJvmArgs,
+                javax.net.ssl.SSLContext https) throws Exception {
+            Path config = Files.createTempFile("overhead", ".yaml");
+            Files.writeString(config, yaml);
             int port;
             try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
                 port = s.getLocalPort();

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -286,7 +287,29 @@ public final class DelayProxy implements AutoCloseable {
         });
     }
 
+    /**
+     * Binds {@code listen}; port 0 takes a free port below the kernel's ephemeral range (32768 and up here), so that
+     * while a reset cut has the port closed no outgoing connection of the box takes it and the restore can bind again.
+     */
     private void bind(InetSocketAddress listen) {
+        if (listen.getPort() != 0) {
+            bindExactly(listen);
+            return;
+        }
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int attempt = 1;; attempt++) {
+            try {
+                bindExactly(new InetSocketAddress(listen.getAddress(), random.nextInt(20_000, 32_000)));
+                return;
+            } catch (RuntimeException taken) {
+                if (attempt == 50) {
+                    throw taken;
+                }
+            }
+        }
+    }
+
+    private void bindExactly(InetSocketAddress listen) {
         Channel bound = listener.bind(listen).syncUninterruptibly().channel();
         address = (InetSocketAddress) bound.localAddress();
         onLoop(() -> {

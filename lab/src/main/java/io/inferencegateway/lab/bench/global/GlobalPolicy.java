@@ -19,7 +19,10 @@ public record GlobalPolicy(String label, String policy, Map<String, Integer> wei
     public static final String NEAREST_ONLY = "nearest-only";
     /** Every cluster in turn, blind to load, distance and price. */
     public static final String ROUND_ROBIN = "round-robin";
-    /** The default profile with the price left out ({@code cost: 0}). */
+    /**
+     * The default profile blind to price: {@code cost: 0}, and {@code priority: 0}, since the priority scorer sends
+     * sheddable requests to the cheapest target (it would otherwise also send critical ones to the fastest).
+     */
     public static final String GLOBAL_NO_COST = "global-no-cost";
 
     /** What the scenario compares when no {@code --policies} names one of these. */
@@ -36,7 +39,7 @@ public record GlobalPolicy(String label, String policy, Map<String, Integer> wei
             case GLOBAL -> new GlobalPolicy(label, null, Map.of(), List.of());
             case NEAREST_ONLY -> new GlobalPolicy(label, null, Map.of(), List.of(home));
             case ROUND_ROBIN -> new GlobalPolicy(label, "round-robin", Map.of(), List.of());
-            case GLOBAL_NO_COST -> new GlobalPolicy(label, null, Map.of("cost", 0), List.of());
+            case GLOBAL_NO_COST -> new GlobalPolicy(label, null, Map.of("cost", 0, "priority", 0), List.of());
             default -> throw new IllegalArgumentException("unknown policy '" + label + "' for the global scenario; "
                     + "known: " + String.join(", ", LABELS));
         };
