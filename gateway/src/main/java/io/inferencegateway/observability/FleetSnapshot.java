@@ -17,17 +17,19 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * One model pool.
      *
      * @param policy        the scheduling policy's config name
+     * @param homeRegion    at a global tier, the region standard traffic stays in while it can; null for a pool of
+     *                      pods (its endpoints are then pods, and their {@code target} is null)
      * @param fallback      for the GPU-aware policy: true while no pod had fresh metrics at its last decision, so
      *                      requests go by the gateway's own in-flight counts; null for the load-blind policies
      * @param staleAfterMs  metrics older than this are stale
-     * @param freshPods     pods whose metrics are fresh
+     * @param freshPods     pods whose metrics are fresh (at a global tier: clusters whose capacity summary is)
      * @param decisions     the pool's last requests, newest first
      * @param predictor     how well the pool's latency predictor does; null for a policy that does not predict
      * @param attainment    requests with latency targets judged in the window, per priority band (critical,
      *                      standard, sheddable)
      */
-    public record Pool(String name, String model, List<String> adapters, String policy, Boolean fallback,
-            long staleAfterMs, int freshPods, long inFlight, double picksPerSecond, long picksInWindow,
+    public record Pool(String name, String model, List<String> adapters, String policy, String homeRegion,
+            Boolean fallback, long staleAfterMs, int freshPods, long inFlight, double picksPerSecond, long picksInWindow,
             Double ttftP50Ms, Double ttftP99Ms, List<Pod> pods, List<Decision> decisions, Predictor predictor,
             List<Attainment> attainment) {
     }
@@ -62,17 +64,48 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * @param runningAdapters LoRA adapters in the running batch
      * @param waitingAdapters LoRA adapters of queued requests
      * @param metricsAgeMs    since the last good scrape started; null when none succeeded
-     * @param stale           never scraped, or the last good scrape is older than the pool's limit
+     * @param stale           never scraped, or the last good scrape is older than the pool's limit; never for a
+     *                        provider, which is not polled
      * @param scrapeFailures  failed scrapes since the last good one
      * @param lastError       what the last failed scrape said while failures go on, else null
      * @param inFlight        requests the gateway sent and has not seen end
      * @param picksHistory    picks per second over the window, oldest first, the running second last
      * @param ttftSamples     answers the percentiles are taken over
+     * @param target          at a global tier, the cluster or provider at this address and what its capacity
+     *                        summary said; null for a pod
      */
     public record Pod(String pod, Integer queue, Integer running, Double kvUsage, List<String> runningAdapters,
             List<String> waitingAdapters, Long metricsAgeMs, boolean stale, long scrapeFailures, String lastError,
             long inFlight, double picksPerSecond, long picksInWindow, int[] picksHistory, Double ttftP50Ms,
-            Double ttftP99Ms, int ttftSamples) {
+            Double ttftP99Ms, int ttftSamples, Target target) {
+    }
+
+    /**
+     * A global tier's cluster or provider (docs/global.md): as configured, and a cluster's last capacity summary for
+     * the pool's model. The summary's numbers are null for a provider (never polled), for a cluster not yet read, and
+     * where the cluster does not know them (no recent answers, a policy that does not predict).
+     *
+     * @param kind                  {@code cluster} or {@code provider}
+     * @param region                its configured region; empty for a provider without one
+     * @param home                  whether that is the tier's home region
+     * @param inputPricePerMillion  what a million prompt tokens cost there (currency units)
+     * @param outputPricePerMillion what a million completion tokens cost there
+     * @param roundTripMs           the lowest of the recent polls' request-to-headers times: the distance to it
+     * @param readyPods             the cluster's pods of the model with fresh metrics
+     * @param pods                  its pods of the model, ready or not
+     * @param gatewayQueue          requests waiting in the cluster gateway's own flow-control queue (also in the
+     *                              endpoint's {@code queue}, with its pods' queues)
+     * @param kvHeadroom            mean 1 - KV-cache use over its ready pods, 0..1
+     * @param errorRatio            its requests of the last seconds that failed, 0..1
+     * @param saturation            share of its ready pods its saturation detector finds full, 0..1
+     * @param ttftMs                median time to first token of its recent answers
+     * @param predictedTtftMs       its latency predictor's time to first token for a typical request
+     * @param recentRequests        requests its recent values are taken over
+     */
+    public record Target(String name, String kind, String region, boolean home, double inputPricePerMillion,
+            double outputPricePerMillion, Double roundTripMs, Integer readyPods, Integer pods, Integer gatewayQueue,
+            Double kvHeadroom, Double errorRatio, Double saturation, Double ttftMs, Double predictedTtftMs,
+            Double tpotMs, Double predictedTpotMs, Long recentRequests) {
     }
 
     /**
@@ -80,6 +113,7 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      *
      * @param timeMillis           wall-clock arrival
      * @param pod                  the endpoint that served it, null when none was picked
+     * @param target               at a global tier, the name of the cluster or provider that served it, else null
      * @param reason               what decided the pick ({@link io.inferencegateway.domain.PickReason#label()}), or null
      * @param attempts             endpoints tried (more than one after a failover)
      * @param ttftMs               arrival to first content (a plain response: to its end); null when not served
@@ -89,9 +123,12 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * @param cachedTokens         cached prompt tokens the model server reported, null when it did not say
      * @param slo                  against its latency targets: met, or the kind of miss (ttft, tpot, refused); null
      *                             without targets
+     * @param cost                 at a global tier, what it cost at its target's price (currency units); null for a
+     *                             pod, or without usage
      */
-    public record Decision(long timeMillis, String model, String pod, String reason, int attempts, int status,
-            boolean stream, Double ttftMs, double durationMs, String ending, String error, int expectedCachedTokens,
-            Integer inputTokens, Integer outputTokens, Integer cachedTokens, String slo) {
+    public record Decision(long timeMillis, String model, String pod, String target, String reason, int attempts,
+            int status, boolean stream, Double ttftMs, double durationMs, String ending, String error,
+            int expectedCachedTokens, Integer inputTokens, Integer outputTokens, Integer cachedTokens, String slo,
+            Double cost) {
     }
 }

@@ -12,13 +12,16 @@ import java.util.function.Supplier;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.Price;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.domain.SloOutcome;
+import io.inferencegateway.metrics.ClusterCapacity;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.pool.ModelPool;
@@ -169,24 +172,24 @@ public final class FleetView implements RequestListener {
      * What the decisions table shows of one ended request, as it was recorded: the labels and boxed numbers the page
      * wants are made when it reads the table (toDecision), not per request.
      */
-    private record Recent(long timeMillis, String model, PickDecision pick, int attempts, int status, boolean stream,
-            long ttftNanos, long durationNanos, RequestRecord.Ending ending, String error, int inputTokens,
-            int outputTokens, int cachedTokens, SloOutcome slo) {
+    private record Recent(long timeMillis, String model, PickDecision pick, String target, int attempts, int status,
+            boolean stream, long ttftNanos, long durationNanos, RequestRecord.Ending ending, String error,
+            int inputTokens, int outputTokens, int cachedTokens, SloOutcome slo, double cost) {
 
         FleetSnapshot.Decision toDecision() {
             return new FleetSnapshot.Decision(timeMillis, model, pick == null ? null : pick.endpoint().toString(),
-                    pick == null ? null : pick.reason().label(), attempts, status, stream,
+                    target, pick == null ? null : pick.reason().label(), attempts, status, stream,
                     ttftNanos < 0 ? null : millis(ttftNanos), millis(durationNanos),
                     ending == null ? null : ending.name().toLowerCase(Locale.ROOT), error,
                     pick == null ? 0 : pick.expectedCachedTokens(), count(inputTokens), count(outputTokens),
-                    count(cachedTokens), slo == null ? null : slo.label());
+                    count(cachedTokens), slo == null ? null : slo.label(), known(cost));
         }
     }
 
     private static Recent decision(RequestRecord r, long ttftNanos, SloOutcome slo) {
         return new Recent(r.startEpochMillis(), r.request() == null ? null : r.request().model(), r.decision(),
-                r.attempts(), r.status(), r.stream(), ttftNanos, r.endNanos() - r.startNanos(), r.ending(),
-                RequestMeters.errorCode(r), r.inputTokens(), r.outputTokens(), r.cachedTokens(), slo);
+                r.target(), r.attempts(), r.status(), r.stream(), ttftNanos, r.endNanos() - r.startNanos(), r.ending(),
+                RequestMeters.errorCode(r), r.inputTokens(), r.outputTokens(), r.cachedTokens(), slo, r.cost());
     }
 
     // ---- the page's read: a snapshot of everything ----------------------------------------------
@@ -236,8 +239,10 @@ public final class FleetView implements RequestListener {
             MetricsCache.EndpointState state = metrics.state(e);
             EndpointMetrics m = state == null ? null : state.latest();
             Long age = m == null ? null : Math.max(0, nowNanos - m.scrapeStartedNanos()) / 1_000_000;
-            boolean stale = m == null || nowNanos - m.scrapeStartedNanos() > staleAfter;
-            if (!stale) {
+            TargetConfig target = pool.config().target(e); // a global tier's cluster or provider, else a pod
+            boolean polled = target == null || !target.provider(); // a provider publishes nothing to go stale
+            boolean stale = polled && (m == null || nowNanos - m.scrapeStartedNanos() > staleAfter);
+            if (polled && !stale) {
                 fresh++;
             }
             long pending = inFlight.inFlight(e);
@@ -248,7 +253,8 @@ public final class FleetView implements RequestListener {
                     m == null ? List.of() : m.runningAdapters().stream().sorted().toList(),
                     m == null ? List.of() : m.waitingAdapters().stream().sorted().toList(), age, stale, failures,
                     failures > 0 ? state.lastError() : null, pending, rate / (double) PodActivity.RATE_SECONDS,
-                    window, history, percentile(ttft, 0.50), percentile(ttft, 0.99), ttft.length));
+                    window, history, percentile(ttft, 0.50), percentile(ttft, 0.99), ttft.length,
+                    target == null ? null : target(target, m, pool.config().homeRegion())));
         }
         act.pods.keySet().retainAll(pool.endpoints()); // pods that left the pool
         long[] allTtft = new long[samples];
@@ -262,9 +268,24 @@ public final class FleetView implements RequestListener {
         FleetSnapshot.Predictor predictor = pool.policy() instanceof GpuAwarePolicy gpuAware
                 ? predictor(gpuAware.predictor()) : null;
         return new FleetSnapshot.Pool(pool.name(), pool.config().modelName(), pool.config().loraAdapters(),
-                pool.config().policy().configName(), fallback, staleAfter / 1_000_000, fresh, flying,
+                pool.config().policy().configName(), pool.config().homeRegion(), fallback, staleAfter / 1_000_000, fresh, flying,
                 picksInRate / (double) PodActivity.RATE_SECONDS, picksInWindow, percentile(allTtft, 0.50),
                 percentile(allTtft, 0.99), pods, act.decisions(), predictor, act.slo.window(now));
+    }
+
+    /** A cluster's or provider's row: its config, and for a cluster what its last capacity summary said. */
+    private static FleetSnapshot.Target target(TargetConfig t, EndpointMetrics m, String homeRegion) {
+        ClusterCapacity c = t.provider() || m == null ? null : m.cluster();
+        Price price = t.price();
+        return new FleetSnapshot.Target(t.name(), t.kind().label(), t.region(), homeRegion != null && homeRegion.equals(t.region()),
+                price.inputPerMillion(), price.outputPerMillion(), c == null ? null : knownMillis(c.roundTripMillis()),
+                c == null ? null : count(c.readyPods()), c == null ? null : count(c.pods()),
+                c == null ? null : count(c.gatewayQueued()),
+                c == null || Double.isNaN(m.kvUsage()) ? null : 1 - m.kvUsage(), c == null ? null : known(c.errorRatio()),
+                c == null ? null : known(c.saturation()), c == null ? null : knownMillis(c.ttftMillis()),
+                c == null ? null : knownMillis(c.predictedTtftMillis()), c == null ? null : knownMillis(c.tpotMillis()),
+                c == null ? null : knownMillis(c.predictedTpotMillis()),
+                c == null || c.recentRequests() < 0 ? null : c.recentRequests());
     }
 
     private static FleetSnapshot.Predictor predictor(LatencyPredictor p) {
@@ -276,6 +297,11 @@ public final class FleetView implements RequestListener {
 
     private static Double known(double value) {
         return Double.isNaN(value) ? null : value;
+    }
+
+    /** Milliseconds to two decimals, as {@link #millis} gives them; null when unknown. */
+    private static Double knownMillis(double value) {
+        return Double.isNaN(value) ? null : Math.round(value * 100) / 100.0;
     }
 
     /** Nearest-rank percentile of sorted nanos, in milliseconds; null without samples. */

@@ -27,6 +27,7 @@ import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.lab.simulator.SimulatedPod;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.HeadlessChromium;
+import io.inferencegateway.testing.TestUpstream;
 
 /**
  * The live fleet page (GET /ui) in a real browser: the gateway over simulated pods serves known traffic, Debian's
@@ -59,8 +60,25 @@ class FleetPageChromiumTest {
               });
             })()""";
 
+    /** Reads a global pool's rows: each cluster's and provider's fields, each decision's. */
+    static final String READ_GLOBAL_POOL = """
+            (() => {
+              const fields = (scope) => Object.fromEntries([...scope.querySelectorAll('[data-field]')]
+                  .map(e => [e.dataset.field, {value: e.dataset.value, text: e.textContent.trim()}]));
+              const s = document.querySelector('section.pool');
+              return JSON.stringify({
+                generatedAt: document.getElementById('fleet').dataset.generatedAt,
+                head: fields(s.querySelector('.pool-head')),
+                stats: fields(s.querySelector('.stats')),
+                targets: [...s.querySelectorAll('tr[data-target]')].map(r => ({target: r.dataset.target, fields: fields(r)})),
+                decisions: [...s.querySelectorAll('tr[data-decision]')].map(r => fields(r))
+              });
+            })()""";
+
     SimulatedFleet fleet;
     GatewayHarness gateway;
+    GatewayHarness tier;
+    TestUpstream provider;
     HeadlessChromium chromium;
     final List<CompletableFuture<?>> background = new ArrayList<>();
 
@@ -72,6 +90,12 @@ class FleetPageChromiumTest {
             }
         } finally {
             background.forEach(f -> f.cancel(true));
+            if (tier != null) {
+                tier.close();
+            }
+            if (provider != null) {
+                provider.close();
+            }
             if (gateway != null) {
                 gateway.close();
             }
@@ -163,34 +187,7 @@ class FleetPageChromiumTest {
 
         // the page shows exactly what it was served
         chromium = HeadlessChromium.start();
-        Map<String, Boolean> fleetRequests = new ConcurrentHashMap<>();
-        Map<String, JsonNode> servedToPage = new ConcurrentHashMap<>();
-        chromium.onEvent(event -> {
-            JsonNode params = event.path("params");
-            String id = params.path("requestId").asText();
-            switch (event.path("method").asText()) {
-                case "Network.responseReceived" -> {
-                    if (params.path("response").path("url").asText().endsWith("/ui/fleet")) {
-                        fleetRequests.put(id, true);
-                    }
-                }
-                case "Network.loadingFinished" -> {
-                    if (fleetRequests.remove(id) != null) {
-                        chromium.callAsync("Network.getResponseBody", Map.of("requestId", id)).thenAccept(body -> {
-                            try {
-                                JsonNode json = JSON.readTree(body.get("body").asText());
-                                servedToPage.put(json.get("generatedAtMillis").asText(), json);
-                            } catch (Exception e) {
-                                throw new IllegalStateException(e);
-                            }
-                        });
-                    }
-                }
-                default -> {
-                }
-            }
-        });
-        chromium.call("Network.enable", Map.of());
+        Map<String, JsonNode> servedToPage = recordFleetJsonServed(chromium);
         chromium.navigate(gateway.baseUrl() + "/ui");
         await().atMost(Duration.ofSeconds(30)).until(
                 () -> chromium.evaluate("Number(document.getElementById('fleet')?.dataset.renders ?? 0)").asInt() >= 2);
@@ -250,6 +247,134 @@ class FleetPageChromiumTest {
         assertThat(shown.get("ratio-standard").get("text").asText()).isEqualTo("100.0%");
     }
 
+    @Test
+    void aGlobalTiersPageShowsEachClusterAndProviderWithItsRegionPriceAndCapacityAndEachDecisionsTarget()
+            throws Exception {
+        start(); // the cluster: a gateway over three simulated pods
+        provider = new TestUpstream().behave(new TestUpstream.Json(200, "{\"id\":\"c\",\"object\":\"chat.completion\","
+                + "\"model\":\"vendor-8b\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                + "\"content\":\"hi\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":1000,"
+                + "\"completion_tokens\":500,\"total_tokens\":1500}}"));
+        // round-robin, so that both get known picks; how the tier chooses is the plugins' tests' business
+        tier = GatewayHarness.start("""
+                kind: InferenceGatewayConfig
+                spec:
+                  global:
+                    region: home
+                    summaryInterval: 100ms
+                    clusters:
+                      - {name: east, url: "http://127.0.0.1:%d", region: home, price: {input: 0.5, output: 2.0}}
+                    providers:
+                      - {name: vendor, baseUrl: "http://%s/v1", region: away, models: {"%s": vendor-8b},
+                         price: {input: 1.0, output: 4.0}}
+                  schedulers:
+                    - {name: global, modelName: "%s", policy: round-robin,
+                       outlierDetection: {consecutiveFailures: 0, failurePercent: 0}}
+                """.formatted(gateway.port(), provider.address(), MODEL, MODEL));
+        Endpoint east = new Endpoint("127.0.0.1", gateway.port());
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            var m = tier.server().gateway().metrics().latest(east);
+            return m != null && m.cluster() != null && m.cluster().readyPods() == 3;
+        });
+        for (int i = 0; i < 6; i++) {
+            HttpResponse<String> r = post(tier.baseUrl(), chat(MODEL, "global " + i, 3, false));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        }
+        // the cluster's summary counts its answers of the last seconds, which the tier reads at its next poll
+        await().atMost(Duration.ofSeconds(10)).until(() -> globalPool().get("pods").get(0).get("target")
+                .path("recentRequests").asInt() >= 3);
+
+        JsonNode pool = globalPool();
+        assertThat(pool.get("homeRegion").asText()).isEqualTo("home");
+        assertThat(pool.get("freshPods").asInt()).as("the cluster's summary is fresh").isEqualTo(1);
+        JsonNode cluster = pool.get("pods").get(0);
+        JsonNode c = cluster.get("target");
+        assertThat(c.get("name").asText()).isEqualTo("east");
+        assertThat(c.get("kind").asText()).isEqualTo("cluster");
+        assertThat(c.get("home").asBoolean()).isTrue();
+        assertThat(c.get("inputPricePerMillion").asDouble()).isEqualTo(0.5);
+        assertThat(c.get("readyPods").asInt()).isEqualTo(3);
+        assertThat(c.get("roundTripMs").asDouble()).as("measured by the tier's polls").isPositive();
+        assertThat(c.get("kvHeadroom").asDouble()).isBetween(0.0, 1.0);
+        assertThat(c.get("errorRatio").asDouble()).isZero();
+        assertThat(c.get("ttftMs").asDouble()).isPositive();
+        assertThat(cluster.get("stale").asBoolean()).isFalse();
+        assertThat(cluster.get("picksInWindow").asLong()).isEqualTo(3);
+        JsonNode vendor = pool.get("pods").get(1);
+        assertThat(vendor.get("target").get("kind").asText()).isEqualTo("provider");
+        assertThat(vendor.get("target").get("region").asText()).isEqualTo("away");
+        assertThat(vendor.get("target").get("home").asBoolean()).isFalse();
+        assertThat(vendor.get("target").get("readyPods").isNull()).as("a provider is never polled").isTrue();
+        assertThat(vendor.get("stale").asBoolean()).isFalse();
+        assertThat(vendor.get("picksInWindow").asLong()).isEqualTo(3);
+        JsonNode decisions = pool.get("decisions");
+        assertThat(decisions).hasSize(6);
+        for (JsonNode d : decisions) {
+            assertThat(d.get("target").asText()).isIn("east", "vendor");
+            if (d.get("target").asText().equals("vendor")) {
+                assertThat(d.get("cost").asDouble()).as("1000 x 1.0 + 500 x 4.0 per million").isEqualTo(0.003);
+            }
+        }
+
+        chromium = HeadlessChromium.start();
+        Map<String, JsonNode> servedToPage = recordFleetJsonServed(chromium);
+        chromium.navigate(tier.baseUrl() + "/ui");
+        await().atMost(Duration.ofSeconds(30)).until(
+                () -> chromium.evaluate("Number(document.getElementById('fleet')?.dataset.renders ?? 0)").asInt() >= 2);
+        JsonNode page = JSON.readTree(chromium.evaluate(READ_GLOBAL_POOL).asText());
+        String stamp = page.get("generatedAt").asText();
+        await().atMost(Duration.ofSeconds(10)).until(() -> servedToPage.containsKey(stamp));
+        JsonNode shown = servedToPage.get(stamp).get("pools").get(0);
+
+        assertField("head", "homeRegion", shown.get("homeRegion"), page.get("head").get("homeRegion"));
+        assertField("stats", "freshPods", shown.get("freshPods"), page.get("stats").get("freshPods"));
+        JsonNode rows = page.get("targets");
+        assertThat(rows).hasSize(2);
+        for (int i = 0; i < 2; i++) {
+            JsonNode pod = shown.get("pods").get(i);
+            JsonNode target = pod.get("target");
+            JsonNode row = rows.get(i).get("fields");
+            String where = "target " + target.get("name").asText();
+            assertThat(rows.get(i).get("target").asText()).isEqualTo(target.get("name").asText());
+            for (String f : TARGET_FIELDS) {
+                assertField(where, f, target.get(f), row.get(f));
+            }
+            for (String f : TARGET_ENDPOINT_FIELDS) {
+                assertField(where, f, pod.get(f), row.get(f));
+            }
+            assertField(where, "target", target.get("name"), row.get("target"));
+            assertThat(row.get("target").get("text").asText()).isEqualTo(target.get("name").asText());
+            assertThat(row.get("kind").get("text").asText()).isEqualTo(target.get("kind").asText());
+            assertThat(row.get("region").get("text").asText()).isEqualTo(target.get("region").asText());
+        }
+        JsonNode eastRow = rows.get(0).get("fields");
+        assertThat(eastRow.get("home").get("text").asText()).as("the home region is marked").isEqualTo("home");
+        assertThat(eastRow.get("inputPricePerMillion").get("text").asText()).isEqualTo("0.50");
+        assertThat(eastRow.get("outputPricePerMillion").get("text").asText()).isEqualTo("2.00");
+        assertThat(eastRow.get("readyPods").get("text").asText()).isEqualTo("3");
+        assertThat(eastRow.get("roundTripMs").get("text").asText()).endsWith("ms");
+        assertThat(eastRow.get("kvHeadroom").get("text").asText()).endsWith("%");
+        assertThat(eastRow.get("stale").get("text").asText()).isEqualTo("fresh");
+        JsonNode vendorRow = rows.get(1).get("fields");
+        assertThat(vendorRow.get("home").get("text").asText()).isEmpty();
+        assertThat(vendorRow.get("metricsAgeMs").get("text").asText()).isEqualTo("not polled");
+        assertThat(vendorRow.get("readyPods").get("text").asText()).isEqualTo("—");
+        JsonNode shownDecisions = page.get("decisions");
+        assertThat(shownDecisions).hasSize(shown.get("decisions").size());
+        for (int i = 0; i < shownDecisions.size(); i++) {
+            JsonNode d = shown.get("decisions").get(i);
+            for (String f : GLOBAL_DECISION_FIELDS) {
+                assertField("decision " + i, f, d.get(f), shownDecisions.get(i).get(f));
+            }
+            assertThat(shownDecisions.get(i).get("target").get("text").asText()).isEqualTo(d.get("target").asText());
+        }
+    }
+
+    JsonNode globalPool() throws Exception {
+        return JSON.readTree(HTTP.send(HttpRequest.newBuilder(URI.create(tier.baseUrl() + "/ui/fleet")).build(),
+                HttpResponse.BodyHandlers.ofString()).body()).get("pools").get(0);
+    }
+
     // ---- the comparison -----------------------------------------------------------------------------
 
     static final List<String> POOL_FIELDS = List.of("freshPods", "inFlight", "picksPerSecond", "ttftP50Ms", "ttftP99Ms");
@@ -258,6 +383,14 @@ class FleetPageChromiumTest {
             "stale");
     static final List<String> DECISION_FIELDS = List.of("timeMillis", "model", "pod", "reason", "status", "stream",
             "ttftMs", "durationMs", "slo");
+    /** A global pool's row: the cluster's or provider's own fields, and the endpoint's the pod rows show too. */
+    static final List<String> TARGET_FIELDS = List.of("kind", "region", "home", "inputPricePerMillion",
+            "outputPricePerMillion", "roundTripMs", "readyPods", "pods", "gatewayQueue", "kvHeadroom", "errorRatio",
+            "saturation", "ttftMs", "predictedTtftMs");
+    static final List<String> TARGET_ENDPOINT_FIELDS = List.of("pod", "queue", "inFlight", "picksPerSecond",
+            "picksInWindow", "metricsAgeMs");
+    static final List<String> GLOBAL_DECISION_FIELDS = List.of("timeMillis", "model", "target", "reason", "status",
+            "stream", "ttftMs", "durationMs", "slo", "cost");
     /** Fields shown as they are, without units or rounding: their text must be the value itself. */
     static final Set<String> PLAIN = Set.of("pod", "queue", "running", "inFlight", "picksInWindow", "freshPods",
             "model", "status", "samples", "attained-critical", "missed-critical", "attained-standard", "missed-standard",
@@ -326,6 +459,42 @@ class FleetPageChromiumTest {
     }
 
     // ---- helpers ------------------------------------------------------------------------------------
+
+    /**
+     * Keeps every {@code /ui/fleet} response the browser gets, by its {@code generatedAtMillis}, from its own network
+     * log (DevTools protocol), so that a test compares the page with the very snapshot it rendered.
+     */
+    static Map<String, JsonNode> recordFleetJsonServed(HeadlessChromium chromium) throws Exception {
+        Map<String, Boolean> fleetRequests = new ConcurrentHashMap<>();
+        Map<String, JsonNode> servedToPage = new ConcurrentHashMap<>();
+        chromium.onEvent(event -> {
+            JsonNode params = event.path("params");
+            String id = params.path("requestId").asText();
+            switch (event.path("method").asText()) {
+                case "Network.responseReceived" -> {
+                    if (params.path("response").path("url").asText().endsWith("/ui/fleet")) {
+                        fleetRequests.put(id, true);
+                    }
+                }
+                case "Network.loadingFinished" -> {
+                    if (fleetRequests.remove(id) != null) {
+                        chromium.callAsync("Network.getResponseBody", Map.of("requestId", id)).thenAccept(body -> {
+                            try {
+                                JsonNode json = JSON.readTree(body.get("body").asText());
+                                servedToPage.put(json.get("generatedAtMillis").asText(), json);
+                            } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                            }
+                        });
+                    }
+                }
+                default -> {
+                }
+            }
+        });
+        chromium.call("Network.enable", Map.of());
+        return servedToPage;
+    }
 
     static List<String> texts(JsonNode array, String field) {
         List<String> out = new ArrayList<>();

@@ -19,9 +19,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * Every metric the Grafana dashboard and the alert rules (monitoring/) query is one the gateway exports: a real
  * gateway over simulated pods serves streamed and plain chats, prefix-sharing requests, a request with latency
- * targets and requests that fail, and each name in the PromQL must then be a series in its {@code GET /metrics} (a
- * {@code _bucket}, {@code _sum} or {@code _count} only of a histogram) carrying every label the expression matches or
- * groups on.
+ * targets and requests that fail, a global tier in front of it serves requests on that cluster and on a provider,
+ * and each name in the PromQL must then be a series in the two gateways' {@code GET /metrics} (a {@code _bucket},
+ * {@code _sum} or {@code _count} only of a histogram) carrying every label the expression matches or groups on.
  */
 class DashboardMetricsTest {
 
@@ -34,6 +34,12 @@ class DashboardMetricsTest {
         assertThat(observed.chatToTheDeadPool()).isEqualTo(502);
         assertThat(observed.chatWithTargets("judged against its latency targets")).isEqualTo(200);
         observed.awaitEveryPodScraped();
+        observed.startGlobalTier();
+        for (int i = 0; i < 3; i++) {
+            assertThat(observed.chatThroughTheTier(ObservedFleet.MODEL)).as("served by the home cluster").isEqualTo(200);
+        }
+        assertThat(observed.chatThroughTheTier(ObservedFleet.OVERFLOW_MODEL)).as("spilled to the provider")
+                .isEqualTo(200);
         // a pod whose metrics go stale is filtered out of the picks, which the filter counter records
         observed.fleet.pod(1).failMetrics();
         await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(300)).until(() -> {
@@ -54,7 +60,8 @@ class DashboardMetricsTest {
         List<MonitoringFiles.Query> queries = MonitoringFiles.allQueries();
         // a request is counted when it ends, which may be just after the client has its last byte
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
-                .untilAsserted(() -> assertExported(queries, Exposition.parse(observed.gatewayMetrics())));
+                .untilAsserted(() -> assertExported(queries,
+                        Exposition.parse(observed.gatewayMetrics() + observed.tierMetrics())));
     }
 
     private static void assertExported(List<MonitoringFiles.Query> queries, Exposition exposition) {

@@ -22,16 +22,21 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
+import io.inferencegateway.testing.TestUpstream;
 
 /**
  * A real gateway over simulated vLLM pods with traffic of the kinds the dashboard and alerts show: pool {@code llama}
  * (two pods on a slow simulated GPU, so a first token takes a noticeable time), and pool {@code dead}, whose only
- * endpoint refuses connections, so its requests fail and its scheduler stays in fallback.
+ * endpoint refuses connections, so its requests fail and its scheduler stays in fallback. On demand
+ * ({@link #startGlobalTier}) a global tier runs in front of it (docs/global.md): that gateway is its home cluster, and
+ * a provider stub in another region serves a model the cluster does not, so that requests spill.
  */
 final class ObservedFleet implements AutoCloseable {
 
     static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
     static final String DEAD_MODEL = "dead-model";
+    /** The model only the global tier's provider serves. */
+    static final String OVERFLOW_MODEL = "overflow-model";
     /** The system prompt the prefix-aware requests share (long enough to fill several KV blocks). */
     static final String SYSTEM = "You answer questions for the support desk of a bicycle shop, briefly. ".repeat(40);
 
@@ -40,6 +45,8 @@ final class ObservedFleet implements AutoCloseable {
     final SimulatedFleet fleet;
     final GatewayHarness gateway;
     final OpenAIClient client;
+    TestUpstream provider;
+    GatewayHarness tier;
 
     private ObservedFleet(SimulatedFleet fleet, GatewayHarness gateway) {
         this.fleet = fleet;
@@ -150,6 +157,55 @@ final class ObservedFleet implements AutoCloseable {
         return ttfts;
     }
 
+    /**
+     * Starts a global tier whose home cluster is this gateway and whose provider, in another region, serves
+     * {@link #OVERFLOW_MODEL} only; returns once the tier has read the cluster's capacity summary with a ready pod.
+     */
+    void startGlobalTier() throws Exception {
+        provider = new TestUpstream().behave(new TestUpstream.Json(200, "{\"id\":\"c\",\"object\":\"chat.completion\","
+                + "\"model\":\"vendor-small\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+                + "\"content\":\"hi\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":40,"
+                + "\"completion_tokens\":2,\"total_tokens\":42}}"));
+        tier = GatewayHarness.start("""
+                kind: InferenceGatewayConfig
+                spec:
+                  global:
+                    region: home
+                    summaryInterval: 100ms
+                    clusters:
+                      - {name: local, url: "http://127.0.0.1:%d", region: home, price: {input: 0.1, output: 0.4}}
+                    providers:
+                      - {name: vendor, baseUrl: "http://%s/v1", region: away, models: {"%s": vendor-small},
+                         price: {input: 1.0, output: 4.0}}
+                  schedulers:
+                    - {name: global, modelName: "%s"}
+                    - {name: global-overflow, modelName: "%s"}
+                """.formatted(gateway.port(), provider.address(), OVERFLOW_MODEL, MODEL, OVERFLOW_MODEL));
+        Endpoint cluster = new Endpoint("127.0.0.1", gateway.port());
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            var m = tier.server().gateway().metrics().latest(cluster);
+            return m != null && m.cluster() != null && m.cluster().readyPods() > 0;
+        });
+    }
+
+    /** A plain chat through the global tier; returns the status. */
+    int chatThroughTheTier(String model) throws Exception {
+        String body = "{\"model\":\"" + model + "\",\"max_tokens\":2,"
+                + "\"messages\":[{\"role\":\"user\",\"content\":\"hello from afar\"}]}";
+        return HTTP.send(HttpRequest.newBuilder(URI.create(tier.baseUrl() + "/v1/chat/completions"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /** The global tier's GET /metrics, empty without a tier. */
+    String tierMetrics() throws Exception {
+        if (tier == null) {
+            return "";
+        }
+        return HTTP.send(HttpRequest.newBuilder(URI.create(tier.baseUrl() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
     /** Waits until the gateway holds a reading of every simulated pod's /metrics. */
     void awaitEveryPodScraped() {
         await().atMost(Duration.ofSeconds(15)).until(() -> fleet.endpoints().stream().map(Endpoint::parse)
@@ -164,9 +220,18 @@ final class ObservedFleet implements AutoCloseable {
     @Override
     public void close() throws Exception {
         try {
-            gateway.close();
+            if (tier != null) {
+                tier.close();
+            }
+            if (provider != null) {
+                provider.close();
+            }
         } finally {
-            fleet.close();
+            try {
+                gateway.close();
+            } finally {
+                fleet.close();
+            }
         }
     }
 }

@@ -22,6 +22,7 @@ import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.metrics.ClusterCapacity;
 import io.inferencegateway.metrics.EndpointMetrics;
 
 /** The fleet page's data from hand-made request records, on a clock the test moves. */
@@ -325,6 +326,87 @@ class FleetViewTest {
 
         assertThat(llama.predictor()).isEqualTo(new FleetSnapshot.Predictor(0, false, null, null, null, null));
         assertThat(pool("small").predictor()).as("round robin predicts nothing").isNull();
+    }
+
+    @Test
+    void aGlobalPoolShowsEachTargetWithItsRegionPriceAndLastCapacitySummaryAndEachDecisionItsTarget()
+            throws Exception {
+        Gateway tier = new Gateway(ConfigLoader.parse("""
+                kind: InferenceGatewayConfig
+                spec:
+                  global:
+                    region: home
+                    clusters:
+                      - {name: east, url: "http://10.1.0.1:8080", region: home, price: {input: 0.5, output: 2.0}}
+                      - {name: west, url: "http://10.1.0.2:8080", region: away}
+                    providers:
+                      - {name: vendor, baseUrl: "https://api.vendor.example/v1", models: {"%s": vendor-8b},
+                         price: {input: 2, output: 6}}
+                  schedulers:
+                    - {name: global, modelName: "%s"}
+                """.formatted(MODEL, MODEL)), now::get);
+        FleetView view = new FleetView(new LiveState(tier::pools, tier.metrics(), tier.inFlight(), now::get),
+                () -> 1_700_000_000_000L);
+        Endpoint east = Endpoint.parse("10.1.0.1:8080");
+        Endpoint vendor = Endpoint.parse("api.vendor.example:443");
+        ClusterCapacity summary = new ClusterCapacity("1", "east", "home", 3, 4, 2, 180.5, 21.0, Double.NaN,
+                Double.NaN, 0.02, 0.25, 40, Set.of(), 12.345);
+        tier.metrics().recordSuccess(east, new EndpointMetrics(7, 9, 0.6, Set.of(), Set.of(), 0, 16, 1000, Double.NaN,
+                Double.NaN, now.get() - 80 * MS, InFlightRequests.Counters.ZERO, summary), now.get());
+
+        RequestRecord r = new RequestRecord(now.get(), 1_700_000_000_000L, "POST", "/v1/chat/completions", "chat",
+                null, null);
+        r.parsed(new InferenceRequest(MODEL, null, "hello", 2, false), now.get());
+        r.routedTo("global", MODEL);
+        r.picked(new PickDecision(vendor, PickReason.OVERFLOW, 0, 3), 20_000);
+        view.picked(r);
+        r.servedBy("vendor", "", true, new io.inferencegateway.domain.Price(2, 6));
+        r.answered(200, now.get() + 30 * MS);
+        r.usage(1000, 500, 0);
+        r.end(RequestRecord.Ending.COMPLETED, now.get() + 40 * MS);
+        view.ended(r);
+
+        FleetSnapshot.Pool pool = view.snapshot().pools().get(0);
+        assertThat(pool.homeRegion()).isEqualTo("home");
+        assertThat(pool.pods()).extracting(p -> p.target().name()).containsExactly("east", "west", "vendor");
+        FleetSnapshot.Pod eastRow = pool.pods().get(0);
+        assertThat(eastRow.target()).isEqualTo(new FleetSnapshot.Target("east", "cluster", "home", true, 0.5, 2.0,
+                12.35, 3, 4, 2, 0.4, 0.02, 0.25, 180.5, null, 21.0, null, 40L));
+        assertThat(eastRow.queue()).as("the pods' queues and the cluster gateway's").isEqualTo(7);
+        assertThat(eastRow.stale()).isFalse();
+        FleetSnapshot.Pod westRow = pool.pods().get(1);
+        assertThat(westRow.stale()).as("never read").isTrue();
+        assertThat(westRow.target().home()).isFalse();
+        assertThat(westRow.target().readyPods()).isNull();
+        assertThat(westRow.target().inputPricePerMillion()).isZero();
+        FleetSnapshot.Pod vendorRow = pool.pods().get(2);
+        assertThat(vendorRow.target().kind()).isEqualTo("provider");
+        assertThat(vendorRow.target().region()).isEmpty();
+        assertThat(vendorRow.stale()).as("a provider is never polled, so never stale").isFalse();
+        assertThat(vendorRow.metricsAgeMs()).isNull();
+        assertThat(vendorRow.picksInWindow()).isEqualTo(1);
+        assertThat(pool.freshPods()).as("the clusters with a fresh summary").isEqualTo(1);
+
+        FleetSnapshot.Decision d = pool.decisions().get(0);
+        assertThat(d.target()).isEqualTo("vendor");
+        assertThat(d.pod()).isEqualTo("api.vendor.example:443");
+        assertThat(d.reason()).isEqualTo("overflow");
+        assertThat(d.cost()).as("1000 x 2 + 500 x 6 per million").isEqualTo(0.005);
+
+        JsonNode json = new ObjectMapper().readTree(view.json()).get("pools").get(0);
+        assertThat(json.get("homeRegion").asText()).isEqualTo("home");
+        assertThat(json.get("pods").get(0).get("target").get("kvHeadroom").asDouble()).isEqualTo(0.4);
+        assertThat(json.get("decisions").get(0).get("target").asText()).isEqualTo("vendor");
+    }
+
+    @Test
+    void aPoolOfPodsHasNoHomeRegionNoTargetsAndNoCosts() throws Exception {
+        serve(A, PickReason.LEAST_LOADED, 10);
+        JsonNode llama = new ObjectMapper().readTree(fleet.json()).get("pools").get(0);
+        assertThat(llama.get("homeRegion").isNull()).isTrue();
+        assertThat(llama.get("pods").get(0).get("target").isNull()).isTrue();
+        assertThat(llama.get("decisions").get(0).get("target").isNull()).isTrue();
+        assertThat(llama.get("decisions").get(0).get("cost").isNull()).isTrue();
     }
 
     /** A streamed request with a 200 ms TTFT target at {@code priority}, its first token after {@code ttftMs}. */

@@ -1,20 +1,14 @@
 package io.inferencegateway.lab.bench.global;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.inferencegateway.lab.bench.report.AccessLogEntry;
 
 /**
  * One line of a global tier's access log as the {@code global} scenario reads it: which cluster served the request,
@@ -32,46 +26,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public record TierLogEntry(Instant time, String requestId, String target, int attempts, int status, double cost,
                            long tokens) {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** The access-log lines of {@code file}, in order; an absent file reads as none. */
     public static List<TierLogEntry> read(Path file) throws IOException {
-        List<TierLogEntry> entries = new ArrayList<>();
-        if (!Files.isRegularFile(file)) {
-            return entries;
-        }
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
-                StandardCharsets.UTF_8))) {
-            reader.lines().forEach(line -> parse(line).ifPresent(entries::add));
-        }
-        return entries;
+        return AccessLogEntry.read(List.of(file), TierLogEntry::parse);
     }
 
     public static Optional<TierLogEntry> parse(String line) {
-        String text = line.strip();
-        if (!text.startsWith("{")) {
-            return Optional.empty();
-        }
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            return Optional.empty();
-        }
-        if (node == null || !node.isObject() || !node.has("ttft_ms") || !node.path("time").isTextual()) {
-            return Optional.empty();
-        }
-        Instant time;
-        try {
-            time = Instant.parse(node.get("time").asText());
-        } catch (DateTimeParseException e) {
-            return Optional.empty();
-        }
-        JsonNode cost = node.get("cost");
-        return Optional.of(new TierLogEntry(time, text(node, "request_id"), text(node, "target"),
-                node.path("attempts").isNumber() ? node.get("attempts").asInt() : 1, node.path("status").asInt(0),
-                cost != null && cost.isNumber() ? cost.asDouble() : Double.NaN,
-                node.path("input_tokens").asLong(0) + node.path("output_tokens").asLong(0)));
+        return AccessLogEntry.line(line).map(l -> {
+            JsonNode node = l.node();
+            return new TierLogEntry(l.time(), text(node, "request_id"), text(node, "target"),
+                    node.path("attempts").isNumber() ? node.get("attempts").asInt() : 1, node.path("status").asInt(0),
+                    AccessLogEntry.number(node, "cost", Double.NaN),
+                    node.path("input_tokens").asLong(0) + node.path("output_tokens").asLong(0));
+        });
     }
 
     /** The index of the bench request this line is about, or -1 when its id is not the bench's. */

@@ -11,6 +11,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,20 +42,32 @@ public record AccessLogEntry(Instant time, String pod, int status, boolean strea
      * not UTF-8 (a line a killed process left half-written) are replaced rather than fail the run's report.
      */
     public static List<AccessLogEntry> read(List<Path> files) throws IOException {
-        List<AccessLogEntry> entries = new ArrayList<>();
+        return read(files, AccessLogEntry::parse);
+    }
+
+    /** What {@code parse} makes of each access-log line of the files, as {@link #read(List)} reads them. */
+    public static <T> List<T> read(List<Path> files, Function<String, Optional<T>> parse) throws IOException {
+        List<T> entries = new ArrayList<>();
         for (Path file : files) {
             if (Files.isRegularFile(file)) {
                 try (BufferedReader reader = new BufferedReader(new InputStreamReader(Files.newInputStream(file),
                         StandardCharsets.UTF_8))) {
-                    reader.lines().forEach(line -> parse(line).ifPresent(entries::add));
+                    reader.lines().forEach(line -> parse.apply(line).ifPresent(entries::add));
                 }
             }
         }
         return entries;
     }
 
-    /** The entry on this line, or empty when the line is not an access-log line (or has no readable time). */
-    public static Optional<AccessLogEntry> parse(String line) {
+    /** An access-log line: its JSON and its arrival time. */
+    public record Line(JsonNode node, Instant time) {
+    }
+
+    /**
+     * The access-log line in {@code line}, or empty when it is none: a JSON object with {@code ttft_ms} and a readable
+     * {@code time}.
+     */
+    public static Optional<Line> line(String line) {
         String text = line.strip();
         if (!text.startsWith("{")) {
             return Optional.empty();
@@ -68,17 +81,23 @@ public record AccessLogEntry(Instant time, String pod, int status, boolean strea
         if (node == null || !node.isObject() || !node.has("ttft_ms") || !node.path("time").isTextual()) {
             return Optional.empty();
         }
-        Instant time;
         try {
-            time = Instant.parse(node.get("time").asText());
+            return Optional.of(new Line(node, Instant.parse(node.get("time").asText())));
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }
-        return Optional.of(new AccessLogEntry(time, node.path("pod").isTextual() ? node.get("pod").asText() : "",
-                node.path("status").asInt(0), node.path("stream").asBoolean(false),
-                node.path("attempts").isNumber() ? node.get("attempts").asInt() : 1,
-                number(node, "queue_ms", 0), number(node, "ttft_ms", Double.NaN),
-                number(node, "predicted_ttft_ms", Double.NaN)));
+    }
+
+    /** The entry on this line, or empty when the line is not an access-log line (or has no readable time). */
+    public static Optional<AccessLogEntry> parse(String text) {
+        return line(text).map(l -> {
+            JsonNode node = l.node();
+            return new AccessLogEntry(l.time(), node.path("pod").isTextual() ? node.get("pod").asText() : "",
+                    node.path("status").asInt(0), node.path("stream").asBoolean(false),
+                    node.path("attempts").isNumber() ? node.get("attempts").asInt() : 1,
+                    number(node, "queue_ms", 0), number(node, "ttft_ms", Double.NaN),
+                    number(node, "predicted_ttft_ms", Double.NaN));
+        });
     }
 
     /** A streamed 200 with both a measured and a predicted TTFT: what the predictor can be judged on. */
@@ -86,7 +105,8 @@ public record AccessLogEntry(Instant time, String pod, int status, boolean strea
         return stream && status == 200 && ttftMs > 0 && Double.isFinite(predictedTtftMs) && !pod.isEmpty();
     }
 
-    private static double number(JsonNode node, String field, double missing) {
+    /** A number field, or {@code missing}. */
+    public static double number(JsonNode node, String field, double missing) {
         JsonNode value = node.get(field);
         return value != null && value.isNumber() ? value.asDouble() : missing;
     }
