@@ -172,6 +172,12 @@ public class GatewayError extends RuntimeException {
         return new GatewayError(Reason.NO_ENDPOINT, null, sb.toString());
     }
 
+    /** At a global tier: every cluster this request may use has stopped answering its capacity poll. */
+    public static GatewayError noAnsweringCluster(String pool) {
+        return new GatewayError(Reason.NO_ENDPOINT, null, "No cluster of pool '" + pool + "' that this request may use "
+                + "has answered its capacity poll lately: they are unreachable or down");
+    }
+
     public static GatewayError upstreamUnavailable() {
         return new GatewayError(Reason.UPSTREAM_UNAVAILABLE, null, "The model server could not be reached");
     }

@@ -4,7 +4,9 @@ import java.util.List;
 
 import io.inferencegateway.metrics.ClusterCapacity;
 import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.scheduling.framework.Filter;
+import io.inferencegateway.scheduling.framework.StrictFilter;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
@@ -13,10 +15,15 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * summary is stale or was never read (older than the pool's {@code metricsStalenessThreshold}: a cluster that stopped
  * answering its poll is often a cluster in trouble), and those with no ready pod. Clusters the pool's outlier detection
  * ejected never reach the scheduler (pool/OutlierDetector.java). Providers publish no summary and pass; the overflow
- * filter decides when they may serve. Fails open like any filter: when no cluster is healthy and no provider is left,
- * every cluster stays and the scorers pick the least bad.
+ * filter decides when they may serve.
+ *
+ * <p>When no candidate is left it keeps the clusters that may still answer: those never read yet (a tier just
+ * started, or a poll it cannot make while requests go through) and those with no ready pod (their gateway answers, if
+ * only with its own error). A cluster whose summary was read and has since gone stale is <em>lost</em> (a partition, a
+ * dead gateway): a request sent there could wait its whole route timeout for nothing, so when only lost clusters are
+ * left the request is refused at once, 503 naming the pool ({@link StrictFilter}).
  */
-public final class TargetHealthFilter implements Filter {
+public final class TargetHealthFilter implements StrictFilter {
 
     public static final String TYPE = "target-health-filter";
     /** Outcome of a cluster removed because its summary is stale or was never read. */
@@ -45,6 +52,13 @@ public final class TargetHealthFilter implements Filter {
                 cycle.removed(e.fresh() && e.cluster() != null ? NO_READY_PODS : STALE, 1);
             }
         }
+        if (kept.isEmpty()) { // none healthy: those that may still answer, rather than nothing
+            for (int i = 0; i < n; i++) {
+                if (!lost(endpoints.get(i))) {
+                    kept.add(endpoints.get(i));
+                }
+            }
+        }
         return kept;
     }
 
@@ -54,6 +68,16 @@ public final class TargetHealthFilter implements Filter {
         }
         ClusterCapacity c = e.cluster();
         return !e.fresh() || c == null || c.readyPods() <= 0;
+    }
+
+    /** A cluster whose summary was read once and has gone stale since. */
+    private static boolean lost(EndpointState e) {
+        return TargetFacts.cluster(e) && !e.fresh() && e.metrics() != null;
+    }
+
+    @Override
+    public GatewayError refusal(SchedulingCycle cycle) {
+        return GatewayError.noAnsweringCluster(cycle.pool());
     }
 
     @Override

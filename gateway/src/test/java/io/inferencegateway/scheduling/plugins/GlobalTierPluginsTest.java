@@ -184,6 +184,21 @@ class GlobalTierPluginsTest {
         assertThat(kept).extracting(s -> s.target().name()).containsExactly("ok", "openai");
     }
 
+    @Test
+    void targetHealthFilterFallsBackToClustersThatMayStillAnswerButRefusesWhenEveryOneIsLost() {
+        T lost = cluster("lost", "us-east", 100, 5).stale(); // read once, silent since: a partition, a dead gateway
+        T noPods = cluster("noPods", "us-east", 100, 5).summary(Scenarios.summary(0, 0, 100, 20, 100, 20, 0, 5));
+        TargetHealthFilter filter = new TargetHealthFilter();
+
+        assertThat(kept(filter, request(0), lost, noPods)).as("its gateway still answers, if with an error")
+                .containsExactly("noPods");
+        SchedulingCycle cycle = cycle(request(0));
+        assertThat(filter.filter(cycle, states(lost))).as("not left to wait a route timeout on a silent cluster")
+                .isEmpty();
+        assertThat(filter.refusal(cycle)).hasMessage("No cluster of pool 'p' that this request may use has answered "
+                + "its capacity poll lately: they are unreachable or down");
+    }
+
     // ------------------------------------------------------------------ overflow-filter
 
     static Stream<Arguments> overflow() {
