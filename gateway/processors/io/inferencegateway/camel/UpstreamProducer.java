@@ -29,8 +29,9 @@ import org.apache.camel.support.DefaultAsyncProducer;
  * Sends the request to the pod its endpoint names (the one the route's dynamic recipient answered) and completes the
  * exchange as soon as the response headers arrive, with an {@link UpstreamResponse} whose body keeps streaming.
  * Nothing blocks: the exchange continues on the upstream event loop. Before any byte reached the client, a refused
- * connection, a reset before the response headers or a {@code 502}/{@code 503} status moves the request to another
- * pod of its pool (the pool's {@code failover}: bounded attempts, and a retry budget for what was sent); a discarded
+ * connection, a reset before the response headers or a {@code 502}/{@code 503} status (at a global tier also a target's
+ * 500, 504 and a cluster's 429 for load) moves the request to another pod or target of its pool (the pool's
+ * {@code failover}: bounded attempts, and a retry budget for what was sent); a discarded
  * answer's connection is closed and its body released. Each outcome feeds the pool's outlier detection
  * ({@link io.inferencegateway.pool.OutlierDetector}). A client that goes away cancels the upstream call.
  *
@@ -124,8 +125,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
             } else {
                 placement.pool().outliers().success(placement.endpoint());
             }
-            if ((status == 502 || status == 503 || status == 429 && clusterOverloaded(head))
-                    && failover(Integer.toString(status), true)) {
+            if (retriable(status, head) && failover(Integer.toString(status), true)) {
                 streamingBody.abandon(); // closes that connection; chunks still arriving are released
                 return;
             }
@@ -177,10 +177,18 @@ final class UpstreamProducer extends DefaultAsyncProducer {
             callback.done(false);
         }
 
-        /** A global tier's cluster refused the request for load (its flow control's 429), not for its tenant's limits. */
-        private boolean clusterOverloaded(HttpResponse head) {
+        /**
+         * Whether another endpoint may serve the request: a pod's 502 or 503; at a global tier also a target's 500 or
+         * 504 (a gateway or provider that failed it), and a cluster's 429 for load (its flow control's, which says why
+         * in a header; a 429 for its tenant's limits does not, and stands).
+         */
+        private boolean retriable(int status, HttpResponse head) {
+            if (status == 502 || status == 503) {
+                return true;
+            }
             TargetConfig t = placement.pool().config().target(placement.endpoint());
-            return t != null && !t.provider() && head.headers().contains(GatewayError.DROPPED_REASON_HEADER);
+            return t != null && (status == 500 || status == 504
+                    || status == 429 && !t.provider() && head.headers().contains(GatewayError.DROPPED_REASON_HEADER));
         }
 
         /**

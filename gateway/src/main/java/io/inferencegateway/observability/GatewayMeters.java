@@ -47,7 +47,8 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
 
     private static final Logger OUTLIERS = LoggerFactory.getLogger("io.inferencegateway.outliers");
     /** The reasons of {@code inference_gateway_upstream_retries_total}, see UpstreamProducer. */
-    static final List<String> RETRY_REASONS = List.of("connect", "reset", "502", "503", "429"); // 429: a cluster's, for load
+    // 500, 504 and 429 (for load) fail over at a global tier only
+    static final List<String> RETRY_REASONS = List.of("connect", "reset", "502", "503", "500", "504", "429");
 
     /** Bucket bounds of the scrape-duration histogram: the scrape timeout is 1 s by default. */
     private static final Duration[] SCRAPE_BUCKETS = {Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5),

@@ -37,6 +37,7 @@ class GlobalTierTest {
     static TestUpstream overloadedCluster;
     static TestUpstream limitingCluster;
     static TestUpstream provider;
+    static TestUpstream failingProvider;
     static GatewayHarness tier;
     static Path providerKey;
 
@@ -50,6 +51,7 @@ class GlobalTierTest {
         limitingCluster = new TestUpstream().behave(new TestUpstream.Json(429,
                 "{\"error\":{\"message\":\"over the tenant's budget\",\"type\":\"rate_limit_exceeded\"}}"));
         provider = new TestUpstream().behave(new TestUpstream.Json(200, COMPLETION.formatted("llama-3.1-8b")));
+        failingProvider = new TestUpstream().behave(new TestUpstream.Json(500, "{\"error\":{\"message\":\"oops\"}}"));
         providerKey = Files.createTempFile("provider", ".key");
         Files.writeString(providerKey, "sk-provider-secret\n");
         tier = GatewayHarness.start("""
@@ -71,19 +73,22 @@ class GlobalTierTest {
                         region: away
                         models: {"%s": llama-3.1-8b, overflow-model: llama-3.1-8b}
                         price: {input: 1.0, output: 4.0}
+                      - {name: failing-ai, baseUrl: "http://%s/v1", models: {"%s-adapter": x}}
                   schedulers:
                     - {name: spill, modelName: "%s", policy: round-robin, targets: [overloaded, real], %s}
                     - {name: limited, modelName: limited-model, policy: round-robin, targets: [limiting], %s}
                     - {name: overflow, modelName: overflow-model, policy: round-robin, targets: [overflow-ai], %s}
+                    - {name: failing, modelName: "%s-adapter", policy: round-robin, targets: [failing-ai, real], %s}
                 """.formatted("127.0.0.1:" + cluster.port(), overloadedCluster.address(), limitingCluster.address(),
-                provider.address(), providerKey, MODEL, MODEL, NO_EJECTION, NO_EJECTION, NO_EJECTION));
+                provider.address(), providerKey, MODEL, failingProvider.address(), MODEL, MODEL, NO_EJECTION,
+                NO_EJECTION, NO_EJECTION, MODEL, NO_EJECTION));
     }
 
     @AfterAll
     static void stop() throws Exception {
         tier.close();
         cluster.close();
-        for (TestUpstream u : new TestUpstream[] {pod, overloadedCluster, limitingCluster, provider}) {
+        for (TestUpstream u : new TestUpstream[] {pod, overloadedCluster, limitingCluster, provider, failingProvider}) {
             u.close();
         }
         Files.deleteIfExists(providerKey);
@@ -129,6 +134,18 @@ class GlobalTierTest {
                 "inference_gateway_target_tokens_total\\{pool=\"spill\",target=\"real\",type=\"output\"} 2000\\.0");
         assertThat(m).as("the home region served it").contains(
                 "inference_gateway_global_spills_total{pool=\"spill\",target=\"real\"} 0.0");
+    }
+
+    @Test
+    void aTargetsServerErrorFailsOverToTheNext() throws Exception {
+        for (int i = 0; i < 2; i++) { // round-robin: at least one starts at the failing provider
+            HttpResponse<String> r = chat(MODEL + "-adapter"); // the real cluster serves it as an adapter
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        }
+        int failed = inferences(failingProvider).size();
+        assertThat(failed).isPositive();
+        assertThat(metrics()).contains(
+                "inference_gateway_upstream_retries_total{pool=\"failing\",reason=\"500\"} " + failed + ".0");
     }
 
     @Test
