@@ -1,6 +1,7 @@
 package io.inferencegateway.config;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +20,7 @@ public final class Secrets implements AutoCloseable {
      * @throws InvalidConfigException when a file cannot be read or is empty, naming the config path
      */
     public void apply(GatewayConfig config) throws InvalidConfigException {
-        Set<Path> named = new java.util.HashSet<>();
+        Set<Path> named = new HashSet<>();
         GlobalConfig global = config.global();
         if (global.clusterTokenFile() != null) {
             open(global.clusterTokenFile(), "spec.global.clusterTokenFile");

@@ -1,5 +1,6 @@
 package io.inferencegateway.pool;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -62,7 +63,7 @@ public final class ModelPool {
      * The credential to send {@code target} (a provider's API key file, {@link io.inferencegateway.config.TargetConfig}),
      * or null when the client's own header goes.
      */
-    public String credential(java.nio.file.Path file) {
+    public String credential(Path file) {
         Secrets s = secrets;
         return s == null ? null : s.value(file);
     }
