@@ -251,10 +251,7 @@ class FleetPageChromiumTest {
     void aGlobalTiersPageShowsEachClusterAndProviderWithItsRegionPriceAndCapacityAndEachDecisionsTarget()
             throws Exception {
         start(); // the cluster: a gateway over three simulated pods
-        provider = new TestUpstream().behave(new TestUpstream.Json(200, "{\"id\":\"c\",\"object\":\"chat.completion\","
-                + "\"model\":\"vendor-8b\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
-                + "\"content\":\"hi\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":1000,"
-                + "\"completion_tokens\":500,\"total_tokens\":1500}}"));
+        provider = new TestUpstream().behave(TestUpstream.chatCompletion("vendor-8b", 1000, 500));
         // round-robin, so that both get known picks; how the tier chooses is the plugins' tests' business
         tier = GatewayHarness.start("""
                 kind: InferenceGatewayConfig

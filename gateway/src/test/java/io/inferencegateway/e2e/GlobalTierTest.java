@@ -27,9 +27,6 @@ class GlobalTierTest {
 
     static final HttpClient HTTP = HttpClient.newHttpClient();
     static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
-    static final String COMPLETION = "{\"id\":\"c\",\"object\":\"chat.completion\",\"model\":\"%s\",\"choices\":[{\"index\":0,"
-            + "\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}],"
-            + "\"usage\":{\"prompt_tokens\":1000,\"completion_tokens\":500,\"total_tokens\":1500}}";
     static final String NO_EJECTION = "outlierDetection: {consecutiveFailures: 0, failurePercent: 0}";
 
     static TestUpstream pod;
@@ -43,14 +40,14 @@ class GlobalTierTest {
 
     @BeforeAll
     static void start() throws Exception {
-        pod = new TestUpstream().behave(new TestUpstream.Json(200, COMPLETION.formatted(MODEL)));
+        pod = new TestUpstream().behave(TestUpstream.chatCompletion(MODEL, 1000, 500));
         cluster = GatewayHarness.start(GatewayHarness.config(MODEL, "round-robin", pod.address()));
         overloadedCluster = new TestUpstream().behave(new TestUpstream.Json(429,
                 "{\"error\":{\"message\":\"saturated\",\"type\":\"overloaded\"}}",
                 Map.of("x-gateway-dropped-reason", "queue_full", "Retry-After", "1")));
         limitingCluster = new TestUpstream().behave(new TestUpstream.Json(429,
                 "{\"error\":{\"message\":\"over the tenant's budget\",\"type\":\"rate_limit_exceeded\"}}"));
-        provider = new TestUpstream().behave(new TestUpstream.Json(200, COMPLETION.formatted("llama-3.1-8b")));
+        provider = new TestUpstream().behave(TestUpstream.chatCompletion("llama-3.1-8b", 1000, 500));
         failingProvider = new TestUpstream().behave(new TestUpstream.Json(500, "{\"error\":{\"message\":\"oops\"}}"));
         providerKey = Files.createTempFile("provider", ".key");
         Files.writeString(providerKey, "sk-provider-secret\n");

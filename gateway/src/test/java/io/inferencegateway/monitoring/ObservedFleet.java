@@ -162,10 +162,7 @@ final class ObservedFleet implements AutoCloseable {
      * {@link #OVERFLOW_MODEL} only; returns once the tier has read the cluster's capacity summary with a ready pod.
      */
     void startGlobalTier() throws Exception {
-        provider = new TestUpstream().behave(new TestUpstream.Json(200, "{\"id\":\"c\",\"object\":\"chat.completion\","
-                + "\"model\":\"vendor-small\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
-                + "\"content\":\"hi\"},\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":40,"
-                + "\"completion_tokens\":2,\"total_tokens\":42}}"));
+        provider = new TestUpstream().behave(TestUpstream.chatCompletion("vendor-small", 40, 2));
         tier = GatewayHarness.start("""
                 kind: InferenceGatewayConfig
                 spec:

@@ -49,6 +49,14 @@ public final class TestUpstream implements AutoCloseable {
     public sealed interface Behaviour permits Json, Sse, ChatSse, Hang, DieMidStream, Reset, ResetThen, Flood {
     }
 
+    /** A 200 chat completion by {@code model} that reports this usage, as an OpenAI-compatible server answers. */
+    public static Json chatCompletion(String model, int promptTokens, int completionTokens) {
+        return new Json(200, "{\"id\":\"c\",\"object\":\"chat.completion\",\"model\":\"" + model + "\",\"choices\":[{"
+                + "\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":" + promptTokens + ",\"completion_tokens\":" + completionTokens
+                + ",\"total_tokens\":" + (promptTokens + completionTokens) + "}}");
+    }
+
     /** Answers {@code status} with a JSON body, and {@code headers} beside its own. */
     public record Json(int status, String body, Map<String, String> headers) implements Behaviour {
         public Json(int status, String body) {
