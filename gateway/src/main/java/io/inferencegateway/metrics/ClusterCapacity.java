@@ -1,5 +1,7 @@
 package io.inferencegateway.metrics;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -23,6 +25,9 @@ import java.util.Set;
  * @param adapters              LoRA adapters of the model the cluster serves
  * @param roundTripMillis       what the reader measured: the lowest of its recent polls' time from request sent to
  *                              response headers; NaN until measured
+ * @param models                a whole summary's reading of each base model the cluster serves (a global tier polls a
+ *                              cluster once for all its pools: {@link EndpointMetrics#forModel}); empty in a reading
+ *                              of one model
  */
 public record ClusterCapacity(
         String version,
@@ -39,17 +44,43 @@ public record ClusterCapacity(
         double saturation,
         long recentRequests,
         Set<String> adapters,
-        double roundTripMillis) {
+        double roundTripMillis,
+        Map<String, EndpointMetrics> models) {
 
     public ClusterCapacity {
         cluster = cluster == null ? "" : cluster;
         region = region == null ? "" : region;
         adapters = Set.copyOf(adapters);
+        models = models == null ? Map.of() : Map.copyOf(models);
     }
 
-    /** The same summary with the round trip the reader measured. */
+    /** A reading of one model. */
+    public ClusterCapacity(String version, String cluster, String region, int readyPods, int pods, int gatewayQueued,
+            double ttftMillis, double tpotMillis, double predictedTtftMillis, double predictedTpotMillis,
+            double errorRatio, double saturation, long recentRequests, Set<String> adapters, double roundTripMillis) {
+        this(version, cluster, region, readyPods, pods, gatewayQueued, ttftMillis, tpotMillis, predictedTtftMillis,
+                predictedTpotMillis, errorRatio, saturation, recentRequests, adapters, roundTripMillis, Map.of());
+    }
+
+    /** The same summary, each model's reading too, with the round trip the reader measured. */
     public ClusterCapacity withRoundTripMillis(double millis) {
+        Map<String, EndpointMetrics> measured = new HashMap<>();
+        models.forEach((m, reading) -> measured.put(m, reading.withCluster(reading.cluster().withRoundTripMillis(millis))));
         return new ClusterCapacity(version, cluster, region, readyPods, pods, gatewayQueued, ttftMillis, tpotMillis,
-                predictedTtftMillis, predictedTpotMillis, errorRatio, saturation, recentRequests, adapters, millis);
+                predictedTtftMillis, predictedTpotMillis, errorRatio, saturation, recentRequests, adapters, millis,
+                measured);
+    }
+
+    /** The same summary with each model's reading. */
+    ClusterCapacity withModels(Map<String, EndpointMetrics> readings) {
+        return new ClusterCapacity(version, cluster, region, readyPods, pods, gatewayQueued, ttftMillis, tpotMillis,
+                predictedTtftMillis, predictedTpotMillis, errorRatio, saturation, recentRequests, adapters,
+                roundTripMillis, readings);
+    }
+
+    /** What a summary says of a model the cluster does not serve: no pod, ready or not. */
+    ClusterCapacity unserved() {
+        return new ClusterCapacity(version, cluster, region, 0, 0, gatewayQueued, Double.NaN, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, 0, Set.of(), roundTripMillis);
     }
 }

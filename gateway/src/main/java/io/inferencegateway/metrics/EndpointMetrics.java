@@ -53,6 +53,20 @@ public record EndpointMetrics(
     }
 
     /** The same reading with another cluster part. */
+    /**
+     * This reading as a pool of {@code model} sees it. A global tier reads a cluster's whole summary once for all its
+     * pools; each pool takes its own model's part ({@link ClusterCapacity#models}), or no pod at all when the cluster
+     * does not serve the model. A model server's reading, or one of a single model, is its own.
+     */
+    public EndpointMetrics forModel(String model) {
+        if (cluster == null || cluster.models().isEmpty()) {
+            return this;
+        }
+        EndpointMetrics own = cluster.models().get(model);
+        return own != null ? own : new EndpointMetrics(-1, -1, Double.NaN, Set.of(), Set.of(), -1, -1, -1, Double.NaN,
+                Double.NaN, scrapeStartedNanos, dispatchedAtScrape, cluster.unserved());
+    }
+
     public EndpointMetrics withCluster(ClusterCapacity capacity) {
         return new EndpointMetrics(waiting, running, kvUsage, runningAdapters, waitingAdapters, maxLora, kvBlockSize,
                 kvTotalBlocks, prefixCacheQueries, prefixCacheHits, scrapeStartedNanos, dispatchedAtScrape, capacity);

@@ -75,7 +75,7 @@ public abstract class EngineReading implements SampleVisitor {
             finish();
             finished = true;
         }
-        return new EndpointMetrics(
+        return complete(new EndpointMetrics(
                 count(waiting.sum()),
                 count(running.sum()),
                 fraction(kvUsage.max()),
@@ -88,7 +88,12 @@ public abstract class EngineReading implements SampleVisitor {
                 prefixCacheHits,
                 scrapeStartedNanos,
                 dispatchedAtScrape,
-                cluster());
+                cluster()));
+    }
+
+    /** The reading as built, to finish with what needs its stamps (a whole summary's per-model readings). */
+    protected EndpointMetrics complete(EndpointMetrics metrics) {
+        return metrics;
     }
 
     protected final void addPrefixCacheQueries(double tokens) {

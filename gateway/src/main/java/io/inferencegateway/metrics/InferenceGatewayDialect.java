@@ -3,7 +3,10 @@ package io.inferencegateway.metrics;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,10 +15,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Another Inference Gateway, read through its capacity summary ({@code GET /capacity}, docs/global.md): to a global
- * tier a cluster gateway is one very large model server. Its summary covers every model of the cluster; a pool's
- * dialect ({@link EngineDialect#forModel}) asks for its own model only ({@code /capacity?model=<name>}, so that the
- * cluster builds and sends one model's rows) and reads only that model's rows whatever the answer holds, so that a
- * cluster that ignores the parameter is still read right.
+ * tier a cluster gateway is one very large model server. Its summary covers every model of the cluster. A global
+ * tier reads it whole, once per poll for all its pools, and each pool takes its own model's reading from it
+ * ({@link EndpointMetrics#forModel}); the readings' totals stand for the cluster as a whole. A pool of pods whose
+ * endpoints are gateways ({@code engineType: inference-gateway}) asks for its own model only
+ * ({@link EngineDialect#forModel}: {@code /capacity?model=<name>}) and reads only that model's rows whatever the
+ * answer holds.
  *
  * <ul>
  *   <li>waiting: the pods' queues plus the cluster gateway's own flow-control queue, two places a request waits;</li>
@@ -34,6 +39,7 @@ final class InferenceGatewayDialect {
 
     static final String NAME = "inference-gateway";
     static final String PATH = "/capacity";
+    /** The whole summary, every model's rows: a global tier's one poll of a cluster for all its pools. */
     static final EngineDialect INSTANCE = new EngineDialect.Of(NAME, PATH, () -> new Reading(null),
             InferenceGatewayDialect::forModel);
 
@@ -85,21 +91,28 @@ final class InferenceGatewayDialect {
     }
 
     private static final class Reading extends EngineReading {
-        private final String model; // null: whichever one base model the summary answers
-        private String answered; // the base model whose row was read
+        private final String model; // null: every base model the summary answers (a global tier's one poll)
         private boolean versionSeen;
         private String version;
         private String cluster;
         private String region;
-        private boolean rowSeen;
-        private final double[] values = new double[ADAPTER_LOADED_PODS + 1];
-        private final Set<String> adapters = new LinkedHashSet<>();
-        private final Set<String> loadedAdapters = new LinkedHashSet<>();
+        private final Map<String, Row> rows = new LinkedHashMap<>();
+
+        /** One base model's rows: its values by series, its adapters and those warm somewhere. */
+        private static final class Row {
+            final double[] values = new double[ADAPTER_LOADED_PODS + 1];
+            final Set<String> adapters = new LinkedHashSet<>();
+            final Set<String> loadedAdapters = new LinkedHashSet<>();
+            boolean seen;
+
+            Row() {
+                Arrays.fill(values, Double.NaN);
+            }
+        }
 
         Reading(String model) {
             super(NAMES);
             this.model = model;
-            Arrays.fill(values, Double.NaN);
         }
 
         @Override
@@ -113,34 +126,24 @@ final class InferenceGatewayDialect {
                 return;
             }
             String base = labels.get(CapacitySeries.BASE_MODEL);
+            Row row = row(base != null ? base : rowModel);
+            if (row == null) {
+                return;
+            }
             if (base != null) {
-                if (ours(base)) {
-                    adapters.add(rowModel);
-                    if (id == ADAPTER_LOADED_PODS && value > 0) {
-                        loadedAdapters.add(rowModel);
-                    }
+                row.adapters.add(rowModel);
+                if (id == ADAPTER_LOADED_PODS && value > 0) {
+                    row.loadedAdapters.add(rowModel);
                 }
                 return;
             }
-            if (!ours(rowModel)) {
-                return;
-            }
-            rowSeen = true;
-            values[id] = value;
+            row.seen = true;
+            row.values[id] = value;
         }
 
-        /** Whether a base model's rows are the ones this reading is after. */
-        private boolean ours(String base) {
-            if (model != null) {
-                return model.equals(base);
-            }
-            if (answered == null) {
-                answered = base;
-            } else if (!answered.equals(base)) {
-                throw new IllegalStateException("the capacity summary answers more than one model (" + answered
-                        + ", " + base + "); ask for one with ?" + CapacitySeries.MODEL_PARAMETER + "=");
-            }
-            return true;
+        /** The rows of base model {@code base}, or null when this reading is after another model's. */
+        private Row row(String base) {
+            return model != null && !model.equals(base) ? null : rows.computeIfAbsent(base, b -> new Row());
         }
 
         private void info(Labels labels) {
@@ -155,7 +158,7 @@ final class InferenceGatewayDialect {
 
         @Override
         protected void finish() {
-            if (!versionSeen && !rowSeen && adapters.isEmpty()) {
+            if (!versionSeen && rows.isEmpty()) {
                 return; // nothing of a summary at all: everything stays unknown (the scraper fails it)
             }
             if (!versionSeen || version == null) {
@@ -165,13 +168,15 @@ final class InferenceGatewayDialect {
                 throw refused("is version " + version + ", and this gateway reads version " + CapacitySeries.MAJOR,
                         version);
             }
-            waiting.record("pods", values[QUEUED]);
-            waiting.record("gateway", values[GATEWAY_QUEUED]);
-            running.record("pods", values[RUNNING]);
-            double headroom = values[KV_HEADROOM];
-            if (Double.isFinite(headroom)) {
-                kvUsage.record("pods", 1 - Math.min(1, Math.max(0, headroom)));
-            }
+            rows.forEach((base, row) -> { // a whole summary's totals: each base model a rank of its own
+                waiting.record(base + "/pods", row.values[QUEUED]);
+                waiting.record(base + "/gateway", row.values[GATEWAY_QUEUED]);
+                running.record(base, row.values[RUNNING]);
+                double headroom = row.values[KV_HEADROOM];
+                if (Double.isFinite(headroom)) {
+                    kvUsage.record(base, 1 - Math.min(1, Math.max(0, headroom)));
+                }
+            });
         }
 
         @Override
@@ -179,19 +184,64 @@ final class InferenceGatewayDialect {
             if (!versionSeen) {
                 return null;
             }
-            // a model the cluster does not serve has no row: 0 pods, ready or not
-            int ready = rowSeen ? count(values[READY_PODS]) : 0;
-            int pods = rowSeen ? count(values[PODS]) : 0;
-            return new ClusterCapacity(version, cluster, region, ready, pods, count(values[GATEWAY_QUEUED]),
-                    millis(values[TTFT]), millis(values[TPOT]), millis(values[PREDICTED_TTFT]),
-                    millis(values[PREDICTED_TPOT]), fraction(values[ERROR_RATIO]), fraction(values[SATURATION]),
-                    Double.isFinite(values[RECENT_REQUESTS]) ? Math.max(0, Math.round(values[RECENT_REQUESTS])) : -1,
-                    adapters, Double.NaN);
+            if (model != null) {
+                return capacity(rows.get(model));
+            }
+            int ready = 0;
+            int pods = 0;
+            int queued = 0;
+            long recent = 0;
+            Set<String> adapters = new LinkedHashSet<>();
+            for (Row row : rows.values()) {
+                ClusterCapacity c = capacity(row);
+                ready += Math.max(0, c.readyPods());
+                pods += Math.max(0, c.pods());
+                queued += Math.max(0, c.gatewayQueued());
+                recent += Math.max(0, c.recentRequests());
+                adapters.addAll(row.adapters);
+            }
+            return new ClusterCapacity(version, cluster, region, ready, pods, queued, Double.NaN, Double.NaN,
+                    Double.NaN, Double.NaN, Double.NaN, Double.NaN, recent, adapters, Double.NaN);
+        }
+
+        /** One base model's figures; a model the cluster does not serve (no row) has 0 pods, ready or not. */
+        private ClusterCapacity capacity(Row row) {
+            boolean served = row != null && row.seen;
+            double[] v = row == null ? new Row().values : row.values;
+            return new ClusterCapacity(version, cluster, region, served ? count(v[READY_PODS]) : 0,
+                    served ? count(v[PODS]) : 0, count(v[GATEWAY_QUEUED]), millis(v[TTFT]), millis(v[TPOT]),
+                    millis(v[PREDICTED_TTFT]), millis(v[PREDICTED_TPOT]), fraction(v[ERROR_RATIO]),
+                    fraction(v[SATURATION]),
+                    Double.isFinite(v[RECENT_REQUESTS]) ? Math.max(0, Math.round(v[RECENT_REQUESTS])) : -1,
+                    row == null ? Set.of() : row.adapters, Double.NaN);
         }
 
         @Override
         protected Set<String> loadedAdapters() {
-            return loadedAdapters;
+            Set<String> loaded = new LinkedHashSet<>();
+            rows.values().forEach(r -> loaded.addAll(r.loadedAdapters));
+            return loaded;
+        }
+
+        /** A whole summary's reading carries each model's own, stamped as the whole is. */
+        @Override
+        protected EndpointMetrics complete(EndpointMetrics all) {
+            if (model != null || all.cluster() == null) {
+                return all;
+            }
+            Map<String, EndpointMetrics> byModel = new HashMap<>();
+            rows.forEach((base, row) -> {
+                double[] v = row.values;
+                double headroom = v[KV_HEADROOM];
+                int queued = count(v[QUEUED]);
+                int gatewayQueued = count(v[GATEWAY_QUEUED]);
+                byModel.put(base, new EndpointMetrics(queued < 0 && gatewayQueued < 0 ? -1
+                        : Math.max(0, queued) + Math.max(0, gatewayQueued), count(v[RUNNING]),
+                        Double.isFinite(headroom) ? 1 - Math.min(1, Math.max(0, headroom)) : Double.NaN,
+                        row.loadedAdapters, Set.of(), -1, -1, -1, Double.NaN, Double.NaN, all.scrapeStartedNanos(),
+                        all.dispatchedAtScrape(), capacity(row)));
+            });
+            return all.withCluster(all.cluster().withModels(byModel));
         }
 
         private IllegalStateException refused(String why, String v) {

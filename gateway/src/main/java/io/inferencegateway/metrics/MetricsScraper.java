@@ -179,7 +179,9 @@ public final class MetricsScraper implements AutoCloseable {
             return 0;
         }
         forgetDepartedIfPoolsChanged(current);
-        EngineDialect dialect = EngineDialects.forEngine(pool.config().engine()).forModel(pool.config().modelName());
+        EngineDialect engine = EngineDialects.forEngine(pool.config().engine());
+        // a global tier's pools read a cluster's whole summary, one poll for all of them (EndpointMetrics.forModel)
+        EngineDialect dialect = pool.config().global() ? engine : engine.forModel(pool.config().modelName());
         String auth = authorization.header(pool);
         int count = 0;
         for (Endpoint endpoint : pool.endpoints()) {

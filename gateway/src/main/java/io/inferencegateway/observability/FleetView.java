@@ -237,7 +237,9 @@ public final class FleetView implements RequestListener {
             picksInRate += rate;
             picksInWindow += window;
             MetricsCache.EndpointState state = metrics.state(e);
-            EndpointMetrics m = state == null ? null : state.latest();
+            // a cluster's reading as this pool sees it: its model's part of the summary
+            EndpointMetrics m = state == null || state.latest() == null ? null
+                    : state.latest().forModel(pool.config().modelName());
             Long age = m == null ? null : Math.max(0, nowNanos - m.scrapeStartedNanos()) / 1_000_000;
             TargetConfig target = pool.config().target(e); // a global tier's cluster or provider, else a pod
             boolean polled = target == null || !target.provider(); // a provider publishes nothing to go stale

@@ -27,7 +27,9 @@ import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.proxy.UpstreamTls;
 import io.inferencegateway.discovery.DefaultNamespace;
 import io.inferencegateway.discovery.PodDiscovery;
+import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
+import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.scheduling.SchedulingPolicies;
 import io.inferencegateway.scheduling.latency.LatencyLearning;
@@ -154,7 +156,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     private ModelPool newPool(PoolConfig p) {
-        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metrics, inFlight, clock, meters,
+        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metricsOf(p), inFlight, clock, meters,
                 prefixSharing(p), predictors.computeIfAbsent(predictorKey(p), k -> new LatencyPredictor(p.name()))),
                 p.endpoints(), inFlight, clock);
         meters.registerPool(pool);
@@ -164,6 +166,21 @@ public final class Gateway implements AutoCloseable {
             pool.onEndpointsChanged(requestMeters::endpointsChanged);
         }
         return pool;
+    }
+
+    /**
+     * What the pool's policy reads: the metrics cache, or at a global tier each cluster's reading for the pool's model
+     * (a cluster's one summary serves every pool of the tier).
+     */
+    private MetricsView metricsOf(PoolConfig p) {
+        if (!p.global()) {
+            return metrics;
+        }
+        String model = p.modelName();
+        return endpoint -> {
+            EndpointMetrics m = metrics.latest(endpoint);
+            return m == null ? null : m.forModel(model);
+        };
     }
 
     /** The pool's side of {@code replicas.placement: shared}: one Redis client per URL, for the gateway's life. */

@@ -129,13 +129,24 @@ class ClusterCapacityReadingTest {
     }
 
     @Test
-    void theUnboundDialectReadsASummaryOfOneModelAndRefusesOneOfSeveral() {
-        String llamaOnly = SUMMARY.lines().filter(l -> !l.contains("Qwen")).reduce("", (a, l) -> a + l + "\n");
-        EngineDialect any = EngineDialects.forEngine("inference-gateway");
+    void aWholeSummaryReadOnceGivesEachPoolItsOwnModelsReading() {
+        EngineDialect whole = EngineDialects.forEngine("inference-gateway");
+        assertThat(whole.metricsPath()).isEqualTo("/capacity");
 
-        assertThat(any.metricsPath()).isEqualTo("/capacity");
-        assertThat(parse(any, llamaOnly).cluster().readyPods()).isEqualTo(3);
-        assertThatThrownBy(() -> parse(any, SUMMARY)).hasMessageContaining("more than one model");
+        EndpointMetrics all = parse(whole, SUMMARY);
+        assertThat(all.cluster().readyPods()).as("the cluster's totals").isEqualTo(5);
+        assertThat(all.waiting()).isEqualTo(109);
+
+        EndpointMetrics llama = all.forModel(LLAMA);
+        assertThat(llama).as("the same as a reading of the model alone").isEqualTo(read(LLAMA, SUMMARY));
+        EndpointMetrics qwen = all.forModel("Qwen/Qwen3-8B");
+        assertThat(qwen.waiting()).isEqualTo(100);
+        assertThat(qwen.cluster().readyPods()).isEqualTo(2);
+        assertThat(qwen.cluster().adapters()).isEmpty();
+        EndpointMetrics mistral = all.forModel("mistralai/Mistral-7B-Instruct-v0.3");
+        assertThat(mistral.cluster().readyPods()).as("not served here").isZero();
+        assertThat(mistral.scrapeStartedNanos()).isEqualTo(all.scrapeStartedNanos());
+        assertThat(llama.forModel("Qwen/Qwen3-8B")).as("a model's own reading is its own").isSameAs(llama);
     }
 
     @Test
