@@ -445,4 +445,82 @@ class ConfigLoaderTest {
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageStartingWith(expected);
     }
+
+    /** Refusals quoted whole: the message a user reads is part of the contract. */
+    static Stream<Arguments> refusedConfigs() {
+        return Stream.of(
+                Arguments.of("a CRD's apiVersion", """
+                        apiVersion: apiextensions.k8s.io/v1
+                        kind: InferenceGatewayConfig
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"]}
+                        """, "apiVersion must be inferencegateway.io/v1alpha1, got 'apiextensions.k8s.io/v1'"),
+                Arguments.of("another version of ours", HEAD.replace("v1alpha1", "v1") + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"]}
+                        """, "apiVersion must be inferencegateway.io/v1alpha1, got 'inferencegateway.io/v1'"),
+                Arguments.of("a CRD", """
+                        apiVersion: apiextensions.k8s.io/v1
+                        kind: CustomResourceDefinition
+                        spec: {group: inferencegateway.io}
+                        """, "kind must be InferenceGatewayConfig, got CustomResourceDefinition"),
+                Arguments.of("no kind", "apiVersion: inferencegateway.io/v1alpha1\nspec: {}\n",
+                        "kind must be InferenceGatewayConfig, got null"),
+                Arguments.of("a field in the wrong case", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelname: a, endpoints: ["h:1"]}
+                        """, "spec.schedulers[0].modelname is not a known field; did you mean modelName?"),
+                Arguments.of("a misspelt field", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], routeTimout: 5s}
+                        """, "spec.schedulers[0].routeTimout is not a known field; did you mean routeTimeout?"),
+                Arguments.of("a misspelt field deeper down", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], failover: {maxAttempt: 2}}
+                        """, "spec.schedulers[0].failover.maxAttempt is not a known field; did you mean maxAttempts?"),
+                Arguments.of("a misspelt top-level field", """
+                        apiversion: inferencegateway.io/v1alpha1
+                        kind: InferenceGatewayConfig
+                        spec: {}
+                        """, "apiversion is not a known field; did you mean apiVersion?"),
+                Arguments.of("a field like none we know", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], gpuCount: 8}
+                        """, "spec.schedulers[0].gpuCount is not a known field"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedConfigs")
+    void refusedConfigNamesThePathAndWhatWouldBeRight(String scenario, String yaml, String expected) {
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessage(expected);
+    }
+
+    @Test
+    void aConfigWithoutApiVersionIsReadAsTheOneVersionThereIs() throws Exception {
+        GatewayConfig c = ConfigLoader.parse("""
+                kind: InferenceGatewayConfig
+                spec:
+                  schedulers:
+                    - {modelName: a, endpoints: ["h:1"]}
+                """);
+        assertThat(c.pools()).hasSize(1);
+    }
+
+    @Test
+    void didYouMeanSuggestsOnlyCloseNames() {
+        java.util.List<Object> known = java.util.List.of("modelName", "name", "routeTimeout");
+        assertThat(ConfigLoader.closest("MODELNAME", known)).isEqualTo("modelName");
+        assertThat(ConfigLoader.closest("nmae", known)).as("two edits").isEqualTo("name");
+        assertThat(ConfigLoader.closest("model", known)).as("four edits").isNull();
+        assertThat(ConfigLoader.editDistance("kitten", "sitting")).isEqualTo(3);
+        assertThat(ConfigLoader.editDistance("", "abc")).isEqualTo(3);
+    }
 }
