@@ -41,6 +41,25 @@ public final class ConfigLoader {
     /** The one version of the document this loader reads (the CRD's group and version); a config may leave it out. */
     public static final String API_VERSION = "inferencegateway.io/v1alpha1";
 
+    /**
+     * The longest duration any setting takes (timeouts, ejections, windows, TTLs): a day. Beyond it a value is a slip of
+     * unit or digits, and a wait that long would hold a connection or a pod out of service for good.
+     */
+    static final Duration MAX_DURATION = Duration.ofHours(24);
+
+    /**
+     * Bounds of a polling interval (metricsInterval, spec.global.summaryInterval): below 10ms the gateway would spend
+     * itself scraping (the lab's runs floor it there too), above an hour its picture of the pods means nothing.
+     */
+    static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
+    static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
+
+    /**
+     * The largest scorer weight. Weights are relative and the presets stay under 10; at 1000 one scorer already
+     * outvotes all the others together, so more is a typo, not a wish.
+     */
+    static final int MAX_WEIGHT = 1000;
+
     /** An unknown field gets a did-you-mean when a known one is at most this many single-letter edits away. */
     private static final int MAX_SUGGESTION_DISTANCE = 2;
 
@@ -384,7 +403,8 @@ public final class ConfigLoader {
 
         Duration routeTimeout = duration(s.routeTimeout(), at + ".routeTimeout", PoolConfig.DEFAULT_ROUTE_TIMEOUT);
         Duration metricsInterval = duration(s.metricsInterval(), at + ".metricsInterval",
-                targets.isEmpty() ? PoolConfig.DEFAULT_METRICS_INTERVAL : global.summaryInterval());
+                targets.isEmpty() ? PoolConfig.DEFAULT_METRICS_INTERVAL : global.summaryInterval(),
+                MIN_POLL_INTERVAL, MAX_POLL_INTERVAL);
         ReplicaConfig replicas = replicas(at + ".replicas", s.replicas());
         Duration scrapeInterval = replicas.scrapeInterval(metricsInterval);
         Duration staleness = duration(s.metricsStalenessThreshold(), at + ".metricsStalenessThreshold",
@@ -597,6 +617,9 @@ public final class ConfigLoader {
                 if (w.getValue() == null || w.getValue() < 0) {
                     throw new InvalidConfigException(path + " must be a non-negative integer");
                 }
+                if (w.getValue() > MAX_WEIGHT) {
+                    throw new InvalidConfigException(path + " must be at most " + MAX_WEIGHT + ", got " + w.getValue());
+                }
                 weights = weights.with(w.getKey(), w.getValue());
             }
         }
@@ -624,6 +647,9 @@ public final class ConfigLoader {
                 }
                 if (w.getValue() == null || w.getValue() < 0) {
                     throw new InvalidConfigException(path + " must be a non-negative integer");
+                }
+                if (w.getValue() > MAX_WEIGHT) {
+                    throw new InvalidConfigException(path + " must be at most " + MAX_WEIGHT + ", got " + w.getValue());
                 }
                 weights = weights.with(w.getKey(), w.getValue());
             }
@@ -660,18 +686,36 @@ public final class ConfigLoader {
         return value.trim();
     }
 
+    /** A positive duration of at most {@link #MAX_DURATION}; {@code fallback} when unset. */
     static Duration duration(String text, String path, Duration fallback) throws InvalidConfigException {
+        return duration(text, path, fallback, null, MAX_DURATION);
+    }
+
+    /** A positive duration within {@code min} (null: any positive) and {@code max}; {@code fallback} when unset. */
+    static Duration duration(String text, String path, Duration fallback, Duration min, Duration max)
+            throws InvalidConfigException {
         if (text == null) {
             return fallback;
         }
+        Duration d;
         try {
-            Duration d = Durations.parse(text);
-            if (d.isZero() || d.isNegative()) {
-                throw new InvalidConfigException(path + " must be positive, got '" + text + "'");
-            }
-            return d;
+            d = Durations.parse(text);
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(path + " " + e.getMessage());
+        } catch (ArithmeticException e) { // more nanoseconds than a long holds
+            d = null;
         }
+        if (d != null && (d.isZero() || d.isNegative())) {
+            throw new InvalidConfigException(path + " must be positive, got '" + text + "'");
+        }
+        if (d == null || d.compareTo(max) > 0 || (min != null && d.compareTo(min) < 0)) {
+            throw new InvalidConfigException(path + " must be " + (min == null ? "at most " + bound(max)
+                    : bound(min) + ".." + bound(max)) + ", got '" + text + "'");
+        }
+        return d;
+    }
+
+    private static String bound(Duration d) {
+        return d.toMillis() % 3_600_000 == 0 ? d.toHours() + "h" : Durations.format(d);
     }
 }
