@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -35,6 +37,31 @@ import io.inferencegateway.domain.Priority;
 public final class ConfigLoader {
 
     public static final String KIND = "InferenceGatewayConfig";
+
+    /** The one version of the document this loader reads (the CRD's group and version); a config may leave it out. */
+    public static final String API_VERSION = "inferencegateway.io/v1alpha1";
+
+    /**
+     * The longest duration any setting takes (timeouts, ejections, windows, TTLs): a day. Beyond it a value is a slip of
+     * unit or digits, and a wait that long would hold a connection or a pod out of service for good.
+     */
+    static final Duration MAX_DURATION = Duration.ofHours(24);
+
+    /**
+     * Bounds of a polling interval (metricsInterval, spec.global.summaryInterval): below 10ms the gateway would spend
+     * itself scraping (the lab's runs floor it there too), above an hour its picture of the pods means nothing.
+     */
+    static final Duration MIN_POLL_INTERVAL = Duration.ofMillis(10);
+    static final Duration MAX_POLL_INTERVAL = Duration.ofHours(1);
+
+    /**
+     * The largest scorer weight. Weights are relative and the presets stay under 10; at 1000 one scorer already
+     * outvotes all the others together, so more is a typo, not a wish.
+     */
+    static final int MAX_WEIGHT = 1000;
+
+    /** An unknown field gets a did-you-mean when a known one is at most this many single-letter edits away. */
+    private static final int MAX_SUGGESTION_DISTANCE = 2;
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -55,7 +82,7 @@ public final class ConfigLoader {
 
     public static GatewayConfig parse(String yaml) throws InvalidConfigException {
         try {
-            return validate(YAML.readValue(yaml, InferenceGatewayConfig.class));
+            return read(YAML.readTree(yaml));
         } catch (JsonProcessingException e) {
             throw describe(e);
         }
@@ -63,11 +90,38 @@ public final class ConfigLoader {
 
     public static GatewayConfig parse(InputStream yaml) throws InvalidConfigException {
         try {
-            return validate(YAML.readValue(yaml, InferenceGatewayConfig.class));
+            return read(YAML.readTree(yaml));
         } catch (JsonProcessingException e) {
             throw describe(e);
         } catch (IOException e) {
             throw new InvalidConfigException("cannot read config: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The document's kind and apiVersion first, so that another resource (a CRD, a Deployment) is refused by what it
+     * is rather than by its first field this loader does not know; then the whole document.
+     */
+    private static GatewayConfig read(JsonNode tree) throws JsonProcessingException, InvalidConfigException {
+        if (tree == null || tree.isMissingNode() || tree.isNull()) {
+            throw new InvalidConfigException("config is empty");
+        }
+        if (tree.isObject()) {
+            checkHeader(text(tree.get("kind")), text(tree.get("apiVersion")));
+        }
+        return validate(YAML.treeToValue(tree, InferenceGatewayConfig.class));
+    }
+
+    private static String text(JsonNode node) {
+        return node == null || node.isNull() ? null : node.isValueNode() ? node.asText() : node.toString();
+    }
+
+    private static void checkHeader(String kind, String apiVersion) throws InvalidConfigException {
+        if (!KIND.equals(kind)) {
+            throw new InvalidConfigException("kind must be " + KIND + ", got " + kind);
+        }
+        if (apiVersion != null && !API_VERSION.equals(apiVersion.strip())) {
+            throw new InvalidConfigException("apiVersion must be " + API_VERSION + ", got '" + apiVersion + "'");
         }
     }
 
@@ -79,12 +133,55 @@ public final class ConfigLoader {
                     + syntax.getOriginalMessage().split("\n")[0]);
         }
         if (e instanceof UnrecognizedPropertyException u) {
-            return new InvalidConfigException(path(u) + " is not a known field");
+            String suggestion = closest(u.getPropertyName(), u.getKnownPropertyIds());
+            return new InvalidConfigException(path(u) + " is not a known field"
+                    + (suggestion == null ? "" : "; did you mean " + suggestion + "?"));
         }
         if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
             return new InvalidConfigException(path(m) + " has the wrong type: " + m.getOriginalMessage().split("\n")[0]);
         }
         return new InvalidConfigException("config cannot be read: " + e.getOriginalMessage().split("\n")[0]);
+    }
+
+    /**
+     * The known field most like {@code name}: one that differs only in case, else the nearest within
+     * {@link #MAX_SUGGESTION_DISTANCE} edits (the first listed on a tie); null when none is that close.
+     */
+    static String closest(String name, Collection<Object> known) {
+        if (name == null || known == null) {
+            return null;
+        }
+        String best = null;
+        int bestDistance = MAX_SUGGESTION_DISTANCE + 1;
+        for (Object k : known) {
+            String candidate = String.valueOf(k);
+            int distance = candidate.equalsIgnoreCase(name) ? 0 : editDistance(name, candidate);
+            if (distance < bestDistance) {
+                best = candidate;
+                bestDistance = distance;
+            }
+        }
+        return best;
+    }
+
+    /** Levenshtein distance: insertions, deletions and substitutions of one character each count one. */
+    static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     private static StreamReadException syntaxError(Throwable e) {
@@ -115,9 +212,7 @@ public final class ConfigLoader {
         if (doc == null) {
             throw new InvalidConfigException("config is empty");
         }
-        if (!KIND.equals(doc.kind())) {
-            throw new InvalidConfigException("kind must be " + KIND + ", got " + doc.kind());
-        }
+        checkHeader(doc.kind(), doc.apiVersion());
         if (doc.spec() == null) {
             throw new InvalidConfigException("spec is required");
         }
@@ -308,7 +403,8 @@ public final class ConfigLoader {
 
         Duration routeTimeout = duration(s.routeTimeout(), at + ".routeTimeout", PoolConfig.DEFAULT_ROUTE_TIMEOUT);
         Duration metricsInterval = duration(s.metricsInterval(), at + ".metricsInterval",
-                targets.isEmpty() ? PoolConfig.DEFAULT_METRICS_INTERVAL : global.summaryInterval());
+                targets.isEmpty() ? PoolConfig.DEFAULT_METRICS_INTERVAL : global.summaryInterval(),
+                MIN_POLL_INTERVAL, MAX_POLL_INTERVAL);
         ReplicaConfig replicas = replicas(at + ".replicas", s.replicas());
         Duration scrapeInterval = replicas.scrapeInterval(metricsInterval);
         Duration staleness = duration(s.metricsStalenessThreshold(), at + ".metricsStalenessThreshold",
@@ -521,6 +617,9 @@ public final class ConfigLoader {
                 if (w.getValue() == null || w.getValue() < 0) {
                     throw new InvalidConfigException(path + " must be a non-negative integer");
                 }
+                if (w.getValue() > MAX_WEIGHT) {
+                    throw new InvalidConfigException(path + " must be at most " + MAX_WEIGHT + ", got " + w.getValue());
+                }
                 weights = weights.with(w.getKey(), w.getValue());
             }
         }
@@ -548,6 +647,9 @@ public final class ConfigLoader {
                 }
                 if (w.getValue() == null || w.getValue() < 0) {
                     throw new InvalidConfigException(path + " must be a non-negative integer");
+                }
+                if (w.getValue() > MAX_WEIGHT) {
+                    throw new InvalidConfigException(path + " must be at most " + MAX_WEIGHT + ", got " + w.getValue());
                 }
                 weights = weights.with(w.getKey(), w.getValue());
             }
@@ -584,18 +686,36 @@ public final class ConfigLoader {
         return value.trim();
     }
 
+    /** A positive duration of at most {@link #MAX_DURATION}; {@code fallback} when unset. */
     static Duration duration(String text, String path, Duration fallback) throws InvalidConfigException {
+        return duration(text, path, fallback, null, MAX_DURATION);
+    }
+
+    /** A positive duration within {@code min} (null: any positive) and {@code max}; {@code fallback} when unset. */
+    static Duration duration(String text, String path, Duration fallback, Duration min, Duration max)
+            throws InvalidConfigException {
         if (text == null) {
             return fallback;
         }
+        Duration d;
         try {
-            Duration d = Durations.parse(text);
-            if (d.isZero() || d.isNegative()) {
-                throw new InvalidConfigException(path + " must be positive, got '" + text + "'");
-            }
-            return d;
+            d = Durations.parse(text);
         } catch (IllegalArgumentException e) {
             throw new InvalidConfigException(path + " " + e.getMessage());
+        } catch (ArithmeticException e) { // more nanoseconds than a long holds
+            d = null;
         }
+        if (d != null && (d.isZero() || d.isNegative())) {
+            throw new InvalidConfigException(path + " must be positive, got '" + text + "'");
+        }
+        if (d == null || d.compareTo(max) > 0 || (min != null && d.compareTo(min) < 0)) {
+            throw new InvalidConfigException(path + " must be " + (min == null ? "at most " + bound(max)
+                    : bound(min) + ".." + bound(max)) + ", got '" + text + "'");
+        }
+        return d;
+    }
+
+    private static String bound(Duration d) {
+        return d.toMillis() % 3_600_000 == 0 ? d.toHours() + "h" : Durations.format(d);
     }
 }

@@ -96,6 +96,10 @@ final class EndpointPickerValidation {
                 if (!(weight >= 0) || Double.isInfinite(weight)) {
                     throw new InvalidConfigException(refPath + ".weight must be a non-negative number, got " + weight);
                 }
+                if (weight > ConfigLoader.MAX_WEIGHT) {
+                    throw new InvalidConfigException(refPath + ".weight must be at most " + ConfigLoader.MAX_WEIGHT
+                            + ", got " + ref.weight());
+                }
             } else if (ref.weight() != null) {
                 throw new InvalidConfigException(refPath + ".weight applies to scorers only; '" + name + "' is a "
                         + role);

@@ -81,7 +81,8 @@ final class GlobalValidation {
         }
         return new GlobalConfig(region, targets, file(g.clusterTokenFile(), at + ".clusterTokenFile"), tls,
                 ConfigLoader.duration(g.summaryInterval(), at + ".summaryInterval",
-                        GlobalConfig.DEFAULT_SUMMARY_INTERVAL));
+                        GlobalConfig.DEFAULT_SUMMARY_INTERVAL, ConfigLoader.MIN_POLL_INTERVAL,
+                        ConfigLoader.MAX_POLL_INTERVAL));
     }
 
     /**

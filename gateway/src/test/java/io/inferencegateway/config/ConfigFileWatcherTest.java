@@ -8,10 +8,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.slf4j.LoggerFactory;
 
 import ch.qos.logback.classic.Logger;
@@ -95,6 +99,35 @@ class ConfigFileWatcherTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> applied.size() == 1);
         assertThat(applied.get(0).pools().get(0).modelName()).isEqualTo("c");
         assertThat(warnings()).hasSize(1);
+    }
+
+    static Stream<Arguments> strictRefusals() {
+        return Stream.of(
+                Arguments.of("apiVersion: apiextensions.k8s.io/v1\n" + config("a"),
+                        "apiVersion must be inferencegateway.io/v1alpha1, got 'apiextensions.k8s.io/v1'"),
+                Arguments.of(config("a").replace("endpoints:", "endpoint:"),
+                        "spec.schedulers[0].endpoint is not a known field; did you mean endpoints?"),
+                Arguments.of(config("a") + "      routeTimeout: 24000h\n",
+                        "spec.schedulers[0].routeTimeout must be at most 24h, got '24000h'"),
+                Arguments.of(config("a") + "      weights: {queue: 1000000000}\n",
+                        "spec.schedulers[0].weights.queue must be at most 1000, got 1000000000"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("strictRefusals")
+    void aReloadTheStricterLoaderRefusesKeepsTheRunningConfig(String yaml, String problem) throws Exception {
+        ConfigMapVolume volume = ConfigMapVolume.create(dir, "config.yaml", config("a"));
+        watcher = watch(volume.file());
+
+        volume.update(yaml);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !warnings().isEmpty());
+        assertThat(warnings()).containsExactly("rejected config " + volume.file().toAbsolutePath() + ": " + problem
+                + "; still running the previous config");
+        assertThat(applied).isEmpty();
+
+        volume.update(config("c"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> applied.size() == 1);
+        assertThat(applied.get(0).pools().get(0).modelName()).isEqualTo("c");
     }
 
     @Test

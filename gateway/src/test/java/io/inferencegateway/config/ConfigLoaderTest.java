@@ -445,4 +445,144 @@ class ConfigLoaderTest {
                 .isInstanceOf(InvalidConfigException.class)
                 .hasMessageStartingWith(expected);
     }
+
+    /** Refusals quoted whole: the message a user reads is part of the contract. */
+    static Stream<Arguments> refusedConfigs() {
+        return Stream.of(
+                Arguments.of("a CRD's apiVersion", """
+                        apiVersion: apiextensions.k8s.io/v1
+                        kind: InferenceGatewayConfig
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"]}
+                        """, "apiVersion must be inferencegateway.io/v1alpha1, got 'apiextensions.k8s.io/v1'"),
+                Arguments.of("another version of ours", HEAD.replace("v1alpha1", "v1") + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"]}
+                        """, "apiVersion must be inferencegateway.io/v1alpha1, got 'inferencegateway.io/v1'"),
+                Arguments.of("a CRD", """
+                        apiVersion: apiextensions.k8s.io/v1
+                        kind: CustomResourceDefinition
+                        spec: {group: inferencegateway.io}
+                        """, "kind must be InferenceGatewayConfig, got CustomResourceDefinition"),
+                Arguments.of("no kind", "apiVersion: inferencegateway.io/v1alpha1\nspec: {}\n",
+                        "kind must be InferenceGatewayConfig, got null"),
+                Arguments.of("a field in the wrong case", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelname: a, endpoints: ["h:1"]}
+                        """, "spec.schedulers[0].modelname is not a known field; did you mean modelName?"),
+                Arguments.of("a misspelt field", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], routeTimout: 5s}
+                        """, "spec.schedulers[0].routeTimout is not a known field; did you mean routeTimeout?"),
+                Arguments.of("a misspelt field deeper down", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], failover: {maxAttempt: 2}}
+                        """, "spec.schedulers[0].failover.maxAttempt is not a known field; did you mean maxAttempts?"),
+                Arguments.of("a misspelt top-level field", """
+                        apiversion: inferencegateway.io/v1alpha1
+                        kind: InferenceGatewayConfig
+                        spec: {}
+                        """, "apiversion is not a known field; did you mean apiVersion?"),
+                Arguments.of("a field like none we know", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], gpuCount: 8}
+                        """, "spec.schedulers[0].gpuCount is not a known field"),
+                Arguments.of("a route timeout of 1000 days", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], routeTimeout: 24000h}
+                        """, "spec.schedulers[0].routeTimeout must be at most 24h, got '24000h'"),
+                Arguments.of("a duration beyond what a long holds", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], routeTimeout: 9999999999999h9999999999999h}
+                        """, "spec.schedulers[0].routeTimeout must be at most 24h, got '9999999999999h9999999999999h'"),
+                Arguments.of("a scrape every millisecond", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], metricsInterval: 1ms}
+                        """, "spec.schedulers[0].metricsInterval must be 10ms..1h, got '1ms'"),
+                Arguments.of("a scrape every day", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], metricsInterval: 24h, metricsStalenessThreshold: 24h}
+                        """, "spec.schedulers[0].metricsInterval must be 10ms..1h, got '24h'"),
+                Arguments.of("a queue wait of a week", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], flowControl: {queueTimeout: 168h}}
+                        """, "spec.schedulers[0].flowControl.queueTimeout must be at most 24h, got '168h'"),
+                Arguments.of("an ejection of a month", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], outlierDetection: {baseEjectionTime: 720h}}
+                        """, "spec.schedulers[0].outlierDetection.baseEjectionTime must be at most 24h, got '720h'"),
+                Arguments.of("a weight of a billion", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], weights: {queue: 1000000000}}
+                        """, "spec.schedulers[0].weights.queue must be at most 1000, got 1000000000"),
+                Arguments.of("a scorer weight of a billion", HEAD + """
+                        spec:
+                          schedulers:
+                            - modelName: a
+                              endpoints: ["h:1"]
+                              plugins: [{type: queue-scorer}]
+                              schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer, weight: 1e9}]}]
+                        """, "spec.schedulers[0].schedulingProfiles[0].plugins[0].weight must be at most 1000, got 1.0E9"),
+                Arguments.of("a rate-limit window of a week", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"]}
+                          rateLimits: {window: 168h}
+                        """, "spec.rateLimits.window must be at most 24h, got '168h'"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("refusedConfigs")
+    void refusedConfigNamesThePathAndWhatWouldBeRight(String scenario, String yaml, String expected) {
+        assertThatThrownBy(() -> ConfigLoader.parse(yaml))
+                .isInstanceOf(InvalidConfigException.class)
+                .hasMessage(expected);
+    }
+
+    @Test
+    void theBoundsThemselvesAreAccepted() throws Exception {
+        PoolConfig p = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - {modelName: a, endpoints: ["h:1"], routeTimeout: 24h, metricsInterval: 10ms,
+                       weights: {queue: 1000}, outlierDetection: {baseEjectionTime: 24h}}
+                    - {modelName: b, endpoints: ["h:1"], metricsInterval: 1h, metricsStalenessThreshold: 24h}
+                """).pools().get(0);
+        assertThat(p.routeTimeout()).isEqualTo(Duration.ofHours(24));
+        assertThat(p.metricsInterval()).isEqualTo(Duration.ofMillis(10));
+    }
+
+    @Test
+    void aConfigWithoutApiVersionIsReadAsTheOneVersionThereIs() throws Exception {
+        GatewayConfig c = ConfigLoader.parse("""
+                kind: InferenceGatewayConfig
+                spec:
+                  schedulers:
+                    - {modelName: a, endpoints: ["h:1"]}
+                """);
+        assertThat(c.pools()).hasSize(1);
+    }
+
+    @Test
+    void didYouMeanSuggestsOnlyCloseNames() {
+        java.util.List<Object> known = java.util.List.of("modelName", "name", "routeTimeout");
+        assertThat(ConfigLoader.closest("MODELNAME", known)).isEqualTo("modelName");
+        assertThat(ConfigLoader.closest("nmae", known)).as("two edits").isEqualTo("name");
+        assertThat(ConfigLoader.closest("model", known)).as("four edits").isNull();
+        assertThat(ConfigLoader.editDistance("kitten", "sitting")).isEqualTo(3);
+        assertThat(ConfigLoader.editDistance("", "abc")).isEqualTo(3);
+    }
 }

@@ -156,7 +156,7 @@ class ConfigReloadTest {
         ConfigMapVolume volume = ConfigMapVolume.create(mount, "config.yaml", config(
                 pool("kept", "", first) + pool("changed", ", policy: round-robin", first)
                 // scraped all the time: its route is removed while it runs
-                + pool("removed", ", metricsInterval: 5ms", second)));
+                + pool("removed", ", metricsInterval: 10ms", second)));
         gateway = GatewayHarness.startWithConfigFile(volume.file(), Map.of());
         first.behave(new TestUpstream.Json(200, "{\"ok\":true}"));
         await().atMost(APPLIED).until(() -> routeIds().contains("metrics-scrape-removed"));

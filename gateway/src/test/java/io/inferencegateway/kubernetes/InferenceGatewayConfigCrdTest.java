@@ -199,6 +199,11 @@ class InferenceGatewayConfigCrdTest {
                         + one("{modelName: m, endpoints: ['h:1']}")),
                 sample("body limit above 2 GiB", Verdict.INVALID, "  bbr: {maxRequestBodyBytes: 2147483648}\n"
                         + one("{modelName: m, endpoints: ['h:1']}")),
+                sample("weight above 1000", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], "
+                        + "weights: {queue: 1000000000}}")),
+                sample("scorer weight above 1000", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1'], "
+                        + "plugins: [{type: queue-scorer}], "
+                        + "schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer, weight: 1e9}]}]}")),
                 sample("modelName twice", Verdict.INVALID, "  schedulers:\n"
                         + "    - {name: a, modelName: m, endpoints: ['h:1']}\n"
                         + "    - {name: b, modelName: m, endpoints: ['h:2']}\n"),
@@ -213,6 +218,14 @@ class InferenceGatewayConfigCrdTest {
                         + "    - {modelName: a, loraAdapters: [x], endpoints: ['h:1']}\n"
                         + "    - {modelName: b, loraAdapters: [x], endpoints: ['h:2']}\n"),
                 sample("zero duration", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], routeTimeout: 0s}")),
+                // the API server checks apiVersion against the CRD's group and versions by itself
+                sample("another apiVersion", Verdict.GATEWAY_ONLY, HEAD.replace("v1alpha1", "v1")
+                        + one("{modelName: m, endpoints: ['h:1']}")),
+                // durations are strings to the schema; their bounds are the gateway's
+                sample("a timeout of 1000 days", Verdict.GATEWAY_ONLY,
+                        one("{modelName: m, endpoints: ['h:1'], routeTimeout: 24000h}")),
+                sample("a scrape every millisecond", Verdict.GATEWAY_ONLY,
+                        one("{modelName: m, endpoints: ['h:1'], metricsInterval: 1ms}")),
                 sample("staleness below the scrape interval", Verdict.GATEWAY_ONLY, one(
                         "{modelName: m, endpoints: ['h:1'], metricsInterval: 1s, metricsStalenessThreshold: 500ms}")),
                 // plugins: the schema checks their shape, the gateway's registry everything else
