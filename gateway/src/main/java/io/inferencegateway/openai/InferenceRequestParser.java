@@ -265,7 +265,10 @@ public final class InferenceRequestParser {
                         }
                         model = text(p);
                     }
-                    case "stream" -> stream = value == JsonToken.VALUE_TRUE;
+                    case "stream" -> {
+                        stream = value == JsonToken.VALUE_TRUE;
+                        skip(); // an object or array here is skipped whole, not read as the request's own fields
+                    }
                     case "stream_options" -> {
                         streamOptions = value == JsonToken.START_OBJECT;
                         skip();
@@ -284,6 +287,8 @@ public final class InferenceRequestParser {
                     case "max_tokens", "max_completion_tokens", "max_output_tokens" -> {
                         if (value == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) {
                             maxTokens = (int) Math.min(Integer.MAX_VALUE, p.getLongValue());
+                        } else {
+                            skip();
                         }
                     }
                     default -> skip();

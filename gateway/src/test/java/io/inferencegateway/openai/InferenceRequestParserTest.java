@@ -67,6 +67,27 @@ class InferenceRequestParserTest {
                 .satisfies(e -> assertThat(((GatewayError) e).reason()).isEqualTo(GatewayError.Reason.INVALID_REQUEST));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nestedValuesWhereScalarsGo")
+    void anObjectOrArrayWhereAScalarGoesIsSkippedWhole(String scenario, String json) {
+        // found by InferenceRequestParserFuzzTest: the nested value's fields were read as the request's own
+        InferenceRequest r = parse(json);
+        assertThat(r.model()).isEqualTo("m");
+        assertThat(r.stream()).isFalse();
+        assertThat(r.maxTokens()).isEqualTo(-1);
+        assertThat(r.promptText()).isEqualTo("p");
+    }
+
+    static Stream<Arguments> nestedValuesWhereScalarsGo() {
+        return Stream.of(
+                Arguments.of("max_output_tokens an array of messages",
+                        "{\"model\":\"m\",\"max_output_tokens\":[{\"role\":\"user\"}],\"prompt\":\"p\"}"),
+                Arguments.of("max_tokens an object naming another model",
+                        "{\"model\":\"m\",\"max_tokens\":{\"model\":\"other\",\"stream\":true},\"prompt\":\"p\"}"),
+                Arguments.of("stream an object naming another model",
+                        "{\"model\":\"m\",\"stream\":{\"model\":\"other\",\"prompt\":\"q\"},\"prompt\":\"p\"}"));
+    }
+
     static Stream<Arguments> badBodies() {
         return Stream.of(
                 Arguments.of("not JSON", "model=m", "not valid JSON"),
