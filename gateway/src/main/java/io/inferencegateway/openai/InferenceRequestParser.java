@@ -285,8 +285,14 @@ public final class InferenceRequestParser {
                     case "prompt", "input" -> tokenArrayLength += readPrompt(value, prompt);
                     // the completion budget, under its name in chat/completions, the newer chat name, and responses
                     case "max_tokens", "max_completion_tokens", "max_output_tokens" -> {
-                        if (value == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) {
-                            maxTokens = (int) Math.min(Integer.MAX_VALUE, p.getLongValue());
+                        if (value == JsonToken.VALUE_NUMBER_INT) {
+                            // an integer past a long's range is still a budget (capped), not a JSON error
+                            long budget = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                                    ? p.getBigIntegerValue().signum() * (long) Integer.MAX_VALUE
+                                    : p.getLongValue();
+                            if (budget >= 0) {
+                                maxTokens = (int) Math.min(Integer.MAX_VALUE, budget);
+                            }
                         } else {
                             skip();
                         }

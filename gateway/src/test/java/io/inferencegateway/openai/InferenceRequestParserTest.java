@@ -78,6 +78,14 @@ class InferenceRequestParserTest {
         assertThat(r.promptText()).isEqualTo("p");
     }
 
+    @Test
+    void aBudgetPastALongsRangeIsCappedNotRefused() {
+        // found by InferenceRequestParserFuzzTest: it was refused as "not valid JSON"
+        String huge = "9".repeat(40);
+        assertThat(parse("{\"model\":\"m\",\"max_tokens\":" + huge + "}").maxTokens()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(parse("{\"model\":\"m\",\"max_tokens\":-" + huge + "}").maxTokens()).isEqualTo(-1);
+    }
+
     static Stream<Arguments> nestedValuesWhereScalarsGo() {
         return Stream.of(
                 Arguments.of("max_output_tokens an array of messages",
