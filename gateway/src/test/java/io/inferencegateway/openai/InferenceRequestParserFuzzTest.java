@@ -35,6 +35,9 @@ class InferenceRequestParserFuzzTest {
     private static final ObjectMapper TREE = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(256).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // names not kept between bodies: with them kept, a name holding a byte that is no UTF-8 was once
+            // accepted here after other inputs, and never when the body was read alone
+            .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
             .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -54,7 +57,7 @@ class InferenceRequestParserFuzzTest {
             assertThat(whole).as("no model, or not a string: refused").isNull();
             return;
         }
-        assertThat(whole).as("a JSON object with a model is accepted").isNotNull();
+        assertThat(whole).as("a JSON object with a model is accepted, not refused with: %s", lastRefusal).isNotNull();
         assertThat(whole.model()).isEqualTo(model.textValue());
         assertThat(whole.stream()).isEqualTo(tree.path("stream").isBoolean() && tree.get("stream").booleanValue());
         assertThat(whole.streamOptions()).isEqualTo(tree.path("stream_options").isObject());
@@ -70,11 +73,15 @@ class InferenceRequestParserFuzzTest {
         }
     }
 
+    /** Why the parser last refused a body (shown when the tree accepted it). */
+    private static String lastRefusal;
+
     /** The parser's reading, or null when it refused the body; no other exception may escape. */
     private static InferenceRequest parse(byte[] body, int promptChars) {
         try {
             return InferenceRequestParser.parse(Unpooled.wrappedBuffer(body), promptChars);
         } catch (GatewayError refused) {
+            lastRefusal = refused.getMessage();
             return null;
         }
     }
