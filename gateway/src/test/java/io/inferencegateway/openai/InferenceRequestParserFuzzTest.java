@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -23,7 +26,8 @@ import io.netty.buffer.Unpooled;
 /**
  * Any request body, read by the streaming parser and by Jackson's tree model: the parser either refuses it with a
  * {@link GatewayError} or finds the model, stream flag, completion budget and prompt text the tree says it holds; it
- * refuses every body that is not one JSON object. A prompt bounded to a few characters is the whole prompt's
+ * refuses every body that is not one JSON object. A body that is not UTF-8 is only checked to be refused or read without
+ * another exception. A prompt bounded to a few characters is the whole prompt's
  * beginning. The corpus is in {@code InferenceRequestParserFuzzTestInputs/}; docs/fuzzing.md says how to fuzz.
  */
 class InferenceRequestParserFuzzTest {
@@ -35,15 +39,17 @@ class InferenceRequestParserFuzzTest {
     private static final ObjectMapper TREE = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(256).build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            // names not kept between bodies: with them kept, a name holding a byte that is no UTF-8 was once
-            // accepted here after other inputs, and never when the body was read alone
-            .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
             .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     @FuzzTest(maxDuration = "3m")
     void readsWhatJacksonReads(byte[] body) {
         InferenceRequest whole = parse(body, Integer.MAX_VALUE);
+        if (!isUtf8(body)) {
+            // whether Jackson checks a field name's UTF-8 depends on its settings and on the names it read before (seen
+            // here: the tree read a bad name that the parser refused); and a value skipped unread is not decoded
+            return;
+        }
         JsonNode tree = tree(body);
         if (tree == null || !tree.isObject()) {
             assertThat(whole).as("a body that is not one JSON object is refused").isNull();
@@ -70,6 +76,15 @@ class InferenceRequestParserFuzzTest {
             assertThat(bounded.promptText()).as("bounded to %d", bound)
                     .isEqualTo(text.substring(0, Math.min(bound, text.length())));
             assertThat(bounded.model()).isEqualTo(whole.model());
+        }
+    }
+
+    private static boolean isUtf8(byte[] body) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
         }
     }
 
