@@ -333,12 +333,13 @@ public final class InferenceRequestParser {
                 skip();
                 return;
             }
-            while (next() == JsonToken.START_OBJECT) {
-                readMessage(prompt);
-            }
-            // tolerate non-object items: skip them
-            if (p.currentToken() != JsonToken.END_ARRAY) {
-                skipRestOfArray();
+            // tolerate non-object items: skip them, and read the messages after them
+            while (next() != JsonToken.END_ARRAY) {
+                if (p.currentToken() == JsonToken.START_OBJECT) {
+                    readMessage(prompt);
+                } else {
+                    skip();
+                }
             }
         }
 
@@ -412,13 +413,6 @@ public final class InferenceRequestParser {
                 }
             }
             return tokenIds;
-        }
-
-        private void skipRestOfArray() throws IOException {
-            while (p.currentToken() != JsonToken.END_ARRAY) {
-                skip();
-                next();
-            }
         }
 
         /**

@@ -86,6 +86,13 @@ class InferenceRequestParserTest {
         assertThat(parse("{\"model\":\"m\",\"max_tokens\":-" + huge + "}").maxTokens()).isEqualTo(-1);
     }
 
+    @Test
+    void aMessageAfterAnItemThatIsNoMessageStillCounts() {
+        // found by InferenceRequestParserFuzzTest: every message after the first item that was no object was dropped
+        assertThat(parse("{\"model\":\"m\",\"messages\":[\"x\",{\"role\":\"user\",\"content\":\"Hi\"},7]}").promptText())
+                .isEqualTo("<|user|>\nHi\n");
+    }
+
     static Stream<Arguments> nestedValuesWhereScalarsGo() {
         return Stream.of(
                 Arguments.of("max_output_tokens an array of messages",
