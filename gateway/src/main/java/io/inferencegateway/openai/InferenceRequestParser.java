@@ -265,7 +265,10 @@ public final class InferenceRequestParser {
                         }
                         model = text(p);
                     }
-                    case "stream" -> stream = value == JsonToken.VALUE_TRUE;
+                    case "stream" -> {
+                        stream = value == JsonToken.VALUE_TRUE;
+                        skip(); // an object or array here is skipped whole, not read as the request's own fields
+                    }
                     case "stream_options" -> {
                         streamOptions = value == JsonToken.START_OBJECT;
                         skip();
@@ -282,8 +285,16 @@ public final class InferenceRequestParser {
                     case "prompt", "input" -> tokenArrayLength += readPrompt(value, prompt);
                     // the completion budget, under its name in chat/completions, the newer chat name, and responses
                     case "max_tokens", "max_completion_tokens", "max_output_tokens" -> {
-                        if (value == JsonToken.VALUE_NUMBER_INT && p.getLongValue() >= 0) {
-                            maxTokens = (int) Math.min(Integer.MAX_VALUE, p.getLongValue());
+                        if (value == JsonToken.VALUE_NUMBER_INT) {
+                            // an integer past a long's range is still a budget (capped), not a JSON error
+                            long budget = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                                    ? p.getBigIntegerValue().signum() * (long) Integer.MAX_VALUE
+                                    : p.getLongValue();
+                            if (budget >= 0) {
+                                maxTokens = (int) Math.min(Integer.MAX_VALUE, budget);
+                            }
+                        } else {
+                            skip();
                         }
                     }
                     default -> skip();
@@ -322,12 +333,13 @@ public final class InferenceRequestParser {
                 skip();
                 return;
             }
-            while (next() == JsonToken.START_OBJECT) {
-                readMessage(prompt);
-            }
-            // tolerate non-object items: skip them
-            if (p.currentToken() != JsonToken.END_ARRAY) {
-                skipRestOfArray();
+            // tolerate non-object items: skip them, and read the messages after them
+            while (next() != JsonToken.END_ARRAY) {
+                if (p.currentToken() == JsonToken.START_OBJECT) {
+                    readMessage(prompt);
+                } else {
+                    skip();
+                }
             }
         }
 
@@ -401,13 +413,6 @@ public final class InferenceRequestParser {
                 }
             }
             return tokenIds;
-        }
-
-        private void skipRestOfArray() throws IOException {
-            while (p.currentToken() != JsonToken.END_ARRAY) {
-                skip();
-                next();
-            }
         }
 
         /**

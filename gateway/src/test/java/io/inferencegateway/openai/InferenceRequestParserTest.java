@@ -67,6 +67,42 @@ class InferenceRequestParserTest {
                 .satisfies(e -> assertThat(((GatewayError) e).reason()).isEqualTo(GatewayError.Reason.INVALID_REQUEST));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("nestedValuesWhereScalarsGo")
+    void anObjectOrArrayWhereAScalarGoesIsSkippedWhole(String scenario, String json) {
+        // found by InferenceRequestParserFuzzTest: the nested value's fields were read as the request's own
+        InferenceRequest r = parse(json);
+        assertThat(r.model()).isEqualTo("m");
+        assertThat(r.stream()).isFalse();
+        assertThat(r.maxTokens()).isEqualTo(-1);
+        assertThat(r.promptText()).isEqualTo("p");
+    }
+
+    @Test
+    void aBudgetPastALongsRangeIsCappedNotRefused() {
+        // found by InferenceRequestParserFuzzTest: it was refused as "not valid JSON"
+        String huge = "9".repeat(40);
+        assertThat(parse("{\"model\":\"m\",\"max_tokens\":" + huge + "}").maxTokens()).isEqualTo(Integer.MAX_VALUE);
+        assertThat(parse("{\"model\":\"m\",\"max_tokens\":-" + huge + "}").maxTokens()).isEqualTo(-1);
+    }
+
+    @Test
+    void aMessageAfterAnItemThatIsNoMessageStillCounts() {
+        // found by InferenceRequestParserFuzzTest: every message after the first item that was no object was dropped
+        assertThat(parse("{\"model\":\"m\",\"messages\":[\"x\",{\"role\":\"user\",\"content\":\"Hi\"},7]}").promptText())
+                .isEqualTo("<|user|>\nHi\n");
+    }
+
+    static Stream<Arguments> nestedValuesWhereScalarsGo() {
+        return Stream.of(
+                Arguments.of("max_output_tokens an array of messages",
+                        "{\"model\":\"m\",\"max_output_tokens\":[{\"role\":\"user\"}],\"prompt\":\"p\"}"),
+                Arguments.of("max_tokens an object naming another model",
+                        "{\"model\":\"m\",\"max_tokens\":{\"model\":\"other\",\"stream\":true},\"prompt\":\"p\"}"),
+                Arguments.of("stream an object naming another model",
+                        "{\"model\":\"m\",\"stream\":{\"model\":\"other\",\"prompt\":\"q\"},\"prompt\":\"p\"}"));
+    }
+
     static Stream<Arguments> badBodies() {
         return Stream.of(
                 Arguments.of("not JSON", "model=m", "not valid JSON"),
