@@ -3,6 +3,7 @@ package io.inferencegateway.auth;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.function.Supplier;
 
 import io.inferencegateway.config.SecretFile;
 
@@ -18,19 +19,27 @@ import io.inferencegateway.config.SecretFile;
  */
 public final class ClusterToken implements AutoCloseable {
 
-    private final SecretFile secret;
+    private final Supplier<String> token;
+    private final AutoCloseable watch;
 
-    private ClusterToken(SecretFile secret) {
-        this.secret = secret;
+    /** A token read as {@code token} gives it (the gateway's watched secrets, config/Secrets). */
+    public ClusterToken(Supplier<String> token) {
+        this(token, () -> { });
+    }
+
+    private ClusterToken(Supplier<String> token, AutoCloseable watch) {
+        this.token = token;
+        this.watch = watch;
     }
 
     /**
-     * Reads {@code file} now (it must hold a token) and watches it from then on.
+     * Reads {@code file} now (it must hold a token) and watches it from then on, until {@link #close}.
      *
      * @param what the config path that names the file, for the errors ({@code spec.cluster.tokenFile})
      */
     public static ClusterToken watch(Path file, String what) {
-        return new ClusterToken(SecretFile.watch(file, what));
+        SecretFile secret = SecretFile.watch(file, what);
+        return new ClusterToken(secret::value, secret);
     }
 
     /** Whether an {@code Authorization} header carries the token; false for a missing or malformed header. */
@@ -39,12 +48,12 @@ public final class ClusterToken implements AutoCloseable {
         if (presented == null) {
             return false;
         }
-        return MessageDigest.isEqual(sha256(presented), sha256(secret.value()));
+        return MessageDigest.isEqual(sha256(presented), sha256(token.get()));
     }
 
     /** The {@code Authorization} header value that carries the token ({@code Bearer <token>}), for a client. */
     public String authorization() {
-        return "Bearer " + secret.value();
+        return "Bearer " + token.get();
     }
 
     private static byte[] sha256(String text) {
@@ -57,6 +66,10 @@ public final class ClusterToken implements AutoCloseable {
 
     @Override
     public void close() {
-        secret.close();
+        try {
+            watch.close();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -7,7 +7,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The mounted secret files a config names (providers' API keys, the clusters' token), each read once and watched
+ * The mounted secret files a config names (providers' API keys, the token a global tier sends its clusters, the token
+ * this gateway's capacity summary asks for), each read once and watched
  * ({@link SecretFile}); a reload keeps the files it still names and closes the others.
  */
 public final class Secrets implements AutoCloseable {
@@ -25,6 +26,11 @@ public final class Secrets implements AutoCloseable {
         if (global.clusterTokenFile() != null) {
             open(global.clusterTokenFile(), "spec.global.clusterTokenFile");
             named.add(global.clusterTokenFile());
+        }
+        Path clusterToken = config.cluster().tokenFile();
+        if (clusterToken != null) {
+            open(clusterToken, "spec.cluster.tokenFile");
+            named.add(clusterToken);
         }
         for (TargetConfig t : global.targets()) {
             if (t.apiKeyFile() != null) {

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -71,7 +70,6 @@ public final class Gateway implements AutoCloseable {
     private final RequestMeters requestMeters; // null when spec.observability.requestMetrics is off
     private final FleetView fleetView;
     private final CapacitySummary capacitySummary;
-    private volatile ClusterToken clusterToken; // null unless spec.cluster.tokenFile is set
     private final RequestTracer tracer; // null unless spec.observability.tracing names an endpoint
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
@@ -88,6 +86,8 @@ public final class Gateway implements AutoCloseable {
     private final Map<String, LatencyPredictor> predictors = new ConcurrentHashMap<>();
     // spec.global: the providers' API keys and the clusters' token, watched (docs/global.md)
     private final Secrets secrets = new Secrets();
+    // what GET /capacity asks for: spec.cluster.tokenFile's token, read through the watched secrets
+    private final ClusterToken clusterToken = new ClusterToken(() -> secrets.value(config.cluster().tokenFile()));
     private volatile UpstreamTls targetTls; // for spec.global's https targets; null while there are none
 
     public Gateway(GatewayConfig config, NanoClock clock) {
@@ -125,7 +125,6 @@ public final class Gateway implements AutoCloseable {
         this.fleetView = new FleetView(live, System::currentTimeMillis);
         requestListeners.add(fleetView);
         this.capacitySummary = new CapacitySummary(live, fleetView, () -> this.config.cluster());
-        this.clusterToken = clusterToken(config);
         ObservabilityConfig.TracingConfig tracing = config.observability().tracing();
         this.tracer = tracing.enabled() ? RequestTracer.otlp(tracing, clock) : null;
         if (tracer != null) {
@@ -225,8 +224,6 @@ public final class Gateway implements AutoCloseable {
         // first, so that a secret or token file that cannot be read refuses the reload before anything changed
         applySecrets(next);
         UpstreamTls nextTls = next.global().equals(config.global()) ? targetTls : targetTls(next.global());
-        boolean tokenChanged = !Objects.equals(next.cluster().tokenFile(), config.cluster().tokenFile());
-        ClusterToken nextToken = tokenChanged ? clusterToken(next) : null;
         ModelPools before = pools;
         retireSharings(next);
         List<ModelPool> list = new ArrayList<>();
@@ -239,13 +236,6 @@ public final class Gateway implements AutoCloseable {
         if (!next.auth().equals(config.auth())) {
             Authenticator previous = authenticator;
             authenticator = next.auth().enabled() ? new Authenticator(next.auth(), meterRegistry) : null;
-            if (previous != null) {
-                previous.close();
-            }
-        }
-        if (tokenChanged) {
-            ClusterToken previous = clusterToken;
-            clusterToken = nextToken;
             if (previous != null) {
                 previous.close();
             }
@@ -303,11 +293,6 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
-    private static ClusterToken clusterToken(GatewayConfig cfg) {
-        return cfg.cluster().tokenFile() == null ? null
-                : ClusterToken.watch(cfg.cluster().tokenFile(), "spec.cluster.tokenFile");
-    }
-
     private static String predictorKey(PoolConfig p) {
         return p.name() + '\n' + p.modelName();
     }
@@ -337,7 +322,7 @@ public final class Gateway implements AutoCloseable {
 
     /** The token {@code GET /capacity} asks for ({@code spec.cluster.tokenFile}); null while none is set. */
     public ClusterToken clusterToken() {
-        return clusterToken;
+        return config.cluster().tokenFile() == null ? null : clusterToken;
     }
 
     /** Checks credentials ({@code spec.auth}); null while auth is off. */
@@ -408,10 +393,6 @@ public final class Gateway implements AutoCloseable {
         Authenticator auth = authenticator;
         if (auth != null) {
             auth.close();
-        }
-        ClusterToken token = clusterToken;
-        if (token != null) {
-            token.close();
         }
         rateLimiter.close();
         prefixSharings.values().forEach(RedisPrefixSharing::close);
