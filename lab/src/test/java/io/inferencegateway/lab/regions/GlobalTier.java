@@ -4,8 +4,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.inferencegateway.lab.bench.gateway.GatewayProcess;
 
 /**
  * A global tier ({@code spec.global}) for the end-to-end tests: the runnable jar's {@code serve --config tier.yaml}
@@ -56,7 +56,7 @@ public final class GlobalTier implements AutoCloseable {
         Files.createDirectories(dir);
         Path config = dir.resolve("tier.yaml");
         Files.writeString(config, yaml);
-        int port = freePort();
+        int port = GatewayProcess.freePort();
         Process process = new ProcessBuilder(command(config, port))
                 .redirectOutput(ProcessBuilder.Redirect.to(dir.resolve("access.log").toFile()))
                 .redirectError(ProcessBuilder.Redirect.to(dir.resolve("gateway.log").toFile())).start();
@@ -80,7 +80,7 @@ public final class GlobalTier implements AutoCloseable {
         Path config = dir.resolve(name + ".yaml");
         Files.writeString(config, yaml);
         Path output = dir.resolve(name + ".log");
-        Process process = new ProcessBuilder(command(config, freePort())).redirectErrorStream(true)
+        Process process = new ProcessBuilder(command(config, GatewayProcess.freePort())).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.to(output.toFile())).start();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
@@ -190,17 +190,9 @@ public final class GlobalTier implements AutoCloseable {
     }
 
     private static List<String> command(Path config, int port) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(RegionSpec.SMALL_JVM);
-        command.addAll(List.of("-jar", Region.jar().toString(), "serve", "--config", config.toAbsolutePath().toString(),
-                "--port", Integer.toString(port)));
+        List<String> command = new ArrayList<>(GatewayProcess.javaJarCommand(Region.jar(), RegionSpec.SMALL_JVM));
+        command.addAll(List.of("serve", "--config", config.toAbsolutePath().toString(), "--port",
+                Integer.toString(port)));
         return command;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }
