@@ -54,25 +54,17 @@ public record GlobalWeights(int kvHeadroom, int queueDepth, int regionProximity,
     public EndpointPickerConfig endpointPicker() {
         List<PluginConfig> plugins = new ArrayList<>();
         List<ProfileConfig.Entry> entries = new ArrayList<>();
-        add(plugins, entries, "residency-filter", 0);
-        add(plugins, entries, "target-health-filter", 0);
-        add(plugins, entries, "overflow-filter", 0);
-        add(plugins, entries, "kv-cache-scorer", kvHeadroom);
-        add(plugins, entries, "queue-depth-scorer", queueDepth);
-        add(plugins, entries, "region-proximity-scorer", regionProximity);
-        add(plugins, entries, "error-rate-scorer", errorRate);
-        add(plugins, entries, "cost-scorer", cost);
-        add(plugins, entries, "prefix-cache-scorer", prefix);
-        add(plugins, entries, "priority-scorer", priority);
-        add(plugins, entries, EndpointPickerConfig.DEFAULT_PICKER, 0);
+        Weights.add(plugins, entries, "residency-filter", 0);
+        Weights.add(plugins, entries, "target-health-filter", 0);
+        Weights.add(plugins, entries, "overflow-filter", 0);
+        Weights.add(plugins, entries, "kv-cache-scorer", kvHeadroom);
+        Weights.add(plugins, entries, "queue-depth-scorer", queueDepth);
+        Weights.add(plugins, entries, "region-proximity-scorer", regionProximity);
+        Weights.add(plugins, entries, "error-rate-scorer", errorRate);
+        Weights.add(plugins, entries, "cost-scorer", cost);
+        Weights.add(plugins, entries, "prefix-cache-scorer", prefix);
+        Weights.add(plugins, entries, "priority-scorer", priority);
+        Weights.add(plugins, entries, EndpointPickerConfig.DEFAULT_PICKER, 0);
         return new EndpointPickerConfig(plugins, new ProfileConfig("default", entries));
-    }
-
-    private static void add(List<PluginConfig> plugins, List<ProfileConfig.Entry> entries, String type, int weight) {
-        if (type.endsWith("-scorer") && weight == 0) {
-            return; // weight 0: not in the profile
-        }
-        plugins.add(PluginConfig.of(type));
-        entries.add(new ProfileConfig.Entry(type, weight));
     }
 }

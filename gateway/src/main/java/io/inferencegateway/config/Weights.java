@@ -72,7 +72,8 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
         return new EndpointPickerConfig(plugins, new ProfileConfig("default", entries));
     }
 
-    private static void add(List<PluginConfig> plugins, List<ProfileConfig.Entry> entries, String type, int weight) {
+    /** Puts plugin {@code type} in the profile with {@code weight}; a scorer of weight 0 stays out. */
+    static void add(List<PluginConfig> plugins, List<ProfileConfig.Entry> entries, String type, int weight) {
         if (type.endsWith("-scorer") && weight == 0) {
             return; // weight 0: not in the profile (and a prefix index is not built)
         }
