@@ -99,13 +99,9 @@ final class ScrapeClient implements AutoCloseable {
         PooledByteBufAllocator.DEFAULT.heapBuffer(16).release();
     }
 
-    /** GETs {@code path} from the endpoint over its kept-alive connection; {@code answer} hears how it ended. */
-    void get(Endpoint endpoint, String path, Answer answer) {
-        get(endpoint, path, null, null, answer);
-    }
-
     /**
-     * The same, sending {@code authorization} (say {@code Bearer <token>}) unless it is null, and over HTTPS when
+     * GETs {@code path} from the endpoint over its kept-alive connection; {@code answer} hears how it ended. Sends
+     * {@code authorization} (say {@code Bearer <token>}) unless it is null, and goes over HTTPS when
      * {@code tls} is not null (a remote gateway's capacity summary). An endpoint's connection speaks one way: a GET
      * with another {@code tls} than the last one's replaces it.
      */
