@@ -104,6 +104,7 @@ final class InferenceGatewayDialect {
             final Set<String> adapters = new LinkedHashSet<>();
             final Set<String> loadedAdapters = new LinkedHashSet<>();
             boolean seen;
+            ClusterCapacity capacity; // its figures, once read whole
 
             Row() {
                 Arrays.fill(values, Double.NaN);
@@ -204,8 +205,18 @@ final class InferenceGatewayDialect {
                     Double.NaN, Double.NaN, Double.NaN, Double.NaN, recent, adapters, Double.NaN);
         }
 
-        /** One base model's figures; a model the cluster does not serve (no row) has 0 pods, ready or not. */
+        /** One base model's figures, built once; a model the cluster does not serve (no row) has 0 pods. */
         private ClusterCapacity capacity(Row row) {
+            if (row == null) {
+                return figures(null);
+            }
+            if (row.capacity == null) {
+                row.capacity = figures(row);
+            }
+            return row.capacity;
+        }
+
+        private ClusterCapacity figures(Row row) {
             boolean served = row != null && row.seen;
             double[] v = row == null ? new Row().values : row.values;
             return new ClusterCapacity(version, cluster, region, served ? count(v[READY_PODS]) : 0,
