@@ -15,15 +15,27 @@ package io.inferencegateway.domain;
  * @param targets               the latency it must still be served within: its targets less the time it waited in the
  *                              gateway ({@link LatencyTargets#NONE} until flow control resolves them)
  * @param residency             where it may be served at the global tier: its tenant's regions and providers
+ * @param promptCacheKey        the body's {@code prompt_cache_key} (OpenAI's name for a conversation's cache bucket),
+ *                              or null
+ * @param user                  the body's {@code user} (the end user), or null
+ * @param session               the conversation the request belongs to, from whichever of those (or a header) its
+ *                              pool counts (docs/sessions.md); null when none
  */
 public record InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
         boolean stream, boolean streamOptions, int maxTokens, int priority, LatencyTargets targets,
-        Residency residency) {
+        Residency residency, String promptCacheKey, String user, String session) {
 
     public InferenceRequest {
         promptText = promptText == null ? "" : promptText;
         targets = targets == null ? LatencyTargets.NONE : targets;
         residency = residency == null ? Residency.ANY : residency;
+    }
+
+    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
+            boolean stream, boolean streamOptions, int maxTokens, int priority, LatencyTargets targets,
+            Residency residency) {
+        this(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens, priority, targets,
+                residency, null, null, null);
     }
 
     public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
@@ -51,19 +63,31 @@ public record InferenceRequest(String model, String adapter, String promptText, 
     /** The same request, resolved to {@code adapter}. */
     public InferenceRequest withAdapter(String adapter) {
         return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                priority, targets, residency);
+                priority, targets, residency, promptCacheKey, user, session);
     }
 
     /** The same request, with its priority and the latency it must be served within. */
     public InferenceRequest withService(int servicePriority, LatencyTargets latency) {
         return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                servicePriority, latency, residency);
+                servicePriority, latency, residency, promptCacheKey, user, session);
     }
 
     /** The same request, served only where {@code where} allows. */
     public InferenceRequest withResidency(Residency where) {
         return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                priority, targets, where);
+                priority, targets, where, promptCacheKey, user, session);
+    }
+
+    /** The same request, naming the caller's session keys from the body. */
+    public InferenceRequest withSessionKeys(String cacheKey, String endUser) {
+        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
+                priority, targets, residency, cacheKey, endUser, session);
+    }
+
+    /** The same request, belonging to conversation {@code key} (null: none). */
+    public InferenceRequest withSession(String key) {
+        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
+                priority, targets, residency, promptCacheKey, user, key);
     }
 
     /** Characters per token in the estimate: roughly four, as the prefix index's blocks assume (docs/scheduling.md). */

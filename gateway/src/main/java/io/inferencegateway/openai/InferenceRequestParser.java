@@ -254,6 +254,8 @@ public final class InferenceRequestParser {
             BoundedText instructions = null;
             int tokenArrayLength = 0;
             int maxTokens = -1;
+            String cacheKey = null;
+            String user = null;
             while (next() == JsonToken.FIELD_NAME) {
                 String field = p.currentName();
                 JsonToken value = next();
@@ -274,6 +276,9 @@ public final class InferenceRequestParser {
                         skip();
                     }
                     case "messages" -> readMessages(value, prompt);
+                    // what names the conversation, when the client says (session affinity, docs/sessions.md)
+                    case "prompt_cache_key" -> cacheKey = stringOrSkip(value);
+                    case "user" -> user = stringOrSkip(value);
                     case "instructions" -> {
                         if (value == JsonToken.VALUE_STRING) {
                             instructions = new BoundedText(limit);
@@ -311,7 +316,17 @@ public final class InferenceRequestParser {
             int tokens = (int) Math.min(Integer.MAX_VALUE,
                     (text.length + InferenceRequest.CHARS_PER_TOKEN - 1) / InferenceRequest.CHARS_PER_TOKEN
                             + tokenArrayLength);
-            return new InferenceRequest(model, null, text.toString(), tokens, stream, streamOptions, maxTokens);
+            return new InferenceRequest(model, null, text.toString(), tokens, stream, streamOptions, maxTokens)
+                    .withSessionKeys(cacheKey, user);
+        }
+
+        /** A string value, or null after skipping any other (a key given as a number names no session). */
+        private String stringOrSkip(JsonToken value) throws IOException {
+            if (value == JsonToken.VALUE_STRING) {
+                return text(p);
+            }
+            skip();
+            return null;
         }
 
         /**

@@ -32,6 +32,10 @@ import io.netty.buffer.Unpooled;
  */
 class InferenceRequestParserFuzzTest {
 
+    private static String textOrNull(JsonNode node) {
+        return node != null && node.isTextual() ? node.textValue() : null;
+    }
+
     /** Bounds that cut the prompt short of a body's length, so that long strings take the undecoded path. */
     private static final int[] BOUNDS = {0, 3, 17};
 
@@ -69,6 +73,8 @@ class InferenceRequestParserFuzzTest {
         assertThat(whole.streamOptions()).isEqualTo(tree.path("stream_options").isObject());
         assertThat(whole.maxTokens()).isEqualTo(maxTokens((ObjectNode) tree));
         assertThat(whole.promptText()).isEqualTo(prompt((ObjectNode) tree));
+        assertThat(whole.promptCacheKey()).isEqualTo(textOrNull(tree.get("prompt_cache_key")));
+        assertThat(whole.user()).isEqualTo(textOrNull(tree.get("user")));
         for (int bound : BOUNDS) {
             InferenceRequest bounded = parse(body, bound);
             assertThat(bounded).as("bounded to %d", bound).isNotNull();

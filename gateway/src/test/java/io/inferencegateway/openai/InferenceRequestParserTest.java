@@ -87,6 +87,17 @@ class InferenceRequestParserTest {
     }
 
     @Test
+    void readsTheKeysThatNameAConversation() {
+        InferenceRequest r = parse("{\"model\":\"m\",\"prompt_cache_key\":\"conv-7\",\"user\":\"alice\",\"prompt\":\"p\"}");
+        assertThat(r.promptCacheKey()).isEqualTo("conv-7");
+        assertThat(r.user()).isEqualTo("alice");
+        assertThat(r.session()).as("which key counts is the pool's to say").isNull();
+        InferenceRequest none = parse("{\"model\":\"m\",\"prompt_cache_key\":7,\"user\":{\"id\":\"alice\"}}");
+        assertThat(none.promptCacheKey()).isNull();
+        assertThat(none.user()).isNull();
+    }
+
+    @Test
     void aMessageAfterAnItemThatIsNoMessageStillCounts() {
         // found by InferenceRequestParserFuzzTest: every message after the first item that was no object was dropped
         assertThat(parse("{\"model\":\"m\",\"messages\":[\"x\",{\"role\":\"user\",\"content\":\"Hi\"},7]}").promptText())
