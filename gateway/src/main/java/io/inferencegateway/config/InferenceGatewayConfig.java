@@ -11,7 +11,56 @@ import java.util.Map;
 public record InferenceGatewayConfig(String apiVersion, String kind, Map<String, Object> metadata, Spec spec) {
 
     public record Spec(List<Scheduler> schedulers, Bbr bbr, Observability observability, Auth auth,
-            List<Tenant> tenants, RateLimits rateLimits, Cluster cluster, Global global) {
+            List<Tenant> tenants, RateLimits rateLimits, Cluster cluster, Global global,
+            List<ModelRewrite> modelRewrites) {
+    }
+
+    /**
+     * A model name clients ask for, served by weighted target models or adapters, possibly of other pools (the
+     * semantics of the Inference Extension's InferenceModelRewrite; docs/rollouts.md): rules tried in order, the first
+     * whose matches hold (a rule without matches always holds) choosing among its targets by weight. {@code
+     * responseModel} says what the response's {@code model} names ({@code target}, the default, or {@code requested});
+     * {@code stickiness} what keeps a caller on one target ({@code session}, the default: the conversation, else the
+     * tenant, else nothing; {@code tenant}; {@code request}). A {@code rollout} moves the weight from its baseline to
+     * its candidate step by step.
+     */
+    public record ModelRewrite(String name, String responseModel, String stickiness, List<RewriteRule> rules,
+            Rollout rollout) {
+    }
+
+    /** Targets chosen by weight when every match holds (every header of one match equal; any match of the list). */
+    public record RewriteRule(List<RewriteMatch> matches, List<RewriteTarget> targets) {
+    }
+
+    /** Request headers that must all have the given values. */
+    public record RewriteMatch(Map<String, String> headers) {
+    }
+
+    /** A served model or adapter name, and its weight among its rule's targets (percent; they sum to 100). */
+    public record RewriteTarget(String model, Integer weight) {
+    }
+
+    /**
+     * An automatic canary: the candidate's share of the rewrite's traffic goes through {@code steps}, each held for its
+     * duration while {@code analysis} compares candidate and baseline, promoting step by step or rolling back at once
+     * on a breach. {@code state}: {@code running} (the default), {@code paused} or {@code aborted}. Its progress is
+     * kept in Redis ({@code redisUrl}, else spec.rateLimits.redis) across restarts and replicas.
+     */
+    public record Rollout(String baseline, String candidate, String state, List<RolloutStep> steps,
+            RolloutAnalysis analysis, String redisUrl) {
+    }
+
+    /** The candidate's share in percent, held for {@code duration} (the last step, 100, needs none). */
+    public record RolloutStep(Integer weight, String duration) {
+    }
+
+    /**
+     * What a step must show before the next: at least {@code minSamples} requests on each side, and the candidate
+     * within the margins of the baseline: error and refusal rates at most these many points higher (fractions), TTFT
+     * and TPOT p90 at most these ratios of the baseline's. Evaluated every {@code interval}.
+     */
+    public record RolloutAnalysis(Integer minSamples, String interval, Double errorRate, Double refusalRate,
+            Double ttftP90, Double tpotP90) {
     }
 
     /**

@@ -57,6 +57,8 @@ public final class RequestRecord {
     private String targetRegion;
     private boolean targetProvider;
     private Price targetPrice;
+    private String rewrite;
+    private String version;
 
     /**
      * @param operation         the OpenTelemetry GenAI operation name of the request's route ({@code chat}, ...), or
@@ -80,6 +82,25 @@ public final class RequestRecord {
     public void parsed(InferenceRequest parsed, long nowNanos) {
         this.request = parsed;
         this.parsedNanos = nowNanos;
+    }
+
+    /**
+     * The model the client asked for is the model rewrite {@code rewriteName}, which sent it to target model {@code
+     * versionModel} (docs/rollouts.md).
+     */
+    public void version(String rewriteName, String versionModel) {
+        this.rewrite = rewriteName;
+        this.version = versionModel;
+    }
+
+    /** The model rewrite the request went through, or null. */
+    public String rewrite() {
+        return rewrite;
+    }
+
+    /** The target model its rewrite chose, or null. */
+    public String versionModel() {
+        return version;
     }
 
     /** The request's model resolved to a pool whose base model is {@code poolModel}. */

@@ -30,6 +30,7 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.metrics.MetricsScraper;
+import io.inferencegateway.rollout.RolloutWeights;
 import io.inferencegateway.scheduling.SchedulingPolicies;
 import io.inferencegateway.scheduling.latency.LatencyLearning;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
@@ -89,6 +90,13 @@ public final class Gateway implements AutoCloseable {
     // what GET /capacity asks for: spec.cluster.tokenFile's token, read through the watched secrets
     private final ClusterToken clusterToken = new ClusterToken(() -> secrets.value(config.cluster().tokenFile()));
     private volatile UpstreamTls targetTls; // for spec.global's https targets; null while there are none
+    // spec.modelRewrites' rollouts: where each stands (docs/rollouts.md)
+    private volatile RolloutWeights rolloutWeights = RolloutWeights.FIRST_STEP;
+
+    /** The candidates' current shares of their rollouts' traffic. */
+    public RolloutWeights rolloutWeights() {
+        return rolloutWeights;
+    }
 
     public Gateway(GatewayConfig config, NanoClock clock) {
         this(config, clock, GatewayMeters.newRegistry());
