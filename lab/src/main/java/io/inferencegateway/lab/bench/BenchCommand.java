@@ -52,7 +52,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = {"--scenario", "--scenarios"}, split = ",", paramLabel = "NAME",
             description = "Scenarios to run, comma-separated (default: the routing ones): shared-prefix, lora, mixed, "
-                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo, global.")
+                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo, global, conversations.")
     List<String> scenarios = new ArrayList<>();
 
     /** What {@code --policies} is when not given, for every scenario but {@code global}. */
@@ -145,9 +145,9 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Wall seconds to wait for requests in flight after the last send (default: ${DEFAULT-VALUE}).")
     double drainTimeoutSeconds;
 
-    @Option(names = "--replicas", split = ",", paramLabel = "N", defaultValue = "1",
-            description = "Gateway replicas per run, comma-separated (default: ${DEFAULT-VALUE}); requests go to them "
-                    + "round-robin, like a Kubernetes Service.")
+    @Option(names = "--replicas", split = ",", paramLabel = "N",
+            description = "Gateway replicas per run, comma-separated (default: 1; 1,3 for conversations); requests go "
+                    + "to them round-robin, like a Kubernetes Service.")
     List<Integer> replicas;
 
     @Option(names = "--replica-modes", split = ",", paramLabel = "MODE", defaultValue = "naive,rendezvous",
@@ -180,12 +180,14 @@ public final class BenchCommand implements Callable<Integer> {
             System.err.println("bench: " + e.getMessage());
             return EXIT_USAGE;
         }
+        boolean conversations = named.stream().allMatch(ConversationScenario.NAME::equals);
         BenchSettings settings = new BenchSettings(named, policies != null ? policies
-                : named.stream().allMatch(GlobalLayout.SCENARIO::equals) ? GlobalPolicy.LABELS : ROUTING_POLICIES,
+                : named.stream().allMatch(GlobalLayout.SCENARIO::equals) ? GlobalPolicy.LABELS
+                : conversations ? ConversationScenario.POLICIES : ROUTING_POLICIES,
                 offered.rate, offered.load, durationSeconds == null ? null : seconds(durationSeconds), maxRequests, seed,
                 timeScale, eventBudget, model, seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out,
-                replicas, replicaModes.stream().map(ReplicaMode::fromLabel).toList(), killReplicaAt);
-        if (gateway == GatewayKind.direct && replicas.stream().anyMatch(r -> r > 1)) {
+                replicas(conversations), replicaModes.stream().map(ReplicaMode::fromLabel).toList(), killReplicaAt);
+        if (gateway == GatewayKind.direct && settings.replicas().stream().anyMatch(r -> r > 1)) {
             System.err.println("bench: --replicas above 1 needs --gateway process");
             return EXIT_USAGE;
         }
@@ -239,6 +241,11 @@ public final class BenchCommand implements Callable<Integer> {
             default -> throw new CommandLine.ParameterException(new CommandLine(this),
                     "--flow-control must be on, off or auto, got '" + flowControl + "'");
         };
+    }
+
+    /** {@code --replicas} as given, else 1 and 3 for the conversations scenario alone, else 1. */
+    private List<Integer> replicas(boolean conversations) {
+        return replicas != null ? replicas : conversations ? ConversationScenario.REPLICAS : List.of(1);
     }
 
     private void listScenarios() {

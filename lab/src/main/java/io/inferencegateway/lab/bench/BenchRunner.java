@@ -96,8 +96,12 @@ public final class BenchRunner {
         this.command = command;
         List<Scenario> scenarios = new ArrayList<>();
         for (String name : settings.scenarios()) {
+            if (ConversationScenario.NAME.equals(name)) {
+                continue; // runs below, with a report of its own
+            }
             scenarios.add(ScenarioCatalog.byName(name, settings.model()).orElseThrow(() -> new IllegalArgumentException(
-                    "unknown scenario '" + name + "'; known: " + String.join(", ", ScenarioCatalog.names()))));
+                    "unknown scenario '" + name + "'; known: " + String.join(", ", ScenarioCatalog.names()) + ", "
+                            + ConversationScenario.NAME)));
         }
         Files.createDirectories(settings.out());
         List<List<RunReport>> all = new ArrayList<>();
@@ -106,8 +110,14 @@ public final class BenchRunner {
                 all.add(runScenario(scenario, settings, generator));
                 writeSummary(settings.out(), command, all);
             }
+            if (settings.scenarios().contains(ConversationScenario.NAME)) {
+                new ConversationBench(fleets, gateways, log, terminal)
+                        .run(ConversationScenario.standard(settings.model()), settings, generator, command);
+            }
         }
-        log.println("report: " + settings.out().resolve("report.md"));
+        if (!all.isEmpty()) {
+            log.println("report: " + settings.out().resolve("report.md"));
+        }
         return all;
     }
 

@@ -76,6 +76,7 @@ public final class GatewayConfigWriter {
         if (!chosen.weights().isEmpty()) {
             scheduler.put("weights", new TreeMap<>(chosen.weights()));
         }
+        scheduler.putAll(new TreeMap<>(chosen.scheduler()));
         scheduler.put("routeTimeout", millis(atLeast(toWall(routeTimeout, fleet.timeScale()), Duration.ofSeconds(1))));
         scheduler.put("metricsInterval", millis(atLeast(toWall(metricsInterval, fleet.timeScale()), MIN_METRICS_INTERVAL)));
         // a request may wait in the gateway's queue as long as for its response, in simulated time like the rest

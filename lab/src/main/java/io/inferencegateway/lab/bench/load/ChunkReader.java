@@ -5,13 +5,22 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Reads what the bench needs from one OpenAI streaming chunk ({@code chat.completion.chunk}): the
- * delta content, the usage's completion tokens, or an error.
+ * delta content, the usage's completion and cached prompt tokens, the chunk's id, or an error.
  */
 final class ChunkReader {
 
-    /** What one {@code data:} payload said. */
-    record Chunk(String content, int completionTokens, String error, boolean done) {
+    /**
+     * What one {@code data:} payload said.
+     *
+     * @param id           the completion's {@code id}; null when absent
+     * @param cachedTokens the usage's {@code prompt_tokens_details.cached_tokens}; -1 when absent
+     */
+    record Chunk(String content, int completionTokens, String error, boolean done, String id, int cachedTokens) {
         static final Chunk DONE = new Chunk(null, -1, null, true);
+
+        Chunk(String content, int completionTokens, String error, boolean done) {
+            this(content, completionTokens, error, done, null, -1);
+        }
 
         boolean hasContent() {
             return content != null && !content.isEmpty();
@@ -51,11 +60,20 @@ final class ChunkReader {
             }
         }
         int completionTokens = -1;
+        int cachedTokens = -1;
         JsonNode usage = root.get("usage");
-        if (usage != null && usage.isObject() && usage.get("completion_tokens") != null) {
-            completionTokens = usage.get("completion_tokens").asInt(-1);
+        if (usage != null && usage.isObject()) {
+            if (usage.get("completion_tokens") != null) {
+                completionTokens = usage.get("completion_tokens").asInt(-1);
+            }
+            JsonNode cached = usage.path("prompt_tokens_details").get("cached_tokens");
+            if (cached != null && cached.isNumber()) {
+                cachedTokens = cached.asInt();
+            }
         }
-        return new Chunk(content, completionTokens, null, false);
+        JsonNode id = root.get("id");
+        return new Chunk(content, completionTokens, null, false, id != null && id.isTextual() ? id.asText() : null,
+                cachedTokens);
     }
 
     static String abbreviate(String text) {

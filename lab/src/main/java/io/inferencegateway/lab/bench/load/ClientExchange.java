@@ -55,6 +55,8 @@ final class ClientExchange implements ConnectionPool.Waiter {
     private int usageTokens = -1;
     private boolean sawDone;
     private String streamError;
+    private String responseId;
+    private int cachedTokens = -1;
 
     ClientExchange(RunState run, PlannedRequest request, long intendedWall, byte[] body, InetSocketAddress target,
              ConnectionPool pool) {
@@ -141,6 +143,22 @@ final class ClientExchange implements ConnectionPool.Waiter {
         if (chunk.completionTokens() >= 0) {
             usageTokens = chunk.completionTokens();
         }
+        if (chunk.cachedTokens() >= 0) {
+            cachedTokens = chunk.cachedTokens();
+        }
+        if (responseId == null && chunk.id() != null) {
+            responseId = chunk.id();
+        }
+    }
+
+    /** The streamed completion's {@code id} (the simulator's names the pod that served it); null when none came. */
+    String responseId() {
+        return responseId;
+    }
+
+    /** Prompt tokens the server found in its prefix cache, from the usage chunk; -1 when it did not say. */
+    int cachedTokens() {
+        return cachedTokens;
     }
 
     /** The response ended; returns whether the connection may carry another request. */

@@ -9,6 +9,7 @@ import java.util.function.IntPredicate;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.inferencegateway.lab.bench.workload.ConversationPlan;
 import io.inferencegateway.lab.bench.workload.PlannedRequest;
 import io.inferencegateway.lab.bench.workload.RequestPlan;
 import io.netty.bootstrap.Bootstrap;
@@ -105,6 +106,22 @@ public final class LoadGenerator implements AutoCloseable {
         }).syncUninterruptibly().getNow();
         return new RunRecording(Arrays.asList(run.results), options.timeScale(), end - start, counters.maxInFlight(),
                 opened, targetOf);
+    }
+
+    /**
+     * Plays multi-turn conversations against the targets (see {@link ConversationDriver}): each later turn is sent
+     * its think time after the previous one ended, to the next target {@code live} accepts.
+     */
+    public ConversationRecording run(ConversationPlan plan, List<InetSocketAddress> targets, IntPredicate live,
+                                     LoadOptions options, LiveCounters counters) throws InterruptedException {
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("no target to send to");
+        }
+        Map<InetSocketAddress, ConnectionPool> pools = pools(targets, options);
+        ConversationRecording recording = new ConversationDriver(loop, ticker, plan, targets,
+                targets.stream().map(pools::get).toList(), live, options, counters).run();
+        loop.submit(() -> pools.values().forEach(ConnectionPool::closeIdle)).syncUninterruptibly();
+        return recording;
     }
 
     private Map<InetSocketAddress, ConnectionPool> pools(List<InetSocketAddress> targets, LoadOptions options) {

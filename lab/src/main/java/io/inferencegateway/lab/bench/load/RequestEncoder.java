@@ -24,6 +24,9 @@ public final class RequestEncoder {
             messages.addObject().put("role", m.role()).put("content", m.content());
         }
         body.put("max_tokens", spec.maxTokens());
+        if (!spec.sessionKey().isEmpty()) {
+            body.put("prompt_cache_key", spec.sessionKey());
+        }
         body.put("stream", true);
         // the final chunk then carries usage.completion_tokens, the server's own token count
         body.putObject("stream_options").put("include_usage", true);

@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.BiConsumer;
 
 import io.netty.channel.EventLoop;
 
@@ -17,6 +18,8 @@ final class RunState {
     final RequestResult[] results;
     final CountDownLatch remaining;
     final Set<ClientExchange> live = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Told of every result after it is recorded, on the event loop; null for none. */
+    BiConsumer<ClientExchange, RequestResult> onFinished;
 
     RunState(Ticker ticker, LoadOptions options, EventLoop loop, LiveCounters counters, int requests) {
         this.ticker = ticker;
@@ -36,6 +39,9 @@ final class RunState {
         live.remove(exchange);
         results[result.index()] = result;
         counters.onCompleted(result.outcome().isError());
+        if (onFinished != null) {
+            onFinished.accept(exchange, result);
+        }
         remaining.countDown();
     }
 }

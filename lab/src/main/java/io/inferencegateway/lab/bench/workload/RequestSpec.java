@@ -13,9 +13,15 @@ import java.util.List;
  *                  sends no header
  * @param slo       the latency class and its targets, sent as {@code x-slo-ttft-ms} / {@code x-slo-tpot-ms};
  *                  {@link SloClass#NONE} sends neither
+ * @param sessionKey the body's {@code prompt_cache_key}, the name a client gives its conversation; empty sends none
  */
 public record RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key,
-                          String priority, SloClass slo) {
+                          String priority, SloClass slo, String sessionKey) {
+
+    public RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key,
+                       String priority, SloClass slo) {
+        this(model, messages, maxTokens, kind, key, priority, slo, "");
+    }
 
     public RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key) {
         this(model, messages, maxTokens, kind, key, "");
@@ -30,17 +36,18 @@ public record RequestSpec(String model, List<ChatMessage> messages, int maxToken
         messages = List.copyOf(messages);
         priority = priority == null ? "" : priority;
         slo = slo == null ? SloClass.NONE : slo;
+        sessionKey = sessionKey == null ? "" : sessionKey;
         if (maxTokens < 1) {
             throw new IllegalArgumentException("maxTokens must be positive, got " + maxTokens);
         }
     }
 
     public RequestSpec withPriority(String newPriority) {
-        return new RequestSpec(model, messages, maxTokens, kind, key, newPriority, slo);
+        return new RequestSpec(model, messages, maxTokens, kind, key, newPriority, slo, sessionKey);
     }
 
     public RequestSpec withSlo(SloClass newSlo) {
-        return new RequestSpec(model, messages, maxTokens, kind, key, priority, newSlo);
+        return new RequestSpec(model, messages, maxTokens, kind, key, priority, newSlo, sessionKey);
     }
 
     public int promptTokens() {

@@ -1,0 +1,92 @@
+package io.inferencegateway.lab.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import io.inferencegateway.lab.bench.fleet.Fleet;
+import io.inferencegateway.lab.bench.fleet.FleetLauncher;
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
+import io.inferencegateway.lab.bench.gateway.LoadTarget;
+import io.inferencegateway.lab.bench.gateway.ReplicaMode;
+import io.inferencegateway.lab.bench.load.ConversationRecording;
+import io.inferencegateway.lab.bench.load.LiveCounters;
+import io.inferencegateway.lab.bench.load.LoadGenerator;
+import io.inferencegateway.lab.bench.load.LoadOptions;
+import io.inferencegateway.lab.bench.report.ConversationReport;
+import io.inferencegateway.lab.bench.report.ConversationSummary;
+import io.inferencegateway.lab.bench.report.Progress;
+import io.inferencegateway.lab.bench.workload.ConversationPlan;
+
+/**
+ * Runs the {@code conversations} scenario: every policy with every replica count, each on a fresh fleet (no cache
+ * carries over), the same conversations each time. Several gpu-aware replicas run with the {@code replicas} section
+ * (rendezvous), the configuration the gateway recommends for them; the other policies have nothing to share.
+ */
+final class ConversationBench {
+
+    private final FleetLauncher fleets;
+    private final GatewayLauncher gateways;
+    private final PrintStream log;
+    private final boolean terminal;
+
+    ConversationBench(FleetLauncher fleets, GatewayLauncher gateways, PrintStream log, boolean terminal) {
+        this.fleets = fleets;
+        this.gateways = gateways;
+        this.log = log;
+        this.terminal = terminal;
+    }
+
+    List<ConversationSummary> run(ConversationScenario scenario, BenchSettings settings, LoadGenerator generator,
+                                  String command) throws Exception {
+        ConversationPlan plan = scenario.plan(settings.seed(), settings.duration());
+        double turnRate = scenario.turnRate(plan);
+        double meanAnswer = scenario.workload().answerTokens().mean();
+        double timeScale = settings.timeScale() != null ? settings.timeScale()
+                : TimeScaleChooser.choose(turnRate, meanAnswer, settings.eventBudget());
+        FleetSpec fleet = scenario.fleet().withTimeScale(timeScale);
+        String setup = String.format(Locale.ROOT, "%s. %s; %d conversations (%d turns) starting at Poisson arrivals of "
+                        + "%.2f/s over %d s. Fleet: %d pods, KV cache %d blocks of 16 tokens each, max_num_seqs %d. "
+                        + "Seed %d, time scale %s; latencies in simulated time.",
+                scenario.summary(), scenario.workload().describe(), plan.conversations().size(), plan.turnCount(),
+                scenario.conversationsPerSecond(), plan.spanNanos() / 1_000_000_000L, fleet.pods().size(),
+                fleet.kvBlocksPerPod(), fleet.maxNumSeqs(), settings.seed(), timeScale);
+        log.println(scenario.name() + ": " + setup);
+        LoadOptions options = LoadOptions.defaults(timeScale).withRequestTimeout(settings.requestTimeout())
+                .withDrainTimeout(settings.drainTimeout());
+        Path dir = settings.out().resolve(scenario.name());
+        List<ConversationSummary> runs = new ArrayList<>();
+        for (String policy : settings.policies()) {
+            for (int replicas : settings.replicas()) {
+                ReplicaMode mode = replicas > 1 && policy.startsWith("gpu-aware") ? ReplicaMode.RENDEZVOUS
+                        : ReplicaMode.NAIVE;
+                String label = replicas == 1 ? policy : policy + "-" + replicas + "x";
+                ConversationRecording recording;
+                try (Fleet pods = fleets.start(fleet, settings.seed());
+                     LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(),
+                             dir.resolve(label))) {
+                    LiveCounters counters = new LiveCounters();
+                    try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + label, counters)) {
+                        recording = generator.run(plan, gateway.targets(), gateway::live, options, counters);
+                    }
+                }
+                ConversationSummary summary = ConversationSummary.of(label, policy, replicas, recording);
+                runs.add(summary);
+                log.printf(Locale.ROOT, "  %-28s hit rate %s, same pod %s, TTFT p50 %.0f ms p99 %.0f ms, turn 9+ p90 "
+                                + "%.0f ms, %d errors, %.0f s wall%n", label, pct(summary.hitRate()),
+                        pct(summary.samePod()), summary.ttft().p50Ms(), summary.ttft().p99Ms(),
+                        summary.bucket("9+").ttft().p90Ms(), summary.errors(), recording.wallNanos() / 1e9);
+                ConversationReport.write(dir, command, setup, runs);
+            }
+        }
+        log.println("conversations report: " + dir.resolve("conversations.md"));
+        return runs;
+    }
+
+    private static String pct(double share) {
+        return Double.isFinite(share) ? String.format(Locale.ROOT, "%.1f%%", 100 * share) : "-";
+    }
+}

@@ -1,0 +1,75 @@
+package io.inferencegateway.lab.bench.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/** The conversations scenario's report: conversations.md and conversations.json side by side. */
+public final class ConversationReport {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ConversationReport() {
+    }
+
+    public static void write(Path dir, String command, String setup, List<ConversationSummary> runs) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("conversations.md"), markdown(command, setup, runs), StandardCharsets.UTF_8);
+        JSON.writeValue(dir.resolve("conversations.json").toFile(), runs);
+    }
+
+    public static String markdown(String command, String setup, List<ConversationSummary> runs) {
+        StringBuilder md = new StringBuilder("# Conversations\n\n`" + command + "`\n\n" + setup + "\n\n");
+        md.append("| policy | replicas | turns | errors | prefix-cache hit rate | same pod as previous turn | same replica "
+                + "as previous turn | TTFT p50 | TTFT p90 | TTFT p99 |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        for (ConversationSummary r : runs) {
+            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s | %s | %s | %s | %s | %s |%n", r.label(),
+                    r.replicas(), r.turns(), r.errors(), percent(r.hitRate()), percent(r.samePod()),
+                    percent(r.sameReplica()), ms(r.ttft().p50Ms()), ms(r.ttft().p90Ms()), ms(r.ttft().p99Ms())));
+        }
+        md.append("\nTTFT by turn, p50 / p90 / p99 (simulated ms):\n\n| policy | replicas |");
+        for (ConversationSummary.TurnBucket.Range range : ConversationSummary.BUCKETS) {
+            md.append(" turn ").append(range.name()).append(" |");
+        }
+        md.append("\n|---|---|").append("---|".repeat(ConversationSummary.BUCKETS.size())).append('\n');
+        for (ConversationSummary r : runs) {
+            md.append("| ").append(r.label()).append(" | ").append(r.replicas()).append(" |");
+            for (ConversationSummary.TurnBucket b : r.byTurn()) {
+                md.append(String.format(Locale.ROOT, " %s / %s / %s |", num(b.ttft().p50Ms()), num(b.ttft().p90Ms()),
+                        num(b.ttft().p99Ms())));
+            }
+            md.append('\n');
+        }
+        md.append("\nPrefix-cache hit rate by turn:\n\n| policy | replicas |");
+        for (ConversationSummary.TurnBucket.Range range : ConversationSummary.BUCKETS) {
+            md.append(" turn ").append(range.name()).append(" |");
+        }
+        md.append("\n|---|---|").append("---|".repeat(ConversationSummary.BUCKETS.size())).append('\n');
+        for (ConversationSummary r : runs) {
+            md.append("| ").append(r.label()).append(" | ").append(r.replicas()).append(" |");
+            for (ConversationSummary.TurnBucket b : r.byTurn()) {
+                md.append(' ').append(percent(b.hitRate())).append(" |");
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    static String percent(double share) {
+        return Double.isFinite(share) ? String.format(Locale.ROOT, "%.1f %%", 100 * share) : "-";
+    }
+
+    private static String ms(double ms) {
+        return Double.isFinite(ms) ? String.format(Locale.ROOT, "%.0f ms", ms) : "-";
+    }
+
+    private static String num(double ms) {
+        return Double.isFinite(ms) ? String.format(Locale.ROOT, "%.0f", ms) : "-";
+    }
+}
