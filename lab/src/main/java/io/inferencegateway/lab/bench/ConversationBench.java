@@ -28,6 +28,13 @@ import io.inferencegateway.lab.bench.workload.ConversationPlan;
  */
 final class ConversationBench {
 
+    /**
+     * Fastest the scenario runs unless {@code --time-scale} says otherwise: its event rate would allow 10, but every
+     * wall millisecond the gateway and a busy machine add to a turn counts that many times in simulated TTFT, and
+     * the few-ms differences between a cache hit and a miss would drown in it.
+     */
+    static final double MAX_TIME_SCALE = 4;
+
     private final FleetLauncher fleets;
     private final GatewayLauncher gateways;
     private final PrintStream log;
@@ -46,7 +53,7 @@ final class ConversationBench {
         double turnRate = scenario.turnRate(plan);
         double meanAnswer = scenario.workload().answerTokens().mean();
         double timeScale = settings.timeScale() != null ? settings.timeScale()
-                : TimeScaleChooser.choose(turnRate, meanAnswer, settings.eventBudget());
+                : Math.min(MAX_TIME_SCALE, TimeScaleChooser.choose(turnRate, meanAnswer, settings.eventBudget()));
         FleetSpec fleet = scenario.fleet().withTimeScale(timeScale);
         String setup = String.format(Locale.ROOT, "%s. %s; %d conversations (%d turns) starting at Poisson arrivals of "
                         + "%.2f/s over %d s. Fleet: %d pods, KV cache %d blocks of 16 tokens each, max_num_seqs %d. "

@@ -36,6 +36,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  *   <li>{@code POST /pods/{i}/kill}, {@code POST /pods/{i}/revive}</li>
  *   <li>{@code POST /pods/{i}/metrics?fault=fail|slow|garbled|none[&delayMs=N]}</li>
  *   <li>{@code POST /pods/{i}/inference?fault=unavailable|none} — generation requests answer 503 or work again</li>
+ *   <li>{@code POST /pods/{i}/inference?fault=errors&share=S} — that share of generation requests answers 500</li>
  *   <li>{@code POST /pods/{i}/speed?factor=F}</li>
  * </ul>
  */
@@ -137,8 +138,12 @@ final class FleetAdminServer implements AutoCloseable {
                         String fault = param(q.parameters(), "fault").toLowerCase(Locale.ROOT);
                         switch (fault) {
                             case "unavailable" -> pod.inferenceUnavailable(true);
-                            case "none" -> pod.inferenceUnavailable(false);
-                            default -> throw new IllegalArgumentException("fault must be unavailable or none");
+                            case "errors" -> pod.errorShare(Double.parseDouble(param(q.parameters(), "share")));
+                            case "none" -> {
+                                pod.inferenceUnavailable(false);
+                                pod.errorShare(0);
+                            }
+                            default -> throw new IllegalArgumentException("fault must be unavailable, errors or none");
                         }
                     }
                     default -> {
@@ -165,7 +170,7 @@ final class FleetAdminServer implements AutoCloseable {
             SimulatedPod.Timeline t = p.timeline();
             return "{\"index\":" + p.index() + ",\"port\":" + p.port() + ",\"alive\":" + !p.isKilled() + ",\"speed\":"
                     + p.speed() + ",\"metricsFault\":\"" + p.metricsFault().name().toLowerCase(Locale.ROOT)
-                    + "\",\"inferenceUnavailable\":" + p.isInferenceUnavailable()
+                    + "\",\"inferenceUnavailable\":" + p.isInferenceUnavailable() + ",\"errorShare\":" + p.errorShare()
                     + ",\"requestsReceived\":" + p.requestsReceived() + ",\"requestsServed\":" + p.requestsServed()
                     + ",\"abortedRequests\":" + p.abortedRequests() + ",\"steps\":" + t.steps() + ",\"lateSteps\":"
                     + t.lateSteps() + ",\"lostMillis\":" + Math.round(t.lostMillis()) + "}";

@@ -163,6 +163,11 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     keepAlive);
             return;
         }
+        if (pod.drawError()) {
+            error(ctx, ApiError.internal("The engine failed (error share injected by the simulator's admin API)."),
+                    keepAlive);
+            return;
+        }
         JsonNode body = parse(ctx, req, keepAlive);
         if (body == null) {
             return;

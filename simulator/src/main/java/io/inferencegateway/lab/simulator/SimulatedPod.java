@@ -56,6 +56,8 @@ public final class SimulatedPod {
     private volatile MetricsFault metricsFault = MetricsFault.NONE;
     private volatile long metricsDelayMillis;
     private volatile boolean inferenceUnavailable;
+    private volatile double errorShare;
+    private final java.util.concurrent.atomic.AtomicLong errorDraws = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.Queue<String> cutByKill = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile PodDriver driver;
     private Channel serverChannel;
@@ -166,6 +168,32 @@ public final class SimulatedPod {
 
     public boolean isInferenceUnavailable() {
         return inferenceUnavailable;
+    }
+
+    /**
+     * From now on this share of generation requests (0 to 1) answers 500 at once, spread evenly: the n-th request
+     * fails when floor(n × share) steps up, so 0.05 fails every twentieth. 0 turns the fault off.
+     */
+    public void errorShare(double share) {
+        if (!(share >= 0 && share <= 1)) {
+            throw new IllegalArgumentException("error share must be between 0 and 1, got " + share);
+        }
+        errorShare = share;
+        errorDraws.set(0);
+    }
+
+    public double errorShare() {
+        return errorShare;
+    }
+
+    /** Whether the next generation request is one the error share fails. */
+    boolean drawError() {
+        double share = errorShare;
+        if (share <= 0) {
+            return false;
+        }
+        long n = errorDraws.incrementAndGet();
+        return Math.floor(n * share) > Math.floor((n - 1) * share);
     }
 
     /**

@@ -159,6 +159,30 @@ class FleetFaultTest {
     }
 
     @Test
+    void anErrorShareFailsThatShareOfGenerationRequestsWith500EvenlySpread() throws Exception {
+        SimulatedPod pod = fleet.pod(0);
+        HttpRequest chat = HttpRequest.newBuilder(URI.create(pod.baseUrl() + "/v1/chat/completions"))
+                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":2}"))
+                .build();
+        assertThat(send(admin("/pods/0/inference?fault=errors&share=0.25"), "POST").body())
+                .contains("\"errorShare\":0.25");
+        StringBuilder statuses = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            HttpResponse<String> r = HTTP.send(chat, HttpResponse.BodyHandlers.ofString());
+            statuses.append(r.statusCode()).append(' ');
+            if (r.statusCode() == 500) {
+                assertThat(r.body()).contains("\"type\":\"InternalServerError\"");
+            }
+        }
+        assertThat(statuses.toString().trim()).isEqualTo("200 200 200 500 200 200 200 500");
+        assertThat(send(admin("/pods/0/inference?fault=none"), "POST").statusCode()).isEqualTo(200);
+        assertThat(HTTP.send(chat, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        assertThat(send(admin("/pods/0/inference?fault=errors&share=2"), "POST").statusCode()).isEqualTo(400);
+    }
+
+    @Test
     void aKillRemembersTheRequestIdsOfTheStreamsItCut() throws Exception {
         SimulatedPod pod = fleet.pod(1);
         String body = "{\"prompt\":\"" + "z".repeat(400) + "\",\"max_tokens\":100000,\"stream\":true}";
