@@ -52,7 +52,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = {"--scenario", "--scenarios"}, split = ",", paramLabel = "NAME",
             description = "Scenarios to run, comma-separated (default: the routing ones): shared-prefix, lora, mixed, "
-                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo, global, conversations.")
+                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo, global, conversations, rollout.")
     List<String> scenarios = new ArrayList<>();
 
     /** What {@code --policies} is when not given, for every scenario but {@code global}. */
@@ -197,6 +197,8 @@ public final class BenchCommand implements Callable<Integer> {
             runner.withGlobal(new GlobalRunner(fleetLauncher(), GatewayProcess.javaJarCommand(gatewayJar,
                     gatewayJvmOptions), Duration.ofSeconds(180), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, loss,
                     System.err, Progress.onTerminal()));
+            runner.withRollout(new RolloutBench(fleetLauncher(), GatewayProcess.javaJarCommand(gatewayJar,
+                    gatewayJvmOptions), Duration.ofSeconds(180), System.err, Progress.onTerminal()));
         }
         try {
             runner.run(settings, commandLine(spec.commandLine().getParseResult().originalArgs()));

@@ -71,6 +71,7 @@ public final class BenchRunner {
     private final boolean terminal;
     private final List<ReplicaRuns> replicaRuns = new ArrayList<>();
     private GlobalRunner global;
+    private RolloutBench rollout;
     private String command = "bench";
 
     /**
@@ -91,17 +92,23 @@ public final class BenchRunner {
         return this;
     }
 
+    /** Runs the {@code rollout} scenario with {@code bench}; without one that scenario cannot run. */
+    public BenchRunner withRollout(RolloutBench bench) {
+        this.rollout = bench;
+        return this;
+    }
+
     /** Runs everything and returns the runs grouped by scenario. */
     public List<List<RunReport>> run(BenchSettings settings, String command) throws Exception {
         this.command = command;
         List<Scenario> scenarios = new ArrayList<>();
         for (String name : settings.scenarios()) {
-            if (ConversationScenario.NAME.equals(name)) {
-                continue; // runs below, with a report of its own
+            if (ConversationScenario.NAME.equals(name) || RolloutScenario.NAME.equals(name)) {
+                continue; // run below, each with a report of its own
             }
             scenarios.add(ScenarioCatalog.byName(name, settings.model()).orElseThrow(() -> new IllegalArgumentException(
                     "unknown scenario '" + name + "'; known: " + String.join(", ", ScenarioCatalog.names()) + ", "
-                            + ConversationScenario.NAME)));
+                            + ConversationScenario.NAME + ", " + RolloutScenario.NAME)));
         }
         Files.createDirectories(settings.out());
         List<List<RunReport>> all = new ArrayList<>();
@@ -113,6 +120,12 @@ public final class BenchRunner {
             if (settings.scenarios().contains(ConversationScenario.NAME)) {
                 new ConversationBench(fleets, gateways, log, terminal)
                         .run(ConversationScenario.standard(settings.model()), settings, generator, command);
+            }
+            if (settings.scenarios().contains(RolloutScenario.NAME)) {
+                if (rollout == null) {
+                    throw new IllegalArgumentException("the rollout scenario needs --gateway process");
+                }
+                rollout.run(RolloutScenario.standard(), settings, generator, command);
             }
         }
         if (!all.isEmpty()) {

@@ -14,12 +14,14 @@ final class ChunkReader {
      *
      * @param id           the completion's {@code id}; null when absent
      * @param cachedTokens the usage's {@code prompt_tokens_details.cached_tokens}; -1 when absent
+     * @param model        the {@code model} the chunk names; null when absent
      */
-    record Chunk(String content, int completionTokens, String error, boolean done, String id, int cachedTokens) {
+    record Chunk(String content, int completionTokens, String error, boolean done, String id, int cachedTokens,
+                 String model) {
         static final Chunk DONE = new Chunk(null, -1, null, true);
 
         Chunk(String content, int completionTokens, String error, boolean done) {
-            this(content, completionTokens, error, done, null, -1);
+            this(content, completionTokens, error, done, null, -1, null);
         }
 
         boolean hasContent() {
@@ -71,9 +73,12 @@ final class ChunkReader {
                 cachedTokens = cached.asInt();
             }
         }
-        JsonNode id = root.get("id");
-        return new Chunk(content, completionTokens, null, false, id != null && id.isTextual() ? id.asText() : null,
-                cachedTokens);
+        return new Chunk(content, completionTokens, null, false, text(root, "id"), cachedTokens, text(root, "model"));
+    }
+
+    private static String text(JsonNode root, String field) {
+        JsonNode node = root.get(field);
+        return node != null && node.isTextual() ? node.asText() : null;
     }
 
     static String abbreviate(String text) {

@@ -56,6 +56,7 @@ final class ClientExchange implements ConnectionPool.Waiter {
     private boolean sawDone;
     private String streamError;
     private String responseId;
+    private String responseModel;
     private int cachedTokens = -1;
 
     ClientExchange(RunState run, PlannedRequest request, long intendedWall, byte[] body, InetSocketAddress target,
@@ -149,6 +150,14 @@ final class ClientExchange implements ConnectionPool.Waiter {
         if (responseId == null && chunk.id() != null) {
             responseId = chunk.id();
         }
+        if (responseModel == null && chunk.model() != null) {
+            responseModel = chunk.model();
+        }
+    }
+
+    /** The {@code model} the response named (with a model rewrite, the version that served it); null when none. */
+    String responseModel() {
+        return responseModel;
     }
 
     /** The streamed completion's {@code id} (the simulator's names the pod that served it); null when none came. */

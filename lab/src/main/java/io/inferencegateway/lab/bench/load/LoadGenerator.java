@@ -61,6 +61,12 @@ public final class LoadGenerator implements AutoCloseable {
      */
     public RunRecording run(RequestPlan plan, List<InetSocketAddress> targets, IntPredicate live, LoadOptions options,
                             LiveCounters counters) throws InterruptedException {
+        return run(plan, targets, live, options, counters, null);
+    }
+
+    /** As above, telling {@code observer} (when not null) who served each response. */
+    public RunRecording run(RequestPlan plan, List<InetSocketAddress> targets, IntPredicate live, LoadOptions options,
+                            LiveCounters counters, ResponseObserver observer) throws InterruptedException {
         if (targets.isEmpty()) {
             throw new IllegalArgumentException("no target to send to");
         }
@@ -71,6 +77,10 @@ public final class LoadGenerator implements AutoCloseable {
         }
         counters.start(plan.size());
         RunState run = new RunState(ticker, options, loop, counters, plan.size());
+        if (observer != null) {
+            run.onFinished = (exchange, result) -> observer.onResponse(result.index(), exchange.responseId(),
+                    exchange.responseModel());
+        }
         Map<InetSocketAddress, ConnectionPool> pools = pools(targets, options);
         List<ConnectionPool> poolByTarget = targets.stream().map(pools::get).toList();
 
