@@ -163,9 +163,8 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     keepAlive);
             return;
         }
-        if (pod.drawError()) {
-            error(ctx, ApiError.internal("The engine failed (error share injected by the simulator's admin API)."),
-                    keepAlive);
+        if (pod.failsThisGeneration()) {
+            error(ctx, ApiError.internal("The server failed (fault injected by the simulator's admin API)."), keepAlive);
             return;
         }
         JsonNode body = parse(ctx, req, keepAlive);

@@ -57,7 +57,7 @@ public final class SimulatedPod {
     private volatile long metricsDelayMillis;
     private volatile boolean inferenceUnavailable;
     private volatile double errorShare;
-    private final java.util.concurrent.atomic.AtomicLong errorDraws = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong generations = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.Queue<String> cutByKill = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile PodDriver driver;
     private Channel serverChannel;
@@ -166,34 +166,34 @@ public final class SimulatedPod {
         inferenceUnavailable = unavailable;
     }
 
-    public boolean isInferenceUnavailable() {
-        return inferenceUnavailable;
-    }
-
     /**
-     * From now on this share of generation requests (0 to 1) answers 500 at once, spread evenly: the n-th request
-     * fails when floor(n × share) steps up, so 0.05 fails every twentieth. 0 turns the fault off.
+     * Generation requests answer 500 at once in this share (0..1) of them, spread evenly: with 0.05, the 20th, 40th,
+     * ... request since. 0 stops it.
      */
-    public void errorShare(double share) {
+    public void inferenceErrors(double share) {
         if (!(share >= 0 && share <= 1)) {
-            throw new IllegalArgumentException("error share must be between 0 and 1, got " + share);
+            throw new IllegalArgumentException("share must be 0..1");
         }
+        generations.set(0);
         errorShare = share;
-        errorDraws.set(0);
     }
 
-    public double errorShare() {
+    public double inferenceErrorShare() {
         return errorShare;
     }
 
-    /** Whether the next generation request is one the error share fails. */
-    boolean drawError() {
+    /** Whether this generation request is one of the share {@link #inferenceErrors} fails. */
+    boolean failsThisGeneration() {
         double share = errorShare;
         if (share <= 0) {
             return false;
         }
-        long n = errorDraws.incrementAndGet();
+        long n = generations.incrementAndGet();
         return Math.floor(n * share) > Math.floor((n - 1) * share);
+    }
+
+    public boolean isInferenceUnavailable() {
+        return inferenceUnavailable;
     }
 
     /**

@@ -57,7 +57,7 @@ public final class SimulatorFleetLauncher implements FleetLauncher {
                     case SLOW -> pod.speed(fault.value());
                     case UNAVAILABLE -> pod.inferenceUnavailable(true);
                     case BROKEN_METRICS -> pod.garbleMetrics();
-                    case ERRORS -> pod.errorShare(fault.value());
+                    case ERRORS -> pod.inferenceErrors(fault.value());
                     default -> throw new IllegalArgumentException("unknown fault " + fault.kind());
                 }
                 return held;
