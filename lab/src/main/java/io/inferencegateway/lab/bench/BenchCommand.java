@@ -265,6 +265,14 @@ public final class BenchCommand implements Callable<Integer> {
                     "", s.defaultLoad(), s.arrivals().withMeanRate(s.rateForLoad(s.defaultLoad())).describe(),
                     s.duration().toSeconds());
         }
+        ConversationScenario c = ConversationScenario.standard(model);
+        System.out.printf(Locale.ROOT, "%-14s %s%n%-14s fleet: %d pods, KV %d blocks, max_num_seqs %d%n%-14s %s%n%n",
+                c.name(), c.summary(), "", c.fleet().pods().size(), c.fleet().kvBlocksPerPod(), c.fleet().maxNumSeqs(),
+                "", c.workload().describe());
+        RolloutScenario r = RolloutScenario.standard();
+        System.out.printf(Locale.ROOT, "%-14s %s%n%-14s candidates: %s%n%-14s %s, %.0f req/s for %d s%n%n", r.name(),
+                r.summary(), "", r.variants().stream().map(v -> v.label() + " (" + v.fault() + ")").toList(), "",
+                r.workload().describe(), r.rate(), r.span().toSeconds());
     }
 
     private static Duration seconds(double s) {
