@@ -9,6 +9,7 @@ import java.util.Locale;
 import io.inferencegateway.lab.bench.fleet.Fleet;
 import io.inferencegateway.lab.bench.fleet.FleetLauncher;
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.PodSample;
 import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
 import io.inferencegateway.lab.bench.gateway.LoadTarget;
 import io.inferencegateway.lab.bench.gateway.ReplicaMode;
@@ -72,15 +73,18 @@ final class ConversationBench {
                         : ReplicaMode.NAIVE;
                 String label = replicas == 1 ? policy : policy + "-" + replicas + "x";
                 ConversationRecording recording;
+                long preemptions;
                 try (Fleet pods = fleets.start(fleet, settings.seed());
                      LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(),
                              dir.resolve(label))) {
                     LiveCounters counters = new LiveCounters();
+                    List<PodSample> before = pods.sample();
                     try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + label, counters)) {
                         recording = generator.run(plan, gateway.targets(), gateway::live, options, counters);
                     }
+                    preemptions = preemptions(before, pods.sample());
                 }
-                ConversationSummary summary = ConversationSummary.of(label, policy, replicas, recording);
+                ConversationSummary summary = ConversationSummary.of(label, policy, replicas, recording, preemptions);
                 runs.add(summary);
                 log.printf(Locale.ROOT, "  %-28s hit rate %s, same pod %s, TTFT p50 %.0f ms p99 %.0f ms, turn 9+ p90 "
                                 + "%.0f ms, %d errors, %.0f s wall%n", label, pct(summary.hitRate()),
@@ -91,6 +95,18 @@ final class ConversationBench {
         }
         log.println("conversations report: " + dir.resolve("conversations.md"));
         return runs;
+    }
+
+    /** Preemptions the pods counted between two samples; -1 when the fleet cannot tell. */
+    static long preemptions(List<PodSample> before, List<PodSample> after) {
+        if (before.isEmpty() || before.size() != after.size()) {
+            return -1;
+        }
+        long sum = 0;
+        for (int i = 0; i < before.size(); i++) {
+            sum += after.get(i).preemptions() - before.get(i).preemptions();
+        }
+        return sum;
     }
 
     private static String pct(double share) {

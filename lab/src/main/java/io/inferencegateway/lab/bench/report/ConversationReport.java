@@ -26,12 +26,15 @@ public final class ConversationReport {
 
     public static String markdown(String command, String setup, List<ConversationSummary> runs) {
         StringBuilder md = new StringBuilder("# Conversations\n\n`" + command + "`\n\n" + setup + "\n\n");
-        md.append("| policy | replicas | turns | errors | prefix-cache hit rate | same pod as previous turn | same replica "
-                + "as previous turn | TTFT p50 | TTFT p90 | TTFT p99 |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| policy | replicas | turns | errors | prefix-cache hit rate (ideal) | same pod as previous turn | "
+                + "same replica as previous turn | busiest pod's turns | preemptions | TTFT p50 | TTFT p90 | TTFT p99 |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (ConversationSummary r : runs) {
-            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s | %s | %s | %s | %s | %s |%n", r.label(),
-                    r.replicas(), r.turns(), r.errors(), percent(r.hitRate()), percent(r.samePod()),
-                    percent(r.sameReplica()), ms(r.ttft().p50Ms()), ms(r.ttft().p90Ms()), ms(r.ttft().p99Ms())));
+            md.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %s (%s) | %s | %s | %s | %s | %s | %s | %s |%n",
+                    r.label(), r.replicas(), r.turns(), r.errors(), percent(r.hitRate()), percent(r.idealHitRate()),
+                    percent(r.samePod()), percent(r.sameReplica()), percent(r.busiestPod()),
+                    r.preemptions() < 0 ? "-" : Long.toString(r.preemptions()), ms(r.ttft().p50Ms()),
+                    ms(r.ttft().p90Ms()), ms(r.ttft().p99Ms())));
         }
         md.append("\nTTFT by turn, p50 / p90 / p99 (simulated ms):\n\n| policy | replicas |");
         for (ConversationSummary.TurnBucket.Range range : ConversationSummary.BUCKETS) {

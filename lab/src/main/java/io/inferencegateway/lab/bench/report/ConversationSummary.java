@@ -17,11 +17,17 @@ import io.inferencegateway.lab.bench.workload.ConversationPlan;
  * @param samePod      share of turns (the 2nd on) served on the pod of their conversation's previous turn, over those
  *                     where both pods are known; NaN when none
  * @param sameReplica  share of those turns sent to the same gateway replica as the previous turn (1 with one)
+ * @param idealHitRate the hit rate if every turn found its previous turn's prompt cached (its full 16-token blocks)
+ * @param busiestPod   the largest share of the turns (with a known pod) that one pod served
+ * @param preemptions  running requests the pods evicted for lack of KV blocks during the run; -1 when unknown
  * @param byTurn       the buckets of {@link #BUCKETS}
  */
 public record ConversationSummary(String label, String policy, int replicas, int conversations, int turns, int errors,
                                   LatencySummary ttft, double hitRate, double samePod, double sameReplica,
-                                  List<TurnBucket> byTurn) {
+                                  double idealHitRate, double busiestPod, long preemptions, List<TurnBucket> byTurn) {
+
+    /** Tokens per KV block: what a pod can find cached of a prompt is whole blocks. */
+    static final int BLOCK_TOKENS = 16;
 
     /** Turn ranges the report splits by: the first turn, the early ones, the middle ones, the long tail. */
     public static final List<TurnBucket.Range> BUCKETS = List.of(new TurnBucket.Range("1", 1, 1),
@@ -39,6 +45,12 @@ public record ConversationSummary(String label, String policy, int replicas, int
     }
 
     public static ConversationSummary of(String label, String policy, int replicas, ConversationRecording rec) {
+        return of(label, policy, replicas, rec, -1);
+    }
+
+    /** @param preemptions what the pods counted during the run; -1 when unknown */
+    public static ConversationSummary of(String label, String policy, int replicas, ConversationRecording rec,
+                                         long preemptions) {
         ConversationPlan plan = rec.plan();
         List<RequestResult> results = rec.results();
         int n = plan.turnCount();
@@ -62,6 +74,26 @@ public record ConversationSummary(String label, String policy, int replicas, int
                 errors++;
             }
         }
+        long ideal = 0;
+        long prompts = 0;
+        for (ConversationPlan.Conversation c : plan.conversations()) {
+            int before = 0;
+            for (ConversationPlan.Turn t : c.turns()) {
+                int tokens = t.spec().promptTokens();
+                ideal += before / BLOCK_TOKENS * BLOCK_TOKENS;
+                prompts += tokens;
+                before = tokens;
+            }
+        }
+        java.util.Map<String, Integer> perPod = new java.util.HashMap<>();
+        int known = 0;
+        for (String pod : rec.servedBy()) {
+            if (pod != null) {
+                perPod.merge(pod, 1, Integer::sum);
+                known++;
+            }
+        }
+        int busiest = perPod.values().stream().mapToInt(Integer::intValue).max().orElse(0);
         int pairs = 0;
         int samePod = 0;
         int sameReplica = 0;
@@ -82,7 +114,8 @@ public record ConversationSummary(String label, String policy, int replicas, int
                 ttft(results, turnOf, new TurnBucket.Range("all", 1, Integer.MAX_VALUE)),
                 hitRate(results, rec.cachedTokens(), turnOf, new TurnBucket.Range("all", 1, Integer.MAX_VALUE)),
                 pairs == 0 ? Double.NaN : (double) samePod / pairs, pairs == 0 ? Double.NaN : (double) sameReplica / pairs,
-                buckets);
+                prompts == 0 ? Double.NaN : (double) ideal / prompts, known == 0 ? Double.NaN : (double) busiest / known,
+                preemptions, buckets);
     }
 
     private static TurnBucket bucket(TurnBucket.Range range, List<RequestResult> results, int[] cached, int[] turnOf) {

@@ -21,7 +21,7 @@ class ConversationSummaryTest {
 
     /** Two conversations of ten turns; each turn's prompt is 100 tokens (as the result records say). */
     private static ConversationPlan plan() {
-        RequestSpec spec = new RequestSpec("m", List.of(ChatMessage.user("x".repeat(396))), 8, "conversation", "k");
+        RequestSpec spec = new RequestSpec("m", List.of(ChatMessage.user("x".repeat(390))), 8, "conversation", "k");
         List<ConversationPlan.Conversation> cs = new ArrayList<>();
         for (int c = 0; c < 2; c++) {
             List<ConversationPlan.Turn> turns = new ArrayList<>();
@@ -77,6 +77,10 @@ class ConversationSummaryTest {
         assertThat(s.samePod()).isCloseTo(17 / 18.0, within(1e-9));
         // targets alternate, so no turn followed its predecessor to the same replica
         assertThat(s.sameReplica()).isZero();
+        // pod a served 15 of the 20 turns
+        assertThat(s.busiestPod()).isEqualTo(0.75);
+        // every prompt is 100 tokens (6 full blocks, 96 tokens, of it cacheable), so 18 follow-ups find 96 each
+        assertThat(s.idealHitRate()).isCloseTo(18 * 96 / 2000.0, within(1e-9));
     }
 
     @Test
@@ -91,7 +95,7 @@ class ConversationSummaryTest {
         String md = ConversationReport.markdown("bench --scenarios conversations", "setup",
                 List.of(ConversationSummary.of("least-request", "least-request", 1, rec),
                         ConversationSummary.of("gpu-aware-3x", "gpu-aware", 3, rec)));
-        assertThat(md).contains("| least-request | 1 | 20 | 0 | 0.0 % | - | - | 20 ms | 20 ms | 20 ms |");
+        assertThat(md).contains("| least-request | 1 | 20 | 0 | 0.0 % (86.4 %) | - | - | - | - | 20 ms | 20 ms | 20 ms |");
         assertThat(md).contains("| gpu-aware-3x | 3 | 20 / 20 / 20 | 20 / 20 / 20 | 20 / 20 / 20 | 20 / 20 / 20 |");
         assertThat(md.lines().filter(l -> l.startsWith("| gpu-aware-3x"))).hasSize(3);
     }
