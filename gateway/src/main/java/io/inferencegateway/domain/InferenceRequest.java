@@ -66,6 +66,12 @@ public record InferenceRequest(String model, String adapter, String promptText, 
                 priority, targets, residency, promptCacheKey, user, session);
     }
 
+    /** The same request, for model {@code name} (a model rewrite's target). */
+    public InferenceRequest withModel(String name) {
+        return new InferenceRequest(name, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
+                priority, targets, residency, promptCacheKey, user, session);
+    }
+
     /** The same request, with its priority and the latency it must be served within. */
     public InferenceRequest withService(int servicePriority, LatencyTargets latency) {
         return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
+import io.inferencegateway.openai.ResponseModelRename;
 import io.inferencegateway.openai.ResponseScanner;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -86,6 +87,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private volatile boolean closeClientAtEnd;
     private volatile Consumer<Outcome> onEnd = outcome -> { };
     private ResponseScanner scanner; // set before the first chunk, used on the upstream event loop only
+    private ResponseModelRename modelRename; // likewise; null unless a model rewrite asks (docs/rollouts.md)
 
     // touched only on the client channel's event loop
     private boolean lastSent;
@@ -111,6 +113,14 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     /** Reads every chunk with {@code s} before it is relayed (and relays what it returns). Set before {@link #attach}. */
     public void scanWith(ResponseScanner s) {
         this.scanner = s;
+    }
+
+    /**
+     * Gives every chunk's top-level {@code model} another name with {@code r} before it is scanned and relayed. Set
+     * before {@link #attach}; the response then cannot keep its Content-Length.
+     */
+    public void renameModelWith(ResponseModelRename r) {
+        this.modelRename = r;
     }
 
     /**
@@ -140,6 +150,13 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
         if (ended.get()) {
             chunk.release();
             return;
+        }
+        if (modelRename != null) {
+            chunk = modelRename.rename(chunk);
+            if (!chunk.isReadable()) {
+                chunk.release();
+                return;
+            }
         }
         if (scanner != null) {
             chunk = scanner.scan(chunk);
