@@ -241,10 +241,12 @@ public final class ConfigLoader {
             pools.add(pool);
         }
         ShadowValidation.candidates(pools);
+        RateLimitConfig rateLimits = AccessValidation.rateLimits(doc.spec().rateLimits());
         return new GatewayConfig(pools, maxBody, observability(doc.spec().observability()),
                 AccessValidation.auth(doc.spec().auth()),
                 AccessValidation.tenants(doc.spec().tenants(), servedNames, global),
-                AccessValidation.rateLimits(doc.spec().rateLimits()), cluster(doc.spec().cluster()), global);
+                rateLimits, cluster(doc.spec().cluster()), global,
+                ModelRewriteValidation.modelRewrites(doc.spec().modelRewrites(), servedNames.keySet(), rateLimits));
     }
 
     /** {@code spec.cluster}: names that are label values, and the summary's token file. */

@@ -20,6 +20,7 @@ import io.inferencegateway.camel.AuthorizeModel;
 import io.inferencegateway.camel.CopyToShadow;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.EnforceRateLimit;
+import io.inferencegateway.camel.ChooseModelVersion;
 import io.inferencegateway.camel.GatewayBeans;
 import io.inferencegateway.camel.GatewayExchange;
 import io.inferencegateway.camel.ModelServed;
@@ -49,6 +50,8 @@ class InferenceRouteTest {
 
     @BindToRegistry("parseInferenceRequest")
     final ParseInferenceRequest parseInferenceRequest = GatewayBeans.parseInferenceRequest(gateway);
+    @BindToRegistry("chooseModelVersion")
+    final ChooseModelVersion chooseModelVersion = GatewayBeans.chooseModelVersion(gateway);
     @BindToRegistry("resolveModelPool")
     final ResolveModelPool resolveModelPool = GatewayBeans.resolveModelPool(gateway);
     @BindToRegistry("modelServed")
