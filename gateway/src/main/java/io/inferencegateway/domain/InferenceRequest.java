@@ -70,10 +70,11 @@ public record InferenceRequest(String model, String adapter, String promptText, 
     public InferenceRequest withModel(String otherModel, String otherAdapter) {
         return new InferenceRequest(otherModel, otherAdapter, promptText, promptTokensEstimate, stream, streamOptions,
                 maxTokens, priority, targets, residency, promptCacheKey, user, session);
+    }
+
     /** The same request, for model {@code name} (a model rewrite's target). */
     public InferenceRequest withModel(String name) {
-        return new InferenceRequest(name, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                priority, targets, residency, promptCacheKey, user, session);
+        return withModel(name, adapter);
     }
 
     /** The same request, with its priority and the latency it must be served within. */
