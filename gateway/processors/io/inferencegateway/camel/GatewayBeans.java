@@ -53,8 +53,17 @@ public final class GatewayBeans {
                 () -> gateway.pools().promptChars());
     }
 
+    public static ChooseModelVersion chooseModelVersion(Gateway gateway) {
+        return new ChooseModelVersion(gateway::modelVersions, gateway::rolloutWeights);
+    }
+
     public static ResolveModelPool resolveModelPool(Gateway gateway) {
         return new ResolveModelPool(gateway::pools);
+    }
+
+    /** What routes/inference.camel.yaml's copy-to-shadow step calls (docs/shadow.md). */
+    public static CopyToShadow copyToShadow(Gateway gateway) {
+        return new CopyToShadow(gateway.shadowTraffic());
     }
 
     public static EnforceRateLimit enforceRateLimit(Gateway gateway) {
@@ -62,11 +71,11 @@ public final class GatewayBeans {
     }
 
     public static ListModels listModels(Gateway gateway) {
-        return new ListModels(gateway::pools);
+        return new ListModels(gateway::pools, gateway::modelVersions);
     }
 
     public static RetrieveModel retrieveModel(Gateway gateway) {
-        return new RetrieveModel(gateway::pools);
+        return new RetrieveModel(gateway::pools, gateway::modelVersions);
     }
 
     public static FleetState fleetState(Gateway gateway) {

@@ -240,10 +240,13 @@ public final class ConfigLoader {
             }
             pools.add(pool);
         }
+        ShadowValidation.candidates(pools);
+        RateLimitConfig rateLimits = AccessValidation.rateLimits(doc.spec().rateLimits());
         return new GatewayConfig(pools, maxBody, observability(doc.spec().observability()),
                 AccessValidation.auth(doc.spec().auth()),
                 AccessValidation.tenants(doc.spec().tenants(), servedNames, global),
-                AccessValidation.rateLimits(doc.spec().rateLimits()), cluster(doc.spec().cluster()), global);
+                rateLimits, cluster(doc.spec().cluster()), global,
+                ModelRewriteValidation.modelRewrites(doc.spec().modelRewrites(), servedNames.keySet(), rateLimits));
     }
 
     /** {@code spec.cluster}: names that are label values, and the summary's token file. */
@@ -424,7 +427,8 @@ public final class ConfigLoader {
                 .outlierDetection(outlierDetection(at + ".outlierDetection", s.outlierDetection()))
                 .flowControl(flowControl(at + ".flowControl", s.flowControl(), modelName, adapters))
                 .slo(slo(at + ".slo", s.slo(), modelName, adapters))
-                .replicas(replicas).targets(targets).homeRegion(targets.isEmpty() ? null : global.region()).build();
+                .replicas(replicas).targets(targets).homeRegion(targets.isEmpty() ? null : global.region())
+                .shadow(ShadowValidation.shadow(at + ".shadow", s.shadow())).build();
     }
 
     private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
+import io.inferencegateway.openai.ResponseModelRename;
 import io.inferencegateway.openai.ResponseScanner;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -86,6 +87,8 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private volatile boolean closeClientAtEnd;
     private volatile Consumer<Outcome> onEnd = outcome -> { };
     private ResponseScanner scanner; // set before the first chunk, used on the upstream event loop only
+    private boolean discarding; // likewise
+    private ResponseModelRename modelRename; // likewise; null unless a model rewrite asks (docs/rollouts.md)
 
     // touched only on the client channel's event loop
     private boolean lastSent;
@@ -111,6 +114,23 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     /** Reads every chunk with {@code s} before it is relayed (and relays what it returns). Set before {@link #attach}. */
     public void scanWith(ResponseScanner s) {
         this.scanner = s;
+    }
+
+    /**
+     * Reads the body to its end with nobody to relay it to: each chunk is scanned (when a scanner is set) and released
+     * as it arrives, and the body ends when the model server's answer does (a shadow copy's answer, docs/shadow.md).
+     * Call instead of {@link #attach}, before the first chunk.
+     */
+    public void discard() {
+        this.discarding = true;
+    }
+
+    /**
+     * Gives every chunk's top-level {@code model} another name with {@code r} before it is scanned and relayed. Set
+     * before {@link #attach}; the response then cannot keep its Content-Length.
+     */
+    public void renameModelWith(ResponseModelRename r) {
+        this.modelRename = r;
     }
 
     /**
@@ -141,12 +161,23 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
             chunk.release();
             return;
         }
+        if (modelRename != null) {
+            chunk = modelRename.rename(chunk);
+            if (!chunk.isReadable()) {
+                chunk.release();
+                return;
+            }
+        }
         if (scanner != null) {
             chunk = scanner.scan(chunk);
             if (!chunk.isReadable()) {
                 chunk.release();
                 return;
             }
+        }
+        if (discarding) {
+            chunk.release();
+            return;
         }
         if (!writeDirect(chunk)) {
             enqueue(chunk);
@@ -218,6 +249,10 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
             enqueue(rest);
         }
         state = FINISHED;
+        if (discarding) {
+            end(Outcome.COMPLETED);
+            return;
+        }
         wake();
     }
 
@@ -225,6 +260,10 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
         releaseHeldBack();
         failure = cause;
         state = FAILED;
+        if (discarding) {
+            end(Outcome.UPSTREAM_FAILED);
+            return;
+        }
         wake();
     }
 

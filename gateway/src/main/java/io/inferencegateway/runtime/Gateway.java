@@ -30,7 +30,9 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.metrics.MetricsScraper;
+import io.inferencegateway.rollout.ModelVersions;
 import io.inferencegateway.rollout.RolloutWeights;
+import io.inferencegateway.rollout.StickyVersions;
 import io.inferencegateway.scheduling.SchedulingPolicies;
 import io.inferencegateway.scheduling.latency.LatencyLearning;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
@@ -44,6 +46,7 @@ import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
 import io.inferencegateway.ratelimit.RateLimiter;
+import io.inferencegateway.shadow.ShadowTraffic;
 import io.inferencegateway.observability.AccessLog;
 import io.inferencegateway.observability.CapacitySummary;
 import io.inferencegateway.observability.FleetView;
@@ -90,8 +93,18 @@ public final class Gateway implements AutoCloseable {
     // what GET /capacity asks for: spec.cluster.tokenFile's token, read through the watched secrets
     private final ClusterToken clusterToken = new ClusterToken(() -> secrets.value(config.cluster().tokenFile()));
     private volatile UpstreamTls targetTls; // for spec.global's https targets; null while there are none
+    private final ShadowTraffic shadowTraffic; // the pools' shadow copies (docs/shadow.md)
     // spec.modelRewrites' rollouts: where each stands (docs/rollouts.md)
     private volatile RolloutWeights rolloutWeights = RolloutWeights.FIRST_STEP;
+
+    // spec.modelRewrites: the client-facing names and their versions; the sticky callers outlive a reload
+    private final StickyVersions stickyVersions;
+    private volatile ModelVersions modelVersions;
+
+    /** The model rewrites of the config now (a reload replaces them). */
+    public ModelVersions modelVersions() {
+        return modelVersions;
+    }
 
     /** The candidates' current shares of their rollouts' traffic. */
     public RolloutWeights rolloutWeights() {
@@ -126,6 +139,9 @@ public final class Gateway implements AutoCloseable {
         requestListeners.add(new LatencyLearning());
         requestListeners.add(new TargetMeters(meterRegistry, () -> this.config.global()));
         this.pools = buildPools(config);
+        this.shadowTraffic = new ShadowTraffic(this::pools, clock, meterRegistry);
+        this.stickyVersions = new StickyVersions(StickyVersions.DEFAULT_CAPACITY, StickyVersions.DEFAULT_IDLE, clock);
+        this.modelVersions = ModelVersions.of(config.modelRewrites(), stickyVersions, meterRegistry);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         scraper.authorization(this::clusterAuthorization);
         scraper.targetTls(this::targetTls);
@@ -252,6 +268,7 @@ public final class Gateway implements AutoCloseable {
         targetTls = nextTls;
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
+        modelVersions = ModelVersions.of(next.modelRewrites(), stickyVersions, meterRegistry);
         for (ModelPool old : before.pools()) {
             ModelPool successor = after.pool(old.name());
             if (successor != old) { // its waiting requests move to the pool that replaces it
@@ -341,6 +358,11 @@ public final class Gateway implements AutoCloseable {
     /** The tenants' rate limits ({@code spec.tenants[].limits}, counted as {@code spec.rateLimits} says). */
     public RateLimiter rateLimiter() {
         return rateLimiter;
+    }
+
+    /** Copies a share of the pools' requests to their candidates, as their {@code shadow} sections say. */
+    public ShadowTraffic shadowTraffic() {
+        return shadowTraffic;
     }
 
     /** Kubernetes pod discovery for the pools with a {@code modelSelector}. */

@@ -17,8 +17,10 @@ import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.camel.AdmitRequest;
 import io.inferencegateway.camel.AuthorizeModel;
+import io.inferencegateway.camel.CopyToShadow;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.EnforceRateLimit;
+import io.inferencegateway.camel.ChooseModelVersion;
 import io.inferencegateway.camel.GatewayBeans;
 import io.inferencegateway.camel.GatewayExchange;
 import io.inferencegateway.camel.ModelServed;
@@ -48,6 +50,8 @@ class InferenceRouteTest {
 
     @BindToRegistry("parseInferenceRequest")
     final ParseInferenceRequest parseInferenceRequest = GatewayBeans.parseInferenceRequest(gateway);
+    @BindToRegistry("chooseModelVersion")
+    final ChooseModelVersion chooseModelVersion = GatewayBeans.chooseModelVersion(gateway);
     @BindToRegistry("resolveModelPool")
     final ResolveModelPool resolveModelPool = GatewayBeans.resolveModelPool(gateway);
     @BindToRegistry("modelServed")
@@ -58,6 +62,8 @@ class InferenceRouteTest {
     final AuthorizeModel authorizeModel = new AuthorizeModel();
     @BindToRegistry("enforceRateLimit")
     final EnforceRateLimit enforceRateLimit = GatewayBeans.enforceRateLimit(gateway);
+    @BindToRegistry("copyToShadow")
+    final CopyToShadow copyToShadow = GatewayBeans.copyToShadow(gateway);
     @BindToRegistry("endpointPicker")
     final EndpointPicker endpointPicker = new EndpointPicker();
     @BindToRegistry("openAiErrorResponse")
