@@ -89,8 +89,10 @@ public final class RolloutConfigWriter {
         rollout.put("analysis", analysis);
         Map<String, Object> rewrite = new LinkedHashMap<>();
         rewrite.put("name", plan.name());
-        rewrite.put("rules", List.of(Map.of("targets", List.of(target(baseline.modelName(), 100),
-                target(candidate.modelName(), 0)))));
+        // weights must be positive and sum to 100; the rollout replaces them with (100 - p, p) as it goes
+        int first = plan.steps().get(0).weight();
+        rewrite.put("rules", List.of(Map.of("targets", List.of(target(baseline.modelName(), 100 - first),
+                target(candidate.modelName(), first)))));
         rewrite.put("rollout", rollout);
         spec.put("modelRewrites", List.of(rewrite));
         try {

@@ -33,9 +33,9 @@ class RolloutConfigWriterTest {
                     rules:
                     - targets:
                       - model: llama-v1
-                        weight: 100
+                        weight: 99
                       - model: llama-v2
-                        weight: 0
+                        weight: 1
                     rollout:
                       baseline: llama-v1
                       candidate: llama-v2
@@ -62,5 +62,10 @@ class RolloutConfigWriterTest {
         assertThat(config.pools()).extracting(PoolConfig::modelName).containsExactly("llama-v1", "llama-v2");
         assertThat(config.pools().get(0).endpoints()).hasSize(2);
         assertThat(config.pools().get(1).endpoints()).hasSize(1);
+        assertThat(config.modelRewrites()).hasSize(1);
+        assertThat(config.modelRewrites().get(0).name()).isEqualTo("chat");
+        assertThat(config.modelRewrites().get(0).rollout().candidate()).isEqualTo("llama-v2");
+        assertThat(config.modelRewrites().get(0).rollout().steps()).extracting(s -> s.weight())
+                .containsExactly(1, 5, 25, 100);
     }
 }
