@@ -61,7 +61,7 @@ final class ConversationBench {
                         + "Seed %d, time scale %s; latencies in simulated time.",
                 scenario.summary(), scenario.workload().describe(), plan.conversations().size(), plan.turnCount(),
                 scenario.conversationsPerSecond(), plan.spanNanos() / 1_000_000_000L, fleet.pods().size(),
-                fleet.kvBlocksPerPod(), fleet.maxNumSeqs(), settings.seed(), timeScale);
+                fleet.kvBlocksPerPod(), fleet.maxNumSeqs(), settings.seed(), TimeScaleChooser.format(timeScale));
         log.println(scenario.name() + ": " + setup);
         LoadOptions options = LoadOptions.defaults(timeScale).withRequestTimeout(settings.requestTimeout())
                 .withDrainTimeout(settings.drainTimeout());

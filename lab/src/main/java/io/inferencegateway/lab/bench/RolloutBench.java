@@ -64,7 +64,8 @@ public final class RolloutBench {
                         + "times in simulated seconds from the first request.",
                 scenario.summary(), scenario.plan().name(), scenario.workload().describe(), plan.size(), rate,
                 span.toSeconds(), scenario.plan().minSamples(), 100 * scenario.plan().errorRate(),
-                scenario.plan().latencyRatio(), scenario.plan().interval().toMillis(), settings.seed(), timeScale);
+                scenario.plan().latencyRatio(), scenario.plan().interval().toMillis(), settings.seed(),
+                TimeScaleChooser.format(timeScale));
         log.println(scenario.name() + ": " + setup);
         LoadOptions options = LoadOptions.defaults(timeScale).withRequestTimeout(settings.requestTimeout())
                 .withDrainTimeout(settings.drainTimeout());
@@ -98,10 +99,11 @@ public final class RolloutBench {
             RolloutOutcome outcome = RolloutOutcome.of(variant.label(), variant.fault(), recording.results(), served,
                     baseline.modelName(), candidate.modelName());
             runs.add(outcome);
-            log.printf(Locale.ROOT, "  %-10s %s after %.1f s; the candidate served %d requests first (%.2f%% of the "
-                            + "model's traffic); %d client errors%n", variant.label(), outcome.verdict(),
-                    outcome.timeToVerdictS(), outcome.candidateServed(), 100 * outcome.shareBeforeVerdict(),
-                    outcome.errors());
+            log.printf(Locale.ROOT, "  %-10s %s%s; the candidate served %d requests first (%.2f%% of the model's "
+                            + "traffic); %d client errors%n", variant.label(), outcome.verdict(),
+                    Double.isFinite(outcome.timeToVerdictS())
+                            ? String.format(Locale.ROOT, " %.1f s after its first request", outcome.timeToVerdictS()) : "",
+                    outcome.candidateServed(), 100 * outcome.shareBeforeVerdict(), outcome.errors());
             RolloutReport.write(dir, command, setup, runs);
         }
         log.println("rollout report: " + dir.resolve("rollout.md"));

@@ -29,4 +29,10 @@ public final class TimeScaleChooser {
         double magnitude = Math.pow(10, Math.floor(Math.log10(scale)) - 1);
         return Math.max(MIN_SCALE, Math.floor(scale / magnitude) * magnitude);
     }
+
+    /** A scale as reports print it: three significant digits, no trailing zeros. */
+    public static String format(double scale) {
+        return java.math.BigDecimal.valueOf(scale).round(new java.math.MathContext(3)).stripTrailingZeros()
+                .toPlainString();
+    }
 }
