@@ -424,7 +424,12 @@ public final class ConfigLoader {
                 .outlierDetection(outlierDetection(at + ".outlierDetection", s.outlierDetection()))
                 .flowControl(flowControl(at + ".flowControl", s.flowControl(), modelName, adapters))
                 .slo(slo(at + ".slo", s.slo(), modelName, adapters))
-                .replicas(replicas).targets(targets).homeRegion(targets.isEmpty() ? null : global.region()).build();
+                .replicas(replicas).targets(targets).homeRegion(targets.isEmpty() ? null : global.region())
+                .sessionAffinity(SessionAffinityValidation.validate(at + ".sessionAffinity", s.sessionAffinity(),
+                        policy == Policy.GPU_AWARE && targets.isEmpty(), !targets.isEmpty()
+                                ? "this pool is served by the global tier's clusters and providers"
+                                : "this pool's policy is " + s.policy(), endpointPicker))
+                .build();
     }
 
     private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,

@@ -119,7 +119,13 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             FlowControl flowControl,
             PoolSlo slo,
             Replicas replicas,
-            List<String> targets) {
+            List<String> targets,
+            SessionAffinity sessionAffinity) {
+    }
+
+    /** Which requests form one conversation, and how long the pool remembers its pod (docs/sessions.md). */
+    public record SessionAffinity(Boolean enabled, List<String> keys, String header, String idleTimeout,
+            Integer maxSessions) {
     }
 
     /** The other active gateway replicas in front of the same pods, and how they agree on placement. */

@@ -28,6 +28,8 @@ import io.inferencegateway.domain.Endpoint;
  *                                  endpoints (docs/global.md); empty for a pool of pods
  * @param homeRegion                at a global tier, its home region (where standard traffic stays while it can be
  *                                  served there in time); null for a pool of pods
+ * @param sessionAffinity           which requests form one conversation, kept on one pod while it has room
+ *                                  (docs/sessions.md); off for other policies and a global tier's pool
  */
 public record PoolConfig(
         String name,
@@ -50,7 +52,8 @@ public record PoolConfig(
         SloConfig slo,
         ReplicaConfig replicas,
         List<TargetConfig> targets,
-        String homeRegion) {
+        String homeRegion,
+        SessionAffinityConfig sessionAffinity) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final String DEFAULT_ENGINE = "vllm";
@@ -71,6 +74,7 @@ public record PoolConfig(
         replicas = replicas == null ? ReplicaConfig.SINGLE : replicas;
         slo = slo == null ? SloConfig.NONE : slo;
         targets = targets == null ? List.of() : List.copyOf(targets);
+        sessionAffinity = sessionAffinity == null ? SessionAffinityConfig.OFF : sessionAffinity;
     }
 
     /** The cluster or provider at {@code address}, or null (a pod, or a target no longer configured). */

@@ -17,6 +17,7 @@ import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.camel.AdmitRequest;
 import io.inferencegateway.camel.AuthorizeModel;
+import io.inferencegateway.camel.FindSession;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.EnforceRateLimit;
 import io.inferencegateway.camel.GatewayBeans;
@@ -54,6 +55,8 @@ class InferenceRouteTest {
     final ModelServed modelServed = new ModelServed();
     @BindToRegistry("admitRequest")
     final AdmitRequest admitRequest = new AdmitRequest();
+    @BindToRegistry("findSession")
+    final FindSession findSession = new FindSession();
     @BindToRegistry("authorizeModel")
     final AuthorizeModel authorizeModel = new AuthorizeModel();
     @BindToRegistry("enforceRateLimit")
