@@ -17,7 +17,7 @@ public interface SessionKeeping {
 
     /**
      * Without fresh metrics: the index in {@code states} of the pod the request's session is on, or of its rendezvous
-     * pod by in-flight counts when that one is not among them; -1 when the request has no session.
+     * pod when that one is not among them; -1 when the request has no session.
      */
     int sessionPod(SchedulingCycle cycle, List<EndpointState> states);
 

@@ -22,8 +22,10 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * affinity and load decide them as before.
  *
  * <p>Where a session goes needs no talking between gateway replicas: a new session's pod is its rendezvous home over
- * the candidates the filters kept (the pods with room), with bounded load on their queues ({@link PrefixPlacement}),
- * so every replica that reads the same scrapes sends it to the same pod. When its pod is filtered out (saturated) or
+ * the candidates the filters kept (the pods with room; {@link PrefixPlacement#rank0}), so every replica that sees the
+ * same pods saturated sends it to the same pod. There is no load bound beyond the saturation filter's: replicas read
+ * different corrected queues (each counts its own dispatches), and a bound on them made two replicas place a third of
+ * new sessions apart under load, where each then kept its own choice (docs/sessions.md). When its pod is filtered out (saturated) or
  * is no longer a candidate (gone, ejected), the session goes to its rendezvous home among the pods left, the same
  * next pod on every replica, and the table remembers the move, so it stays there when its old pod has room again.
  *
@@ -38,9 +40,6 @@ public final class SessionAffinityScorer implements Scorer, PickObserver, Sessio
     public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> new SessionAffinityScorer(
             new SessionTable(SessionAffinityConfig.DEFAULT_MAX_SESSIONS,
                     SessionAffinityConfig.DEFAULT_IDLE_TIMEOUT.toNanos())));
-
-    /** The load bound of a session's rendezvous home: that of prefix placement's default. */
-    private static final PrefixPlacement PLACEMENT = new PrefixPlacement(PrefixPlacement.DEFAULT_LOAD_BOUND, 1);
 
     private final SessionTable table;
 
@@ -76,11 +75,7 @@ public final class SessionAffinityScorer implements Scorer, PickObserver, Sessio
             }
             table.leaving(session, candidate(cycle.states(), pod) ? SessionTable.SATURATED : SessionTable.POD_GONE);
         }
-        int[] loads = cycle.intScratch(n);
-        for (int i = 0; i < n; i++) {
-            loads[i] = endpoints.get(i).waiting();
-        }
-        int home = PLACEMENT.home(session, cycle.endpointView(endpoints), loads, 0);
+        int home = PrefixPlacement.rank0(session, cycle.endpointView(endpoints));
         if (home >= 0) {
             scores[home] = 1.0;
         }
@@ -112,11 +107,7 @@ public final class SessionAffinityScorer implements Scorer, PickObserver, Sessio
             }
             table.leaving(session, SessionTable.POD_GONE);
         }
-        int[] loads = cycle.intScratch(n);
-        for (int i = 0; i < n; i++) {
-            loads[i] = (int) Math.min(Integer.MAX_VALUE, states.get(i).inFlight());
-        }
-        return PLACEMENT.home(session, cycle.endpointView(states), loads, 0);
+        return PrefixPlacement.rank0(session, cycle.endpointView(states));
     }
 
     @Override
