@@ -173,6 +173,11 @@ public final class GatewayRequest {
         record.routedTo(servingPool.name(), servingPool.config().modelName());
     }
 
+    /** The request belongs to conversation {@code key}, as its pool counts sessions (docs/sessions.md). */
+    public void inSession(String key) {
+        parsed = parsed.withSession(key);
+    }
+
     /** The pool that serves the request's model, or null when none does. */
     public ModelPool pool() {
         return pool;

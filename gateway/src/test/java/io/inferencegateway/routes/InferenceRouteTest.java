@@ -18,6 +18,7 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.camel.AdmitRequest;
 import io.inferencegateway.camel.AuthorizeModel;
 import io.inferencegateway.camel.CopyToShadow;
+import io.inferencegateway.camel.FindSession;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.EnforceRateLimit;
 import io.inferencegateway.camel.ChooseModelVersion;
@@ -58,6 +59,8 @@ class InferenceRouteTest {
     final ModelServed modelServed = new ModelServed();
     @BindToRegistry("admitRequest")
     final AdmitRequest admitRequest = new AdmitRequest();
+    @BindToRegistry("findSession")
+    final FindSession findSession = new FindSession();
     @BindToRegistry("authorizeModel")
     final AuthorizeModel authorizeModel = new AuthorizeModel();
     @BindToRegistry("enforceRateLimit")
