@@ -61,8 +61,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--policies", split = ",", paramLabel = "POLICY",
             description = "Gateway policies to compare (default: round-robin,least-request,gpu-aware). Put round-robin "
                     + "in to get ratios. gpu-aware-no-slo is gpu-aware with weights {latency: 0}: latency targets "
-                    + "ignored. The global scenario compares global tiers: global, nearest-only, round-robin, "
-                    + "global-no-cost (all of them unless some are named).")
+                    + "ignored; gpu-aware-no-session is gpu-aware with sessionAffinity off (conversations compares "
+                    + "least-request, gpu-aware-no-session and gpu-aware unless some are named). The global scenario "
+                    + "compares global tiers: global, nearest-only, round-robin, global-no-cost (all of them unless "
+                    + "some are named).")
     List<String> policies;
 
     @Option(names = "--cluster-loss", defaultValue = "kill", paramLabel = "kill|reset|blackhole",

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.gateway.BenchPolicy;
 import io.inferencegateway.lab.bench.workload.ConversationPlan;
 import io.inferencegateway.lab.bench.workload.ConversationWorkload;
 import io.inferencegateway.lab.bench.workload.IntRange;
@@ -24,8 +25,8 @@ public record ConversationScenario(String name, String summary, FleetSpec fleet,
 
     public static final String NAME = "conversations";
 
-    /** What it compares when no policy is named: no affinity and prefix affinity (session affinity is not on main yet). */
-    public static final List<String> POLICIES = List.of("least-request", "gpu-aware");
+    /** What it compares when no policy is named: no affinity, prefix affinity alone, session affinity (the default). */
+    public static final List<String> POLICIES = List.of("least-request", BenchPolicy.GPU_AWARE_NO_SESSION, "gpu-aware");
     /** Gateway replicas it runs each policy with when none are named. */
     public static final List<Integer> REPLICAS = List.of(1, 3);
 

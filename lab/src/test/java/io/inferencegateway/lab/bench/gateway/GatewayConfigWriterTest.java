@@ -98,6 +98,19 @@ class GatewayConfigWriterTest {
                 .doesNotContain("queue:").doesNotContain("prefix:");
     }
 
+    @Test
+    void gpuAwareNoSessionIsTheGpuAwarePolicyWithSessionAffinityOffAndTheGatewayAcceptsIt() throws Exception {
+        FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(1), List.of(), 0, 100, 8, 8192, 1.0);
+        String yaml = GatewayConfigWriter.render(fleet, BenchPolicy.GPU_AWARE_NO_SESSION, PODS.subList(0, 1),
+                Duration.ofSeconds(1), Duration.ofMillis(50));
+        assertThat(yaml).contains("policy: gpu-aware\n").containsPattern("sessionAffinity:\n +enabled: false\n");
+        assertThat(io.inferencegateway.config.ConfigLoader.parse(yaml).pools().get(0).sessionAffinity().enabled())
+                .isFalse();
+        assertThat(io.inferencegateway.config.ConfigLoader.parse(GatewayConfigWriter.render(fleet, "gpu-aware",
+                PODS.subList(0, 1), Duration.ofSeconds(1), Duration.ofMillis(50))).pools().get(0).sessionAffinity()
+                .enabled()).as("on by default").isTrue();
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
         "meta-llama/Llama-3.1-8B-Instruct, llama-3-1-8b-instruct",
