@@ -31,6 +31,7 @@ import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.rollout.RolloutWeights;
+import io.inferencegateway.rollout.Rollouts;
 import io.inferencegateway.scheduling.SchedulingPolicies;
 import io.inferencegateway.scheduling.latency.LatencyLearning;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
@@ -90,8 +91,10 @@ public final class Gateway implements AutoCloseable {
     // what GET /capacity asks for: spec.cluster.tokenFile's token, read through the watched secrets
     private final ClusterToken clusterToken = new ClusterToken(() -> secrets.value(config.cluster().tokenFile()));
     private volatile UpstreamTls targetTls; // for spec.global's https targets; null while there are none
-    // spec.modelRewrites' rollouts: where each stands (docs/rollouts.md)
-    private volatile RolloutWeights rolloutWeights = RolloutWeights.FIRST_STEP;
+    // spec.modelRewrites' rollouts: where each stands (docs/rollouts.md); one for the gateway's life, so a reload
+    // that keeps a rollout keeps its progress
+    private final Rollouts rollouts;
+    private volatile RolloutWeights rolloutWeights;
 
     /** The candidates' current shares of their rollouts' traffic. */
     public RolloutWeights rolloutWeights() {
@@ -125,6 +128,9 @@ public final class Gateway implements AutoCloseable {
         requestListeners.add(rateLimiter);
         requestListeners.add(new LatencyLearning());
         requestListeners.add(new TargetMeters(meterRegistry, () -> this.config.global()));
+        this.rollouts = new Rollouts(meterRegistry, config.rateLimits().redisTimeout(), redisResources::get);
+        this.rolloutWeights = rollouts;
+        requestListeners.add(rollouts);
         this.pools = buildPools(config);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         scraper.authorization(this::clusterAuthorization);
@@ -323,6 +329,11 @@ public final class Gateway implements AutoCloseable {
         return fleetView;
     }
 
+    /** The automatic canaries: their progress, for the fleet page. */
+    public Rollouts rollouts() {
+        return rollouts;
+    }
+
     /** What {@code GET /capacity} answers: this cluster's capacity per model, for a global tier. */
     public CapacitySummary capacitySummary() {
         return capacitySummary;
@@ -403,6 +414,7 @@ public final class Gateway implements AutoCloseable {
             auth.close();
         }
         rateLimiter.close();
+        rollouts.close();
         prefixSharings.values().forEach(RedisPrefixSharing::close);
         redisResources.close(); // after the clients that use them
         secrets.close();
