@@ -45,6 +45,7 @@ final class LiveRollout {
     private volatile String lastFinding = "";
     private volatile boolean storeDown;
     private final AtomicBoolean busy = new AtomicBoolean();
+    private volatile CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
 
     LiveRollout(RolloutConfig config, ProgressStore store, boolean shared, Rollouts owner) {
         this.name = config.name();
@@ -150,11 +151,24 @@ final class LiveRollout {
         side.count(outcome, ttft, tpot);
     }
 
-    /** One analysis: completes when its transition, if any, is made; never fails. At most one runs at a time. */
+    /**
+     * One analysis: completes when its transition, if any, is made; never fails. At most one runs at a time: asked
+     * while one runs, it answers that one.
+     */
     CompletableFuture<Void> tick(long nowMillis) {
         if (!busy.compareAndSet(false, true)) {
-            return CompletableFuture.completedFuture(null);
+            return inFlight;
         }
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        inFlight = done;
+        analyse(nowMillis).whenComplete((v, e) -> {
+            busy.set(false);
+            done.complete(null);
+        });
+        return done;
+    }
+
+    private CompletableFuture<Void> analyse(long nowMillis) {
         RolloutConfig c = config;
         int step = countedStep;
         Tally b = baseline.drain();
@@ -182,7 +196,6 @@ final class LiveRollout {
             if (error != null) {
                 unreachable(error);
             }
-            busy.set(false);
             return null;
         });
     }
@@ -255,6 +268,7 @@ final class LiveRollout {
             countedStep = p.step();
             baseline.drain();
             candidate.drain();
+            lastCounts = new ProgressStore.StepCounts(p, Tally.EMPTY, Tally.EMPTY);
         }
         percent = percentOf(config, p);
     }
