@@ -24,6 +24,11 @@ public final class RolloutValidation {
     public static final double DEFAULT_TTFT_P90 = 1.5;
     public static final double DEFAULT_TPOT_P90 = 1.5;
 
+    /** The steps of a rollout that names none: 1 %, 5 % and 25 % for 5, 5 and 10 minutes, then 100 %. */
+    public static final List<RolloutConfig.Step> DEFAULT_STEPS = List.of(
+            new RolloutConfig.Step(1, Duration.ofMinutes(5)), new RolloutConfig.Step(5, Duration.ofMinutes(5)),
+            new RolloutConfig.Step(25, Duration.ofMinutes(10)), new RolloutConfig.Step(100, Duration.ZERO));
+
     private static final List<Object> STATES = List.of("running", "paused", "aborted");
     private static final int MAX_MIN_SAMPLES = 1_000_000_000;
     private static final double MAX_RATIO = 1000;
@@ -33,12 +38,12 @@ public final class RolloutValidation {
 
     /**
      * The validated rollout at {@code path} (e.g. {@code spec.modelRewrites[0].rollout}), or null when there is none.
-     * Its name is left null: the rewrite names it ({@link #named}).
+     * Its name is left null: the rewrite names it (ModelRewriteValidation).
      *
      * @param servedModels the model and adapter names the schedulers serve: baseline and candidate must be among them
      * @param rateLimits   whose Redis a rollout without its own {@code redisUrl} keeps its progress on
      */
-    static RolloutConfig rollout(String path, InferenceGatewayConfig.Rollout yaml, Set<String> servedModels,
+    public static RolloutConfig rollout(String path, InferenceGatewayConfig.Rollout yaml, Set<String> servedModels,
             RateLimitConfig rateLimits) throws InvalidConfigException {
         if (yaml == null) {
             return null;
@@ -56,12 +61,6 @@ public final class RolloutValidation {
         URI redis = yaml.redisUrl() != null ? ConfigLoader.redisUri(path + ".redisUrl", yaml.redisUrl())
                 : rateLimits == null ? null : rateLimits.redisUrl();
         return new RolloutConfig(null, baseline, candidate, state, steps, analysis, redis);
-    }
-
-    /** {@code rollout} under its rewrite's name, which names the rollout in logs, meters and Redis keys. */
-    public static RolloutConfig named(RolloutConfig rollout, String name) {
-        return rollout == null ? null : new RolloutConfig(name, rollout.baseline(), rollout.candidate(),
-                rollout.state(), rollout.steps(), rollout.analysis(), rollout.redisUrl());
     }
 
     private static String served(String model, String path, Set<String> servedModels) throws InvalidConfigException {
@@ -86,7 +85,10 @@ public final class RolloutValidation {
 
     private static List<RolloutConfig.Step> steps(String path, List<InferenceGatewayConfig.RolloutStep> yaml)
             throws InvalidConfigException {
-        if (yaml == null || yaml.isEmpty()) {
+        if (yaml == null) {
+            return DEFAULT_STEPS;
+        }
+        if (yaml.isEmpty()) {
             throw new InvalidConfigException(path + " must list at least one step (the last with weight 100)");
         }
         List<RolloutConfig.Step> steps = new ArrayList<>();
