@@ -138,6 +138,7 @@ public final class Gateway implements AutoCloseable {
         discovery.attach(pools);
         this.fleetView = new FleetView(live, System::currentTimeMillis);
         requestListeners.add(fleetView);
+        fleetView.rollouts(rollouts::views);
         this.capacitySummary = new CapacitySummary(live, fleetView, () -> this.config.cluster());
         ObservabilityConfig.TracingConfig tracing = config.observability().tracing();
         this.tracer = tracing.enabled() ? RequestTracer.otlp(tracing, clock) : null;
