@@ -18,6 +18,7 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 
+import io.inferencegateway.config.RolloutConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
@@ -82,6 +83,17 @@ final class ObservedFleet implements AutoCloseable {
             fleet.close();
             throw e;
         }
+    }
+
+    /**
+     * A rollout between the pool's model and its adapter joins the gateway's rollouts, as a model rewrite's first
+     * request makes it join (docs/canary.md), so that its meters are exported.
+     */
+    void joinARollout() {
+        List<String> adapters = fleet.adapterNames();
+        gateway.server().gateway().rolloutWeights().candidatePercent(new RolloutConfig("observed", MODEL,
+                adapters.get(0), RolloutConfig.State.RUNNING, List.of(new RolloutConfig.Step(100, Duration.ZERO)),
+                new RolloutConfig.Analysis(100, Duration.ofSeconds(10), 0.01, 0.01, 1.5, 1.5), null));
     }
 
     /** A plain chat completion; returns the client's time to the whole answer, in seconds. */
