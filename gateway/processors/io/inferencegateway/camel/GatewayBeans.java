@@ -57,6 +57,11 @@ public final class GatewayBeans {
         return new ResolveModelPool(gateway::pools);
     }
 
+    /** What routes/inference.camel.yaml's copy-to-shadow step calls (docs/shadow.md). */
+    public static CopyToShadow copyToShadow(Gateway gateway) {
+        return new CopyToShadow(gateway.shadowTraffic());
+    }
+
     public static EnforceRateLimit enforceRateLimit(Gateway gateway) {
         return new EnforceRateLimit(gateway.rateLimiter());
     }

@@ -240,6 +240,7 @@ public final class ConfigLoader {
             }
             pools.add(pool);
         }
+        ShadowValidation.candidates(pools);
         return new GatewayConfig(pools, maxBody, observability(doc.spec().observability()),
                 AccessValidation.auth(doc.spec().auth()),
                 AccessValidation.tenants(doc.spec().tenants(), servedNames, global),
@@ -424,7 +425,8 @@ public final class ConfigLoader {
                 .outlierDetection(outlierDetection(at + ".outlierDetection", s.outlierDetection()))
                 .flowControl(flowControl(at + ".flowControl", s.flowControl(), modelName, adapters))
                 .slo(slo(at + ".slo", s.slo(), modelName, adapters))
-                .replicas(replicas).targets(targets).homeRegion(targets.isEmpty() ? null : global.region()).build();
+                .replicas(replicas).targets(targets).homeRegion(targets.isEmpty() ? null : global.region())
+                .shadow(ShadowValidation.shadow(at + ".shadow", s.shadow())).build();
     }
 
     private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,

@@ -168,7 +168,12 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             FlowControl flowControl,
             PoolSlo slo,
             Replicas replicas,
-            List<String> targets) {
+            List<String> targets,
+            Shadow shadow) {
+    }
+
+    /** A share of the pool's requests copied to a candidate model or adapter, whose answer is discarded. */
+    public record Shadow(String model, Double percent, Integer maxInFlight) {
     }
 
     /** The other active gateway replicas in front of the same pods, and how they agree on placement. */

@@ -28,6 +28,8 @@ import io.inferencegateway.domain.Endpoint;
  *                                  endpoints (docs/global.md); empty for a pool of pods
  * @param homeRegion                at a global tier, its home region (where standard traffic stays while it can be
  *                                  served there in time); null for a pool of pods
+ * @param shadow                    the share of the pool's requests copied to a candidate model (docs/shadow.md);
+ *                                  {@link ShadowConfig#OFF} when none is
  */
 public record PoolConfig(
         String name,
@@ -50,7 +52,8 @@ public record PoolConfig(
         SloConfig slo,
         ReplicaConfig replicas,
         List<TargetConfig> targets,
-        String homeRegion) {
+        String homeRegion,
+        ShadowConfig shadow) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final String DEFAULT_ENGINE = "vllm";
@@ -71,6 +74,7 @@ public record PoolConfig(
         replicas = replicas == null ? ReplicaConfig.SINGLE : replicas;
         slo = slo == null ? SloConfig.NONE : slo;
         targets = targets == null ? List.of() : List.copyOf(targets);
+        shadow = shadow == null ? ShadowConfig.OFF : shadow;
     }
 
     /** The cluster or provider at {@code address}, or null (a pod, or a target no longer configured). */

@@ -34,6 +34,7 @@ public final class PoolConfigBuilder {
     private ReplicaConfig replicas = ReplicaConfig.SINGLE;
     private List<TargetConfig> targets = List.of();
     private String homeRegion;
+    private ShadowConfig shadow = ShadowConfig.OFF;
 
     PoolConfigBuilder(String modelName) {
         this.modelName = modelName;
@@ -149,6 +150,12 @@ public final class PoolConfigBuilder {
         return this;
     }
 
+    /** The share of the pool's requests copied to a candidate model; see {@link PoolConfig#shadow()}. */
+    public PoolConfigBuilder shadow(ShadowConfig shadow) {
+        this.shadow = shadow;
+        return this;
+    }
+
     /** Without an endpoint picker set: the default weights for pods, or {@link GlobalWeights#DEFAULT} for targets. */
     public PoolConfig build() {
         Duration staleness = metricsStalenessThreshold != null ? metricsStalenessThreshold
@@ -157,6 +164,6 @@ public final class PoolConfigBuilder {
                 namespace, targetPort, engine, policy, endpointPicker != null ? endpointPicker
                         : targets.isEmpty() ? Weights.DEFAULT.endpointPicker() : GlobalWeights.DEFAULT.endpointPicker(),
                 routeTimeout, metricsInterval, staleness,
-                streamUsage, failover, outlierDetection, flowControl, slo, replicas, targets, homeRegion);
+                streamUsage, failover, outlierDetection, flowControl, slo, replicas, targets, homeRegion, shadow);
     }
 }

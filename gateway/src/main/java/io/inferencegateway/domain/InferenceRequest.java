@@ -66,6 +66,12 @@ public record InferenceRequest(String model, String adapter, String promptText, 
                 priority, targets, residency, promptCacheKey, user, session);
     }
 
+    /** The same request for another model (and its adapter, or null): a shadow copy's (docs/shadow.md). */
+    public InferenceRequest withModel(String otherModel, String otherAdapter) {
+        return new InferenceRequest(otherModel, otherAdapter, promptText, promptTokensEstimate, stream, streamOptions,
+                maxTokens, priority, targets, residency, promptCacheKey, user, session);
+    }
+
     /** The same request, with its priority and the latency it must be served within. */
     public InferenceRequest withService(int servicePriority, LatencyTargets latency) {
         return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,

@@ -86,6 +86,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private volatile boolean closeClientAtEnd;
     private volatile Consumer<Outcome> onEnd = outcome -> { };
     private ResponseScanner scanner; // set before the first chunk, used on the upstream event loop only
+    private boolean discarding; // likewise
 
     // touched only on the client channel's event loop
     private boolean lastSent;
@@ -111,6 +112,15 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     /** Reads every chunk with {@code s} before it is relayed (and relays what it returns). Set before {@link #attach}. */
     public void scanWith(ResponseScanner s) {
         this.scanner = s;
+    }
+
+    /**
+     * Reads the body to its end with nobody to relay it to: each chunk is scanned (when a scanner is set) and released
+     * as it arrives, and the body ends when the model server's answer does (a shadow copy's answer, docs/shadow.md).
+     * Call instead of {@link #attach}, before the first chunk.
+     */
+    public void discard() {
+        this.discarding = true;
     }
 
     /**
@@ -147,6 +157,10 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
                 chunk.release();
                 return;
             }
+        }
+        if (discarding) {
+            chunk.release();
+            return;
         }
         if (!writeDirect(chunk)) {
             enqueue(chunk);
@@ -218,6 +232,10 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
             enqueue(rest);
         }
         state = FINISHED;
+        if (discarding) {
+            end(Outcome.COMPLETED);
+            return;
+        }
         wake();
     }
 
@@ -225,6 +243,10 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
         releaseHeldBack();
         failure = cause;
         state = FAILED;
+        if (discarding) {
+            end(Outcome.UPSTREAM_FAILED);
+            return;
+        }
         wake();
     }
 

@@ -45,6 +45,7 @@ import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
 import io.inferencegateway.ratelimit.RateLimiter;
+import io.inferencegateway.shadow.ShadowTraffic;
 import io.inferencegateway.observability.AccessLog;
 import io.inferencegateway.observability.CapacitySummary;
 import io.inferencegateway.observability.FleetView;
@@ -91,6 +92,7 @@ public final class Gateway implements AutoCloseable {
     // what GET /capacity asks for: spec.cluster.tokenFile's token, read through the watched secrets
     private final ClusterToken clusterToken = new ClusterToken(() -> secrets.value(config.cluster().tokenFile()));
     private volatile UpstreamTls targetTls; // for spec.global's https targets; null while there are none
+    private final ShadowTraffic shadowTraffic; // the pools' shadow copies (docs/shadow.md)
     // spec.modelRewrites' rollouts: where each stands (docs/rollouts.md); one for the gateway's life, so a reload
     // that keeps a rollout keeps its progress
     private final Rollouts rollouts;
@@ -132,6 +134,7 @@ public final class Gateway implements AutoCloseable {
         this.rolloutWeights = rollouts;
         requestListeners.add(rollouts);
         this.pools = buildPools(config);
+        this.shadowTraffic = new ShadowTraffic(this::pools, clock, meterRegistry);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         scraper.authorization(this::clusterAuthorization);
         scraper.targetTls(this::targetTls);
@@ -353,6 +356,11 @@ public final class Gateway implements AutoCloseable {
     /** The tenants' rate limits ({@code spec.tenants[].limits}, counted as {@code spec.rateLimits} says). */
     public RateLimiter rateLimiter() {
         return rateLimiter;
+    }
+
+    /** Copies a share of the pools' requests to their candidates, as their {@code shadow} sections say. */
+    public ShadowTraffic shadowTraffic() {
+        return shadowTraffic;
     }
 
     /** Kubernetes pod discovery for the pools with a {@code modelSelector}. */

@@ -127,6 +127,18 @@ class InferenceGatewayConfigCrdTest {
                         + "    - {modelName: a, loraAdapters: [a-1], endpoints: ['h:1']}\n"
                         + "    - {modelName: b, loraAdapters: [b-1], endpoints: ['h:2']}\n"),
                 sample("fractional duration", Verdict.VALID, one("{modelName: m, endpoints: ['h:1'], routeTimeout: 1.5s}")),
+                sample("shadow traffic", Verdict.VALID, "  schedulers:\n"
+                        + "    - {modelName: a, endpoints: ['h:1'], shadow: {model: b-2, percent: 5, maxInFlight: 8}}\n"
+                        + "    - {modelName: b, loraAdapters: [b-2], endpoints: ['h:2']}\n"),
+                sample("shadow without percent", Verdict.INVALID, "  schedulers:\n"
+                        + "    - {modelName: a, endpoints: ['h:1'], shadow: {model: b}}\n"
+                        + "    - {modelName: b, endpoints: ['h:2']}\n"),
+                sample("shadow of 0 percent", Verdict.INVALID, "  schedulers:\n"
+                        + "    - {modelName: a, endpoints: ['h:1'], shadow: {model: b, percent: 0}}\n"
+                        + "    - {modelName: b, endpoints: ['h:2']}\n"),
+                sample("shadow budget 0", Verdict.INVALID, "  schedulers:\n"
+                        + "    - {modelName: a, endpoints: ['h:1'], shadow: {model: b, percent: 1, maxInFlight: 0}}\n"
+                        + "    - {modelName: b, endpoints: ['h:2']}\n"),
                 sample("no spec", Verdict.INVALID, ""),
                 sample("no schedulers", Verdict.INVALID, "  schedulers: []\n"),
                 sample("no modelName", Verdict.INVALID, one("{endpoints: ['h:1']}")),
@@ -217,6 +229,8 @@ class InferenceGatewayConfigCrdTest {
                 sample("adapter in two schedulers", Verdict.GATEWAY_ONLY, "  schedulers:\n"
                         + "    - {modelName: a, loraAdapters: [x], endpoints: ['h:1']}\n"
                         + "    - {modelName: b, loraAdapters: [x], endpoints: ['h:2']}\n"),
+                sample("shadow to a model nobody serves", Verdict.GATEWAY_ONLY,
+                        one("{modelName: a, endpoints: ['h:1'], shadow: {model: b, percent: 5}}")),
                 sample("zero duration", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], routeTimeout: 0s}")),
                 // the API server checks apiVersion against the CRD's group and versions by itself
                 sample("another apiVersion", Verdict.GATEWAY_ONLY, HEAD.replace("v1alpha1", "v1")

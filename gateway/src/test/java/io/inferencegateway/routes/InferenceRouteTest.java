@@ -17,6 +17,7 @@ import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.camel.AdmitRequest;
 import io.inferencegateway.camel.AuthorizeModel;
+import io.inferencegateway.camel.CopyToShadow;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.EnforceRateLimit;
 import io.inferencegateway.camel.GatewayBeans;
@@ -58,6 +59,8 @@ class InferenceRouteTest {
     final AuthorizeModel authorizeModel = new AuthorizeModel();
     @BindToRegistry("enforceRateLimit")
     final EnforceRateLimit enforceRateLimit = GatewayBeans.enforceRateLimit(gateway);
+    @BindToRegistry("copyToShadow")
+    final CopyToShadow copyToShadow = GatewayBeans.copyToShadow(gateway);
     @BindToRegistry("endpointPicker")
     final EndpointPicker endpointPicker = new EndpointPicker();
     @BindToRegistry("openAiErrorResponse")
