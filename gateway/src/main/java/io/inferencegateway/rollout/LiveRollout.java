@@ -249,7 +249,7 @@ final class LiveRollout {
             if (t.made()) {
                 Progress p = t.progress();
                 LOG.info("rollout {}: {} at step {}/{} ({} % to {}): {}; candidate {} {} | baseline {} {}", name,
-                        kind.replace('_', ' '), p.step() + 1, c.steps().size(), percentOf(c, p), c.candidate(),
+                        kind.equals("step") ? "next step" : kind.replace('_', ' '), p.step() + 1, c.steps().size(), percentOf(c, p), c.candidate(),
                         p.reason(), c.candidate(), counts.candidate().describe(), c.baseline(),
                         counts.baseline().describe());
                 owner.transitioned(name, kind);
