@@ -76,7 +76,7 @@ public final class Rollouts implements RolloutWeights, RequestListener, AutoClos
         if (l == null || l.config() != rollout) {
             l = join(rollout);
         }
-        return l.percent();
+        return l == null ? 0 : l.percent();
     }
 
     @Override
@@ -91,7 +91,10 @@ public final class Rollouts implements RolloutWeights, RequestListener, AutoClos
         }
     }
 
-    /** A rollout asked for in a config object not seen before: the same run reconfigured, or a new run. */
+    /**
+     * A rollout asked for in a config object not seen before: the same run reconfigured, or a new run; null once the
+     * gateway is closing (its last requests go to the baseline).
+     */
     private synchronized LiveRollout join(RolloutConfig rollout) {
         String name = rollout.name();
         joined.put(name, millis.getAsLong());
@@ -105,12 +108,15 @@ public final class Rollouts implements RolloutWeights, RequestListener, AutoClos
             return l;
         }
         if (closed) {
-            throw new IllegalStateException("the gateway is closed");
+            return null;
         }
         if (l == null && live.size() >= MAX_ROLLOUTS) {
             joined.entrySet().stream().filter(e -> live.containsKey(e.getKey()))
                     .min(Comparator.comparingLong(Map.Entry::getValue))
-                    .ifPresent(e -> live.remove(e.getKey()));
+                    .map(Map.Entry::getKey).ifPresent(gone -> {
+                        live.remove(gone);
+                        joined.remove(gone);
+                    });
         }
         ProgressStore store = rollout.redisUrl() == null ? local
                 : stores.computeIfAbsent(rollout.redisUrl(), redisStore);
