@@ -53,6 +53,10 @@ public final class GatewayBeans {
                 () -> gateway.pools().promptChars());
     }
 
+    public static ChooseModelVersion chooseModelVersion(Gateway gateway) {
+        return new ChooseModelVersion(gateway::modelVersions, gateway::rolloutWeights);
+    }
+
     public static ResolveModelPool resolveModelPool(Gateway gateway) {
         return new ResolveModelPool(gateway::pools);
     }
@@ -67,11 +71,11 @@ public final class GatewayBeans {
     }
 
     public static ListModels listModels(Gateway gateway) {
-        return new ListModels(gateway::pools);
+        return new ListModels(gateway::pools, gateway::modelVersions);
     }
 
     public static RetrieveModel retrieveModel(Gateway gateway) {
-        return new RetrieveModel(gateway::pools);
+        return new RetrieveModel(gateway::pools, gateway::modelVersions);
     }
 
     public static FleetState fleetState(Gateway gateway) {

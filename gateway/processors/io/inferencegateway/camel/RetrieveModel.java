@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import io.inferencegateway.domain.ModelNotFoundException;
 import io.inferencegateway.openai.ModelList;
 import io.inferencegateway.pool.ModelPools;
+import io.inferencegateway.rollout.ModelVersions;
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
 
@@ -17,11 +18,16 @@ import org.apache.camel.Processor;
 public class RetrieveModel implements Processor {
 
     private final Supplier<ModelPools> pools;
+    private final Supplier<ModelVersions> versions;
     private final long created = System.currentTimeMillis() / 1000;
 
-    /** @param pools the gateway's pools as they are now (a reload replaces them) */
-    public RetrieveModel(Supplier<ModelPools> pools) {
+    /**
+     * @param pools    the gateway's pools as they are now (a reload replaces them)
+     * @param versions the model rewrites, whose names are models to a client (docs/rollouts.md)
+     */
+    public RetrieveModel(Supplier<ModelPools> pools, Supplier<ModelVersions> versions) {
         this.pools = pools;
+        this.versions = versions;
     }
 
     @Override
@@ -33,7 +39,8 @@ public class RetrieveModel implements Processor {
         } catch (IllegalArgumentException badEscape) {
             id = raw;
         }
-        byte[] model = ModelList.one(pools.get(), id, created, ListModels.visibleTo(exchange));
+        byte[] model = ModelList.one(pools.get(), ListModels.targets(versions.get()), id, created,
+                ListModels.visibleTo(exchange));
         if (model == null) {
             throw new ModelNotFoundException(id);
         }

@@ -4,6 +4,7 @@ import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.openai.ResponseModelRename;
 import io.inferencegateway.openai.ResponseScanner;
 import io.inferencegateway.openai.StreamUsage;
 import io.inferencegateway.pool.ModelPool;
@@ -20,6 +21,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponse;
 import org.apache.camel.AsyncCallback;
 import org.apache.camel.Exchange;
@@ -131,6 +133,11 @@ final class UpstreamProducer extends DefaultAsyncProducer {
             }
             RequestRecord record = request.record();
             record.answered(status, request.now());
+            String asked = request.responseModel();
+            if (asked != null) { // a model rewrite's responseModel: requested; the length changes, so chunked
+                head.headers().remove(HttpHeaderNames.CONTENT_LENGTH);
+                streamingBody.renameModelWith(new ResponseModelRename(asked, streamingBody.isEventStream()));
+            }
             streamingBody.scanWith(new ResponseScanner(streamingBody.isEventStream(), askedForUsage,
                     new ResponseScanner.Findings() {
                         @Override

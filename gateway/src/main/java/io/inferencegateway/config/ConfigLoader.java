@@ -241,10 +241,12 @@ public final class ConfigLoader {
             pools.add(pool);
         }
         ShadowValidation.candidates(pools);
+        RateLimitConfig rateLimits = AccessValidation.rateLimits(doc.spec().rateLimits());
         return new GatewayConfig(pools, maxBody, observability(doc.spec().observability()),
                 AccessValidation.auth(doc.spec().auth()),
                 AccessValidation.tenants(doc.spec().tenants(), servedNames, global),
-                AccessValidation.rateLimits(doc.spec().rateLimits()), cluster(doc.spec().cluster()), global);
+                rateLimits, cluster(doc.spec().cluster()), global,
+                ModelRewriteValidation.modelRewrites(doc.spec().modelRewrites(), servedNames.keySet(), rateLimits));
     }
 
     /** {@code spec.cluster}: names that are label values, and the summary's token file. */
@@ -426,7 +428,12 @@ public final class ConfigLoader {
                 .flowControl(flowControl(at + ".flowControl", s.flowControl(), modelName, adapters))
                 .slo(slo(at + ".slo", s.slo(), modelName, adapters))
                 .replicas(replicas).targets(targets).homeRegion(targets.isEmpty() ? null : global.region())
-                .shadow(ShadowValidation.shadow(at + ".shadow", s.shadow())).build();
+                .shadow(ShadowValidation.shadow(at + ".shadow", s.shadow()))
+                .sessionAffinity(SessionAffinityValidation.validate(at + ".sessionAffinity", s.sessionAffinity(),
+                        policy == Policy.GPU_AWARE && targets.isEmpty(), !targets.isEmpty()
+                                ? "this pool is served by the global tier's clusters and providers"
+                                : "this pool's policy is " + s.policy(), endpointPicker))
+                .build();
     }
 
     private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,

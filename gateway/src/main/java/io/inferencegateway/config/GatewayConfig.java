@@ -10,10 +10,11 @@ import java.util.List;
  * @param rateLimits how the limits are counted ({@code spec.rateLimits})
  * @param cluster    this gateway as a cluster of a global tier ({@code spec.cluster})
  * @param global     this gateway as a global tier ({@code spec.global}); {@link GlobalConfig#NONE} in front of pods
+ * @param modelRewrites the model names served by weighted versions ({@code spec.modelRewrites}, docs/rollouts.md)
  */
 public record GatewayConfig(List<PoolConfig> pools, long maxRequestBodyBytes, ObservabilityConfig observability,
         AccessConfig auth, List<TenantConfig> tenants, RateLimitConfig rateLimits, ClusterConfig cluster,
-        GlobalConfig global) {
+        GlobalConfig global, List<ModelRewriteConfig> modelRewrites) {
 
     public static final long DEFAULT_MAX_REQUEST_BODY_BYTES = 8L * 1024 * 1024;
 
@@ -22,6 +23,14 @@ public record GatewayConfig(List<PoolConfig> pools, long maxRequestBodyBytes, Ob
         tenants = List.copyOf(tenants);
         cluster = cluster == null ? ClusterConfig.NONE : cluster;
         global = global == null ? GlobalConfig.NONE : global;
+        modelRewrites = modelRewrites == null ? List.of() : List.copyOf(modelRewrites);
+    }
+
+    /** A config without model rewrites. */
+    public GatewayConfig(List<PoolConfig> pools, long maxRequestBodyBytes, ObservabilityConfig observability,
+            AccessConfig auth, List<TenantConfig> tenants, RateLimitConfig rateLimits, ClusterConfig cluster,
+            GlobalConfig global) {
+        this(pools, maxRequestBodyBytes, observability, auth, tenants, rateLimits, cluster, global, List.of());
     }
 
     /** A config in front of pods, not a cluster of a global tier. */

@@ -169,7 +169,13 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             PoolSlo slo,
             Replicas replicas,
             List<String> targets,
-            Shadow shadow) {
+            Shadow shadow,
+            SessionAffinity sessionAffinity) {
+    }
+
+    /** Which requests form one conversation, and how long the pool remembers its pod (docs/sessions.md). */
+    public record SessionAffinity(Boolean enabled, List<String> keys, String header, String idleTimeout,
+            Integer maxSessions) {
     }
 
     /** A share of the pool's requests copied to a candidate model or adapter, whose answer is discarded. */

@@ -30,6 +30,8 @@ import io.inferencegateway.domain.Endpoint;
  *                                  served there in time); null for a pool of pods
  * @param shadow                    the share of the pool's requests copied to a candidate model (docs/shadow.md);
  *                                  {@link ShadowConfig#OFF} when none is
+ * @param sessionAffinity           which requests form one conversation, kept on one pod while it has room
+ *                                  (docs/sessions.md); off for other policies and a global tier's pool
  */
 public record PoolConfig(
         String name,
@@ -53,7 +55,8 @@ public record PoolConfig(
         ReplicaConfig replicas,
         List<TargetConfig> targets,
         String homeRegion,
-        ShadowConfig shadow) {
+        ShadowConfig shadow,
+        SessionAffinityConfig sessionAffinity) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final String DEFAULT_ENGINE = "vllm";
@@ -75,6 +78,7 @@ public record PoolConfig(
         slo = slo == null ? SloConfig.NONE : slo;
         targets = targets == null ? List.of() : List.copyOf(targets);
         shadow = shadow == null ? ShadowConfig.OFF : shadow;
+        sessionAffinity = sessionAffinity == null ? SessionAffinityConfig.OFF : sessionAffinity;
     }
 
     /** The cluster or provider at {@code address}, or null (a pod, or a target no longer configured). */

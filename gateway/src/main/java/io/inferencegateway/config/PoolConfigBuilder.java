@@ -35,6 +35,7 @@ public final class PoolConfigBuilder {
     private List<TargetConfig> targets = List.of();
     private String homeRegion;
     private ShadowConfig shadow = ShadowConfig.OFF;
+    private SessionAffinityConfig sessionAffinity; // null: on for a GPU-aware pool of pods, else off
 
     PoolConfigBuilder(String modelName) {
         this.modelName = modelName;
@@ -156,6 +157,12 @@ public final class PoolConfigBuilder {
         return this;
     }
 
+    /** When unset: {@link SessionAffinityConfig#DEFAULT} for a GPU-aware pool of pods, else off. */
+    public PoolConfigBuilder sessionAffinity(SessionAffinityConfig sessionAffinity) {
+        this.sessionAffinity = sessionAffinity;
+        return this;
+    }
+
     /** Without an endpoint picker set: the default weights for pods, or {@link GlobalWeights#DEFAULT} for targets. */
     public PoolConfig build() {
         Duration staleness = metricsStalenessThreshold != null ? metricsStalenessThreshold
@@ -164,6 +171,9 @@ public final class PoolConfigBuilder {
                 namespace, targetPort, engine, policy, endpointPicker != null ? endpointPicker
                         : targets.isEmpty() ? Weights.DEFAULT.endpointPicker() : GlobalWeights.DEFAULT.endpointPicker(),
                 routeTimeout, metricsInterval, staleness,
-                streamUsage, failover, outlierDetection, flowControl, slo, replicas, targets, homeRegion, shadow);
+                streamUsage, failover, outlierDetection, flowControl, slo, replicas, targets, homeRegion, shadow,
+                sessionAffinity != null ? sessionAffinity
+                        : policy == Policy.GPU_AWARE && targets.isEmpty() ? SessionAffinityConfig.DEFAULT
+                        : SessionAffinityConfig.OFF);
     }
 }

@@ -72,6 +72,11 @@ public record InferenceRequest(String model, String adapter, String promptText, 
                 maxTokens, priority, targets, residency, promptCacheKey, user, session);
     }
 
+    /** The same request, for model {@code name} (a model rewrite's target). */
+    public InferenceRequest withModel(String name) {
+        return withModel(name, adapter);
+    }
+
     /** The same request, with its priority and the latency it must be served within. */
     public InferenceRequest withService(int servicePriority, LatencyTargets latency) {
         return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,

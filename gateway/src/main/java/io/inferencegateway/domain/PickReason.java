@@ -4,6 +4,8 @@ package io.inferencegateway.domain;
 public enum PickReason {
     /** The chosen pod probably still caches a prefix of the prompt, and that outweighed load. */
     PREFIX_HIT("prefix_hit"),
+    /** The chosen pod is the one the request's session (conversation) is kept on, or its new home (docs/sessions.md). */
+    SESSION_AFFINITY("session_affinity"),
     /** The chosen pod has the requested LoRA adapter loaded. */
     LORA_RESIDENT("lora_resident"),
     /** The chosen pod had the least queue, running batch or KV-cache use. */

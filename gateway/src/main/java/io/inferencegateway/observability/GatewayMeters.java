@@ -253,6 +253,7 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
                 .description("Pods of the pool ejected as outliers now").tag("pool", name).register(registry);
         registerPrefixIndex(pool);
         registerPredictor(pool);
+        SessionMeters.register(registry, state, pool);
         PoolSeries series = pools.computeIfAbsent(name, n -> {
             PoolSeries s = new PoolSeries(n, Timer
                     .builder("inference_gateway_metrics_scrape_duration")

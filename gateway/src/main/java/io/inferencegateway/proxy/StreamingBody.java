@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
+import io.inferencegateway.openai.ResponseModelRename;
 import io.inferencegateway.openai.ResponseScanner;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -87,6 +88,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private volatile Consumer<Outcome> onEnd = outcome -> { };
     private ResponseScanner scanner; // set before the first chunk, used on the upstream event loop only
     private boolean discarding; // likewise
+    private ResponseModelRename modelRename; // likewise; null unless a model rewrite asks (docs/rollouts.md)
 
     // touched only on the client channel's event loop
     private boolean lastSent;
@@ -124,6 +126,14 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     }
 
     /**
+     * Gives every chunk's top-level {@code model} another name with {@code r} before it is scanned and relayed. Set
+     * before {@link #attach}; the response then cannot keep its Content-Length.
+     */
+    public void renameModelWith(ResponseModelRename r) {
+        this.modelRename = r;
+    }
+
+    /**
      * Binds the body to the client channel whose {@link ChunkedWriteHandler} will read it.
      *
      * @param head             the response head the writer sends first, as it goes to the client
@@ -150,6 +160,13 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
         if (ended.get()) {
             chunk.release();
             return;
+        }
+        if (modelRename != null) {
+            chunk = modelRename.rename(chunk);
+            if (!chunk.isReadable()) {
+                chunk.release();
+                return;
+            }
         }
         if (scanner != null) {
             chunk = scanner.scan(chunk);

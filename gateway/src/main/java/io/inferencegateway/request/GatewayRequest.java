@@ -43,7 +43,7 @@ public final class GatewayRequest {
     private final String uri;
     private final String path;
     private final HttpHeaders headers;
-    private final ByteBuf body;
+    private ByteBuf body;
     private IngressRoute route;
     private TenantConfig tenant;
     private RequestRecord record;
@@ -51,6 +51,7 @@ public final class GatewayRequest {
     private NanoClock clock;
     private InferenceRequest parsed;
     private ModelPool pool;
+    private String responseModel; // what the response's model must name instead of the pod's, or null
     private Placement placement;
     private HttpHeaders responseHeaders;
     private boolean relaying;
@@ -144,6 +145,25 @@ public final class GatewayRequest {
         return parsed.model();
     }
 
+    /**
+     * A model rewrite sent the request to another model (docs/rollouts.md): {@code renamedBody} names {@code target}
+     * and replaces the client's body, which is let go; the record notes the rewrite and its choice; and the response's
+     * {@code model} will name {@code responseModel} (the client's) unless that is null.
+     */
+    public void rewritten(String rewrite, String target, ByteBuf renamedBody, String asked) {
+        ByteBuf previous = body;
+        body = renamedBody;
+        ReferenceCountUtil.safeRelease(previous);
+        parsed = parsed.withModel(target);
+        responseModel = asked;
+        record.version(rewrite, target);
+    }
+
+    /** What the relayed response's {@code model} must name instead of what the model server wrote, or null. */
+    public String responseModel() {
+        return responseModel;
+    }
+
     /** {@code pool} serves the request's model; {@code adapter} is the LoRA adapter it names, or null. */
     public void servedBy(ModelPool servingPool, String adapter) {
         this.pool = servingPool;
@@ -151,6 +171,11 @@ public final class GatewayRequest {
             parsed = parsed.withAdapter(adapter);
         }
         record.routedTo(servingPool.name(), servingPool.config().modelName());
+    }
+
+    /** The request belongs to conversation {@code key}, as its pool counts sessions (docs/sessions.md). */
+    public void inSession(String key) {
+        parsed = parsed.withSession(key);
     }
 
     /** The pool that serves the request's model, or null when none does. */

@@ -30,8 +30,10 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.metrics.MetricsScraper;
+import io.inferencegateway.rollout.ModelVersions;
 import io.inferencegateway.rollout.RolloutWeights;
 import io.inferencegateway.rollout.Rollouts;
+import io.inferencegateway.rollout.StickyVersions;
 import io.inferencegateway.scheduling.SchedulingPolicies;
 import io.inferencegateway.scheduling.latency.LatencyLearning;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
@@ -98,6 +100,15 @@ public final class Gateway implements AutoCloseable {
     private final Rollouts rollouts;
     private volatile RolloutWeights rolloutWeights;
 
+    // spec.modelRewrites: the client-facing names and their versions; the sticky callers outlive a reload
+    private final StickyVersions stickyVersions;
+    private volatile ModelVersions modelVersions;
+
+    /** The model rewrites of the config now (a reload replaces them). */
+    public ModelVersions modelVersions() {
+        return modelVersions;
+    }
+
     /** The candidates' current shares of their rollouts' traffic. */
     public RolloutWeights rolloutWeights() {
         return rolloutWeights;
@@ -135,6 +146,8 @@ public final class Gateway implements AutoCloseable {
         requestListeners.add(rollouts);
         this.pools = buildPools(config);
         this.shadowTraffic = new ShadowTraffic(this::pools, clock, meterRegistry);
+        this.stickyVersions = new StickyVersions(StickyVersions.DEFAULT_CAPACITY, StickyVersions.DEFAULT_IDLE, clock);
+        this.modelVersions = ModelVersions.of(config.modelRewrites(), stickyVersions, meterRegistry);
         this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
         scraper.authorization(this::clusterAuthorization);
         scraper.targetTls(this::targetTls);
@@ -262,6 +275,7 @@ public final class Gateway implements AutoCloseable {
         targetTls = nextTls;
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
+        modelVersions = ModelVersions.of(next.modelRewrites(), stickyVersions, meterRegistry);
         for (ModelPool old : before.pools()) {
             ModelPool successor = after.pool(old.name());
             if (successor != old) { // its waiting requests move to the pool that replaces it

@@ -41,6 +41,7 @@ import io.inferencegateway.scheduling.framework.PromptReader;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SaturationDetector;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
+import io.inferencegateway.scheduling.framework.SessionKeeping;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.domain.SchedulingPolicy;
@@ -186,7 +187,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
             return Double.isNaN(measured) ? count : measured;
         };
         return new GpuAwarePolicy(pool.name(),
-                SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas(), joined),
+                SchedulerProfiles.build(pool.endpointPicker(), random, pool.replicas(), joined, pool.sessionAffinity()),
                 pool.metricsStalenessThreshold(), replicas, metrics, inFlight, clock, events, predictor, pool.targets(),
                 pool.homeRegion());
     }
@@ -441,11 +442,28 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         return entries;
     }
 
+    /** The profile's session-keeping scorer (docs/sessions.md), null when it has none. */
+    public SessionKeeping sessionKeeping() {
+        for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
+            if (ws.scorer() instanceof SessionKeeping keeping) {
+                return keeping;
+            }
+        }
+        return null;
+    }
+
     /**
      * Without fresh metrics: the prompt's rendezvous home by in-flight counts when the profile places prefixes across
      * replicas (so they keep agreeing while metrics are stale), else the fewest in flight.
      */
     private EndpointState fallbackPick(SchedulingCycle cycle) {
+        SessionKeeping keeping = sessionKeeping();
+        if (keeping != null) { // a conversation stays on its pod while metrics are stale too
+            int pod = keeping.sessionPod(cycle, cycle.states());
+            if (pod >= 0) {
+                return cycle.states().get(pod);
+            }
+        }
         for (SchedulerProfile.WeightedScorer ws : profile.scorers()) {
             if (ws.scorer() instanceof PlacementAware placed) {
                 int home = placed.home(cycle, cycle.states());

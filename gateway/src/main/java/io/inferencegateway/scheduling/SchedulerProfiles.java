@@ -6,6 +6,7 @@ import io.inferencegateway.config.EndpointPickerConfig;
 import io.inferencegateway.config.PluginConfig;
 import io.inferencegateway.config.ProfileConfig;
 import io.inferencegateway.config.ReplicaConfig;
+import io.inferencegateway.config.SessionAffinityConfig;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.InvalidPluginException;
 import io.inferencegateway.scheduling.framework.PlacementAware;
@@ -13,6 +14,7 @@ import io.inferencegateway.scheduling.framework.Picker;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.Scorer;
+import io.inferencegateway.scheduling.framework.SessionKeeping;
 import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
 import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
@@ -41,7 +43,18 @@ public final class SchedulerProfiles {
      */
     public static SchedulerProfile build(EndpointPickerConfig config, RandomGenerator random, ReplicaConfig replicas,
             PrefixSharing sharing) {
+        return build(config, random, replicas, sharing, SessionAffinityConfig.OFF);
+    }
+
+    /**
+     * @param sessions when enabled, the profile's {@value SessionAffinityConfig#SCORER} remembers as many sessions
+     *                 for as long as it says; a profile that names none gets one with weight
+     *                 {@value SessionAffinityConfig#SCORER_WEIGHT}
+     */
+    public static SchedulerProfile build(EndpointPickerConfig config, RandomGenerator random, ReplicaConfig replicas,
+            PrefixSharing sharing, SessionAffinityConfig sessions) {
         SchedulerProfile.Builder b = SchedulerProfile.builder();
+        boolean keepsSessions = false;
         for (ProfileConfig.Entry entry : config.profile().plugins()) {
             PluginConfig plugin = config.plugin(entry.pluginRef());
             PluginType<?> type = BuiltInPlugins.REGISTRY.type(plugin.type());
@@ -57,6 +70,10 @@ public final class SchedulerProfiles {
                 built = replicas.placement() == ReplicaConfig.Placement.SHARED ? prefix.sharedBy(sharing, placement)
                         : prefix.placedBy(placement);
             }
+            if (built instanceof SessionKeeping keeping) {
+                keepsSessions = true;
+                built = keeping.remembering(sessions.maxSessions(), sessions.idleTimeout());
+            }
             if (type.role() == Filter.class) {
                 b.filter((Filter) built);
             } else if (type.role() == Scorer.class) {
@@ -64,6 +81,12 @@ public final class SchedulerProfiles {
             } else {
                 b.picker((Picker) built);
             }
+        }
+        if (sessions.enabled() && !keepsSessions) {
+            PluginType<?> type = BuiltInPlugins.REGISTRY.type(SessionAffinityConfig.SCORER);
+            Object built = create(type, PluginConfig.of(SessionAffinityConfig.SCORER), random);
+            b.scorer(((SessionKeeping) built).remembering(sessions.maxSessions(), sessions.idleTimeout()),
+                    SessionAffinityConfig.SCORER_WEIGHT);
         }
         return b.build();
     }

@@ -2,7 +2,6 @@ package io.inferencegateway.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,10 +34,10 @@ import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**
- * The automatic canary end to end (docs/canary.md): clients on the OpenAI SDK ask for model {@code llama}, a model
- * rewrite sends them to {@code llama-v1} (the baseline) or {@code llama-v2} (the candidate), each served by simulated
- * vLLM pods, and the rollout moves the candidate's share by what it measures. What the test reads is what a user
- * would: the response's model, the SDK's errors, and GET /metrics.
+ * The automatic canary end to end (docs/rollouts.md, "Automatic canary"): clients on the OpenAI SDK ask for model
+ * {@code llama}, a model rewrite sends them to {@code llama-v1} (the baseline) or {@code llama-v2} (the candidate),
+ * each served by simulated vLLM pods, and the rollout moves the candidate's share by what it measures. What the test
+ * reads is what a user would: the response's model, the SDK's errors, and GET /metrics.
  */
 class AutomaticCanaryTest {
 
@@ -96,10 +95,6 @@ class AutomaticCanaryTest {
                         analysis: {minSamples: 20, interval: 200ms}
                 """.formatted(BASELINE, GatewayHarness.quotedList(baseline.endpoints()), CANDIDATE,
                 GatewayHarness.quotedList(candidate.endpoints()), BASELINE, CANDIDATE, BASELINE, CANDIDATE));
-        // model rewrites route the requests (the versions branch); until it is merged the gateway does not serve llama
-        String models = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/v1/models")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        assumeTrue(models.contains("\"id\":\"llama\""), "model rewrites are not merged yet: " + models);
     }
 
     /** Eight clients streaming short chats for {@code llama} until the test ends. */

@@ -218,7 +218,8 @@ class FleetPageChromiumTest {
         start();
         Gateway g = gateway.server().gateway();
         String candidate = fleet.adapterNames().get(0);
-        // the rewrite's first request makes its rollout join (docs/canary.md); its requests' records then count
+        // the rewrite's first request makes its rollout join (docs/rollouts.md, "Automatic canary"); its requests'
+        // records then count
         RolloutConfig rollout = new RolloutConfig("chat", MODEL, candidate, RolloutConfig.State.RUNNING,
                 List.of(new RolloutConfig.Step(10, Duration.ofMinutes(1)), new RolloutConfig.Step(100, Duration.ZERO)),
                 new RolloutConfig.Analysis(20, Duration.ofMillis(50), 0.01, 0.01, 1.5, 1.5), null);

@@ -272,6 +272,27 @@ class InferenceGatewayConfigCrdTest {
                         + "  tenants: [{name: t, priority: urgent}]\n"),
                 sample("tenant for a model nobody serves", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1']}")
                         + "  tenants: [{name: t, models: [gpt]}]\n"),
+                sample("a model rewrite with a header rule and a rollout", Verdict.VALID, "  schedulers:\n"
+                        + "    - {modelName: v1, loraAdapters: [v1-sql], endpoints: ['h:1']}\n"
+                        + "    - {modelName: v2, endpoints: ['h:2']}\n"
+                        + "  modelRewrites: [{name: chat, responseModel: requested, stickiness: session, rules: ["
+                        + "{matches: [{headers: {x-model-version: v2}}], targets: [{model: v2}]}, "
+                        + "{targets: [{model: v1, weight: 95}, {model: v2, weight: 5}]}], "
+                        + "rollout: {baseline: v1, candidate: v2, state: paused, steps: [{weight: 5, duration: 10m}, "
+                        + "{weight: 100}], analysis: {minSamples: 50, interval: 30s, errorRate: 0.01, refusalRate: 0.02, "
+                        + "ttftP90: 1.2, tpotP90: 1.2}, redisUrl: 'redis://r:6379'}}]\n"),
+                sample("a model rewrite with an unknown stickiness", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1']}")
+                        + "  modelRewrites: [{name: c, stickiness: user, rules: [{targets: [{model: m}]}]}]\n"),
+                sample("a model rewrite weight above 100", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1']}")
+                        + "  modelRewrites: [{name: c, rules: [{targets: [{model: m, weight: 101}]}]}]\n"),
+                sample("a model rewrite named twice", Verdict.INVALID, one("{modelName: m, endpoints: ['h:1']}")
+                        + "  modelRewrites: [{name: c, rules: [{targets: [{model: m}]}]}, "
+                        + "{name: c, rules: [{targets: [{model: m}]}]}]\n"),
+                sample("model rewrite weights that do not sum", Verdict.GATEWAY_ONLY, "  schedulers:\n"
+                        + "    - {modelName: a, endpoints: ['h:1']}\n    - {modelName: b, endpoints: ['h:2']}\n"
+                        + "  modelRewrites: [{name: c, rules: [{targets: [{model: a, weight: 50}, {model: b, weight: 40}]}]}]\n"),
+                sample("a model rewrite to a model nobody serves", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1']}")
+                        + "  modelRewrites: [{name: c, rules: [{targets: [{model: gpt}]}]}]\n"),
                 sample("profiles without plugins", Verdict.GATEWAY_ONLY, one("{modelName: m, endpoints: ['h:1'], "
                         + "schedulingProfiles: [{name: p, plugins: [{pluginRef: queue-scorer}]}]}")));
     }

@@ -18,7 +18,6 @@ import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 
-import io.inferencegateway.config.RolloutConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
@@ -36,6 +35,8 @@ final class ObservedFleet implements AutoCloseable {
 
     static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
     static final String DEAD_MODEL = "dead-model";
+    /** A model rewrite of the pool's model and its first adapter, with a rollout between them. */
+    static final String REWRITE = "observed";
     /** The model only the global tier's provider serves. */
     static final String OVERFLOW_MODEL = "overflow-model";
     /** The system prompt the prefix-aware requests share (long enough to fill several KV blocks). */
@@ -76,8 +77,16 @@ final class ObservedFleet implements AutoCloseable {
                           endpoints: ["127.0.0.1:%d"]
                           metricsInterval: 100ms
                           routeTimeout: 2s
+                      modelRewrites:
+                        - name: %s
+                          rules: [{targets: [{model: %s, weight: 90}, {model: %s, weight: 10}]}]
+                          rollout:
+                            baseline: %s
+                            candidate: %s
+                            steps: [{weight: 10, duration: 1h}, {weight: 100}]
                     """.formatted(MODEL, String.join(", ", fleet.adapterNames()),
-                    GatewayHarness.quotedList(fleet.endpoints()), DEAD_MODEL, GatewayHarness.freePort());
+                    GatewayHarness.quotedList(fleet.endpoints()), DEAD_MODEL, GatewayHarness.freePort(), REWRITE,
+                    MODEL, fleet.adapterNames().get(0), MODEL, fleet.adapterNames().get(0));
             return new ObservedFleet(fleet, GatewayHarness.start(config));
         } catch (Exception | Error e) {
             fleet.close();
@@ -86,14 +95,12 @@ final class ObservedFleet implements AutoCloseable {
     }
 
     /**
-     * A rollout between the pool's model and its adapter joins the gateway's rollouts, as a model rewrite's first
-     * request makes it join (docs/canary.md), so that its meters are exported.
+     * A chat for rewrite {@code observed}, whose first request makes its rollout join (docs/rollouts.md, "Automatic
+     * canary"), so that the rollout meters are exported.
      */
     void joinARollout() {
-        List<String> adapters = fleet.adapterNames();
-        gateway.server().gateway().rolloutWeights().candidatePercent(new RolloutConfig("observed", MODEL,
-                adapters.get(0), RolloutConfig.State.RUNNING, List.of(new RolloutConfig.Step(100, Duration.ZERO)),
-                new RolloutConfig.Analysis(100, Duration.ofSeconds(10), 0.01, 0.01, 1.5, 1.5), null));
+        client.chat().completions().create(ChatCompletionCreateParams.builder().model(REWRITE)
+                .addUserMessage("which version?").maxCompletionTokens(2).build());
     }
 
     /** A plain chat completion; returns the client's time to the whole answer, in seconds. */

@@ -18,8 +18,10 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.camel.AdmitRequest;
 import io.inferencegateway.camel.AuthorizeModel;
 import io.inferencegateway.camel.CopyToShadow;
+import io.inferencegateway.camel.FindSession;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.EnforceRateLimit;
+import io.inferencegateway.camel.ChooseModelVersion;
 import io.inferencegateway.camel.GatewayBeans;
 import io.inferencegateway.camel.GatewayExchange;
 import io.inferencegateway.camel.ModelServed;
@@ -49,12 +51,16 @@ class InferenceRouteTest {
 
     @BindToRegistry("parseInferenceRequest")
     final ParseInferenceRequest parseInferenceRequest = GatewayBeans.parseInferenceRequest(gateway);
+    @BindToRegistry("chooseModelVersion")
+    final ChooseModelVersion chooseModelVersion = GatewayBeans.chooseModelVersion(gateway);
     @BindToRegistry("resolveModelPool")
     final ResolveModelPool resolveModelPool = GatewayBeans.resolveModelPool(gateway);
     @BindToRegistry("modelServed")
     final ModelServed modelServed = new ModelServed();
     @BindToRegistry("admitRequest")
     final AdmitRequest admitRequest = new AdmitRequest();
+    @BindToRegistry("findSession")
+    final FindSession findSession = new FindSession();
     @BindToRegistry("authorizeModel")
     final AuthorizeModel authorizeModel = new AuthorizeModel();
     @BindToRegistry("enforceRateLimit")

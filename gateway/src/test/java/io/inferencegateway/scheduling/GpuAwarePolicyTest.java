@@ -419,7 +419,7 @@ class GpuAwarePolicyTest {
                 .isInstanceOf(GpuAwarePolicy.class)
                 .hasToString("gpu-aware[p: filters=[saturation-filter, lora-affinity-filter, latency-target-filter] "
                         + "scorers=[queue-scorer×2, kv-cache-scorer×2, lora-affinity-scorer×2, prefix-cache-scorer×3, "
-                        + "latency-scorer×2] picker=max-score-picker]");
+                        + "latency-scorer×2, session-affinity-scorer×8] picker=max-score-picker]");
         assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.ROUND_ROBIN), none, inFlight, clock))
                 .isInstanceOf(RoundRobinPolicy.class);
         assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.LEAST_REQUEST), none, inFlight, clock))

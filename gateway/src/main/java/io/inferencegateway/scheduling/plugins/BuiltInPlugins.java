@@ -28,6 +28,7 @@ public final class BuiltInPlugins {
             ErrorRateScorer.PLUGIN,
             CostScorer.PLUGIN,
             PriorityScorer.PLUGIN,
+            SessionAffinityScorer.PLUGIN,
             MaxScorePicker.PLUGIN,
             WeightedRandomPicker.PLUGIN));
 

@@ -1,0 +1,131 @@
+package io.inferencegateway.scheduling.plugins;
+
+import java.time.Duration;
+import java.util.List;
+
+import io.inferencegateway.config.SessionAffinityConfig;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.PickReason;
+import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
+import io.inferencegateway.scheduling.framework.Scorer;
+import io.inferencegateway.scheduling.framework.SessionKeeping;
+import io.inferencegateway.scheduling.prefix.PrefixPlacement;
+import io.inferencegateway.scheduling.session.SessionTable;
+
+/**
+ * {@value #TYPE}: keeps a conversation on the pod it went to, while that pod has room (soft affinity). A request's
+ * session (its {@code prompt_cache_key}, {@code user} or session header, as the pool's {@code sessionAffinity.keys}
+ * say; docs/sessions.md) scores 1.0 on its pod and 0 elsewhere; requests without one score 0 everywhere, so prefix
+ * affinity and load decide them as before.
+ *
+ * <p>Where a session goes needs no talking between gateway replicas: a new session's pod is its rendezvous home over
+ * the candidates the filters kept (the pods with room; {@link PrefixPlacement#rank0}), so every replica that sees the
+ * same pods saturated sends it to the same pod. There is no load bound beyond the saturation filter's: replicas read
+ * different corrected queues (each counts its own dispatches), and a bound on them made two replicas place a third of
+ * new sessions apart under load, where each then kept its own choice (docs/sessions.md). When its pod is filtered out (saturated) or
+ * is no longer a candidate (gone, ejected), the session goes to its rendezvous home among the pods left, the same
+ * next pod on every replica, and the table remembers the move, so it stays there when its old pod has room again.
+ *
+ * <p>The table ({@link SessionTable}) is bounded and forgets idle sessions; it learns from the committed pick
+ * ({@link #picked}), whichever scorer decided it.
+ */
+public final class SessionAffinityScorer implements Scorer, PickObserver, SessionKeeping {
+
+    public static final String TYPE = SessionAffinityConfig.SCORER;
+
+    /** Takes no parameters: the pool's {@code sessionAffinity} section bounds the table. */
+    public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> new SessionAffinityScorer(
+            new SessionTable(SessionAffinityConfig.DEFAULT_MAX_SESSIONS,
+                    SessionAffinityConfig.DEFAULT_IDLE_TIMEOUT.toNanos())));
+
+    private final SessionTable table;
+
+    public SessionAffinityScorer(SessionTable table) {
+        this.table = table;
+    }
+
+    @Override
+    public SessionAffinityScorer remembering(int maxSessions, Duration idleTimeout) {
+        return new SessionAffinityScorer(new SessionTable(maxSessions, idleTimeout.toNanos()));
+    }
+
+    @Override
+    public SessionTable sessions() {
+        return table;
+    }
+
+    @Override
+    public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {
+        String key = cycle.request().session();
+        if (key == null) {
+            return; // no session: nothing to keep
+        }
+        long session = SessionTable.hash(key);
+        Endpoint pod = table.pod(session, cycle.nowNanos());
+        int n = endpoints.size();
+        if (pod != null) {
+            for (int i = 0; i < n; i++) {
+                if (endpoints.get(i).endpoint().equals(pod)) {
+                    scores[i] = 1.0;
+                    return;
+                }
+            }
+            table.leaving(session, candidate(cycle.states(), pod) ? SessionTable.SATURATED : SessionTable.POD_GONE);
+        }
+        int home = PrefixPlacement.rank0(session, cycle.endpointView(endpoints));
+        if (home >= 0) {
+            scores[home] = 1.0;
+        }
+    }
+
+    private static boolean candidate(List<EndpointState> states, Endpoint pod) {
+        for (int i = 0; i < states.size(); i++) {
+            if (states.get(i).endpoint().equals(pod)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public int sessionPod(SchedulingCycle cycle, List<EndpointState> states) {
+        String key = cycle.request().session();
+        if (key == null || states.isEmpty()) {
+            return -1;
+        }
+        long session = SessionTable.hash(key);
+        Endpoint pod = table.pod(session, cycle.nowNanos());
+        int n = states.size();
+        if (pod != null) {
+            for (int i = 0; i < n; i++) {
+                if (states.get(i).endpoint().equals(pod)) {
+                    return i;
+                }
+            }
+            table.leaving(session, SessionTable.POD_GONE);
+        }
+        return PrefixPlacement.rank0(session, cycle.endpointView(states));
+    }
+
+    @Override
+    public void picked(SchedulingCycle cycle, EndpointState chosen) {
+        String key = cycle.request().session();
+        if (key != null) {
+            table.remember(SessionTable.hash(key), chosen.endpoint(), cycle.nowNanos());
+        }
+    }
+
+    /** Deciding a pick means the pod is the session's. */
+    @Override
+    public PickReason reason() {
+        return PickReason.SESSION_AFFINITY;
+    }
+
+    @Override
+    public String toString() {
+        return TYPE;
+    }
+}

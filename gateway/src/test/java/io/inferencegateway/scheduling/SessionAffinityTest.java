@@ -1,0 +1,180 @@
+package io.inferencegateway.scheduling;
+
+import static io.inferencegateway.domain.SchedulingPolicy.decideNow;
+import static io.inferencegateway.scheduling.Scenarios.MODEL;
+import static io.inferencegateway.scheduling.Scenarios.base;
+import static io.inferencegateway.scheduling.Scenarios.pod;
+import static io.inferencegateway.scheduling.Scenarios.prompt;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.Test;
+
+import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.SessionAffinityConfig;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InFlightRequests;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.PickReason;
+import io.inferencegateway.metrics.EndpointMetrics;
+import io.inferencegateway.scheduling.Scenarios.Scrape;
+import io.inferencegateway.scheduling.session.SessionTable;
+
+/** The default GPU-aware policy with session affinity on: sessions stick, move off full pods, and replicas agree. */
+class SessionAffinityTest {
+
+    static final long MS = 1_000_000L;
+
+    final List<Endpoint> pods = List.of(pod(1), pod(2), pod(3), pod(4));
+    final long[] now = {1_000 * MS};
+    final NanoClock clock = () -> now[0];
+    final InFlightRequests inFlight = new InFlightRequests();
+    final Map<Endpoint, EndpointMetrics> scrapes = new HashMap<>();
+
+    GpuAwarePolicy policy(SessionAffinityConfig sessions) {
+        PoolConfig pool = PoolConfig.builder(MODEL).name("p").endpoints(pods).sessionAffinity(sessions).build();
+        return GpuAwarePolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L);
+    }
+
+    void scraped(Endpoint e, UnaryOperator<Scrape> what) {
+        scrapes.put(e, what.apply(Scenarios.scrape().at(now[0]).dispatched(inFlight.snapshot(e))).build());
+    }
+
+    void allIdle() {
+        pods.forEach(p -> scraped(p, s -> s.kv(0.1)));
+    }
+
+    static InferenceRequest turn(String session, int turn) {
+        return base(prompt(session, 2 + turn)).withSession(session);
+    }
+
+    /** Decides and commits, as the request path does, without counting the request in flight (scrapes say it all). */
+    static PickDecision pick(GpuAwarePolicy policy, InferenceRequest r, List<Endpoint> candidates) {
+        return decideNow(policy, r, candidates);
+    }
+
+    @Test
+    void aSessionStaysOnItsPodWhileThatPodHasRoomEvenWhenOthersAreEmptier() {
+        GpuAwarePolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        allIdle();
+        Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
+
+        scraped(home, s -> s.waiting(4).running(8).kv(0.7)); // busy, but under the saturation thresholds (5, 0.8)
+        for (int t = 1; t < 12; t++) {
+            PickDecision d = pick(policy, turn("conv", t), pods);
+            assertThat(d.endpoint()).as("turn %d", t).isEqualTo(home);
+            assertThat(d.reason()).isEqualTo(PickReason.SESSION_AFFINITY);
+        }
+        assertThat(policy.sessionKeeping().sessions().size(now[0])).isEqualTo(1);
+    }
+
+    @Test
+    void aSessionMovesOffASaturatedPodAndStaysWhereItMoved() {
+        GpuAwarePolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        allIdle();
+        Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
+
+        scraped(home, s -> s.waiting(5).kv(0.5)); // saturated
+        Endpoint moved = pick(policy, turn("conv", 1), pods).endpoint();
+        assertThat(moved).isNotEqualTo(home);
+
+        allIdle(); // the old pod has room again
+        for (int t = 2; t < 6; t++) {
+            assertThat(pick(policy, turn("conv", t), pods).endpoint()).as("turn %d", t).isEqualTo(moved);
+        }
+        SessionTable table = policy.sessionKeeping().sessions();
+        assertThat(table.moves(SessionTable.SATURATED)).isEqualTo(1);
+        assertThat(table.moves(SessionTable.POD_GONE)).isZero();
+        assertThat(table.moves(SessionTable.OUTSCORED)).isZero();
+    }
+
+    @Test
+    void aSessionWhosePodLeftMovesAndCountsItAsGone() {
+        GpuAwarePolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        allIdle();
+        Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
+        List<Endpoint> left = pods.stream().filter(p -> !p.equals(home)).toList();
+
+        Endpoint moved = pick(policy, turn("conv", 1), left).endpoint();
+
+        assertThat(left).contains(moved);
+        assertThat(pick(policy, turn("conv", 2), pods).endpoint()).as("back in the pool, but the session moved")
+                .isEqualTo(moved);
+        assertThat(policy.sessionKeeping().sessions().moves(SessionTable.POD_GONE)).isEqualTo(1);
+    }
+
+    @Test
+    void newSessionsSpreadOverThePodsAndTwoReplicasPlaceEachAlike() {
+        GpuAwarePolicy a = policy(SessionAffinityConfig.DEFAULT);
+        GpuAwarePolicy b = policy(SessionAffinityConfig.DEFAULT);
+        allIdle();
+        Map<Endpoint, Integer> perPod = new HashMap<>();
+        for (int s = 0; s < 400; s++) {
+            InferenceRequest r = turn("session-" + s, 0);
+            Endpoint onA = pick(a, r, pods).endpoint();
+            assertThat(pick(b, r, pods).endpoint()).as("session %d", s).isEqualTo(onA);
+            perPod.merge(onA, 1, Integer::sum);
+        }
+        assertThat(perPod).hasSize(4);
+        assertThat(perPod.values()).allSatisfy(n -> assertThat(n).isBetween(60, 140));
+    }
+
+    @Test
+    void twoReplicasMoveASessionOffASaturatedPodToTheSamePod() {
+        GpuAwarePolicy a = policy(SessionAffinityConfig.DEFAULT);
+        GpuAwarePolicy b = policy(SessionAffinityConfig.DEFAULT);
+        allIdle();
+        List<Endpoint> movedTo = new ArrayList<>();
+        for (int s = 0; s < 50; s++) {
+            allIdle();
+            Endpoint home = pick(a, turn("session-" + s, 0), pods).endpoint();
+            assertThat(pick(b, turn("session-" + s, 1), pods).endpoint()).isEqualTo(home);
+            scraped(home, x -> x.waiting(7).kv(0.9));
+            Endpoint onA = pick(a, turn("session-" + s, 2), pods).endpoint();
+            assertThat(pick(b, turn("session-" + s, 3), pods).endpoint()).as("session %d", s).isEqualTo(onA)
+                    .isNotEqualTo(home);
+            movedTo.add(onA);
+        }
+        assertThat(new HashSet<>(movedTo)).as("moves spread too").hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void requestsWithoutASessionArePlacedExactlyAsWithoutSessionAffinity() {
+        GpuAwarePolicy with = policy(SessionAffinityConfig.DEFAULT);
+        GpuAwarePolicy without = policy(SessionAffinityConfig.OFF);
+        assertThat(with.profile().toString()).contains("session-affinity-scorer×8");
+        assertThat(without.profile().toString()).doesNotContain("session-affinity-scorer");
+        for (int i = 0; i < 200; i++) {
+            int n = i;
+            pods.forEach(p -> scraped(p, s -> s.waiting((n * 7 + p.host().hashCode()) % 4).kv(((n + 3) % 7) / 10.0)));
+            InferenceRequest r = base(prompt("shared-" + (i % 5), 3 + i % 4));
+            PickDecision d1 = pick(with, r, pods);
+            PickDecision d2 = pick(without, r, pods);
+            assertThat(d1.endpoint()).as("request %d", i).isEqualTo(d2.endpoint());
+            assertThat(d1.reason()).isEqualTo(d2.reason());
+        }
+        assertThat(with.sessionKeeping().sessions().size(now[0])).isZero();
+    }
+
+    @Test
+    void whileMetricsAreStaleASessionStaysOnItsPod() {
+        GpuAwarePolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        allIdle();
+        Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
+        now[0] += 10_000 * MS; // every scrape stale: the fallback decides
+
+        for (int t = 1; t < 4; t++) {
+            PickDecision d = pick(policy, turn("conv", t), pods);
+            assertThat(d.reason()).isEqualTo(PickReason.FALLBACK);
+            assertThat(d.endpoint()).isEqualTo(home);
+        }
+    }
+}
