@@ -16,6 +16,11 @@ record ApiError(int status, String type, String message) {
         return new ApiError(503, "ServiceUnavailableError", message);
     }
 
+    /** A failure of the server's own; the fault the admin API injects with {@code inference?fault=errors&share=S}. */
+    static ApiError internal(String message) {
+        return new ApiError(500, "InternalServerError", message);
+    }
+
     static ApiError unknownModel(String model) {
         return notFound("The model `" + model + "` does not exist.");
     }

@@ -35,7 +35,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
  *   <li>{@code GET /pods} — every pod: index, port, alive, speed, metrics fault, counters</li>
  *   <li>{@code POST /pods/{i}/kill}, {@code POST /pods/{i}/revive}</li>
  *   <li>{@code POST /pods/{i}/metrics?fault=fail|slow|garbled|none[&delayMs=N]}</li>
- *   <li>{@code POST /pods/{i}/inference?fault=unavailable|none} — generation requests answer 503 or work again</li>
+ *   <li>{@code POST /pods/{i}/inference?fault=unavailable|errors|none[&share=S]} — generation requests answer 503, 500 in share S (0..1) of them, or work again</li>
  *   <li>{@code POST /pods/{i}/speed?factor=F}</li>
  * </ul>
  */
@@ -137,8 +137,12 @@ final class FleetAdminServer implements AutoCloseable {
                         String fault = param(q.parameters(), "fault").toLowerCase(Locale.ROOT);
                         switch (fault) {
                             case "unavailable" -> pod.inferenceUnavailable(true);
-                            case "none" -> pod.inferenceUnavailable(false);
-                            default -> throw new IllegalArgumentException("fault must be unavailable or none");
+                            case "errors" -> pod.inferenceErrors(Double.parseDouble(param(q.parameters(), "share")));
+                            case "none" -> {
+                                pod.inferenceUnavailable(false);
+                                pod.inferenceErrors(0);
+                            }
+                            default -> throw new IllegalArgumentException("fault must be unavailable, errors or none");
                         }
                     }
                     default -> {
@@ -165,7 +169,7 @@ final class FleetAdminServer implements AutoCloseable {
             SimulatedPod.Timeline t = p.timeline();
             return "{\"index\":" + p.index() + ",\"port\":" + p.port() + ",\"alive\":" + !p.isKilled() + ",\"speed\":"
                     + p.speed() + ",\"metricsFault\":\"" + p.metricsFault().name().toLowerCase(Locale.ROOT)
-                    + "\",\"inferenceUnavailable\":" + p.isInferenceUnavailable()
+                    + "\",\"inferenceUnavailable\":" + p.isInferenceUnavailable() + ",\"inferenceErrorShare\":" + p.inferenceErrorShare()
                     + ",\"requestsReceived\":" + p.requestsReceived() + ",\"requestsServed\":" + p.requestsServed()
                     + ",\"abortedRequests\":" + p.abortedRequests() + ",\"steps\":" + t.steps() + ",\"lateSteps\":"
                     + t.lateSteps() + ",\"lostMillis\":" + Math.round(t.lostMillis()) + "}";

@@ -163,6 +163,10 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                     keepAlive);
             return;
         }
+        if (pod.failsThisGeneration()) {
+            error(ctx, ApiError.internal("The server failed (fault injected by the simulator's admin API)."), keepAlive);
+            return;
+        }
         JsonNode body = parse(ctx, req, keepAlive);
         if (body == null) {
             return;

@@ -56,6 +56,8 @@ public final class SimulatedPod {
     private volatile MetricsFault metricsFault = MetricsFault.NONE;
     private volatile long metricsDelayMillis;
     private volatile boolean inferenceUnavailable;
+    private volatile double errorShare;
+    private final java.util.concurrent.atomic.AtomicLong generations = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.Queue<String> cutByKill = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile PodDriver driver;
     private Channel serverChannel;
@@ -162,6 +164,32 @@ public final class SimulatedPod {
      */
     public void inferenceUnavailable(boolean unavailable) {
         inferenceUnavailable = unavailable;
+    }
+
+    /**
+     * Generation requests answer 500 at once in this share (0..1) of them, spread evenly: with 0.05, the 20th, 40th,
+     * ... request since. 0 stops it.
+     */
+    public void inferenceErrors(double share) {
+        if (!(share >= 0 && share <= 1)) {
+            throw new IllegalArgumentException("share must be 0..1");
+        }
+        generations.set(0);
+        errorShare = share;
+    }
+
+    public double inferenceErrorShare() {
+        return errorShare;
+    }
+
+    /** Whether this generation request is one of the share {@link #inferenceErrors} fails. */
+    boolean failsThisGeneration() {
+        double share = errorShare;
+        if (share <= 0) {
+            return false;
+        }
+        long n = generations.incrementAndGet();
+        return Math.floor(n * share) > Math.floor((n - 1) * share);
     }
 
     public boolean isInferenceUnavailable() {

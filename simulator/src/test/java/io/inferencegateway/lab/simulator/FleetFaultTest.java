@@ -159,6 +159,32 @@ class FleetFaultTest {
     }
 
     @Test
+    void adminApiMakesAShareOfInferenceRequestsAnswer500() throws Exception {
+        SimulatedPod pod = fleet.pod(0);
+        HttpRequest chat = HttpRequest.newBuilder(URI.create(pod.baseUrl() + "/v1/chat/completions"))
+                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":1}"))
+                .build();
+        assertThat(send(admin("/pods/0/inference?fault=errors&share=0.25"), "POST").body())
+                .contains("\"inferenceErrorShare\":0.25");
+        int failed = 0;
+        for (int i = 0; i < 8; i++) {
+            HttpResponse<String> r = HTTP.send(chat, HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 500) {
+                assertThat(r.body()).contains("\"type\":\"InternalServerError\"");
+                failed++;
+            } else {
+                assertThat(r.statusCode()).isEqualTo(200);
+            }
+        }
+        assertThat(failed).as("a quarter of 8, spread evenly").isEqualTo(2);
+        assertThat(send(admin("/pods/0/inference?fault=none"), "POST").body()).contains("\"inferenceErrorShare\":0.0");
+        assertThat(HTTP.send(chat, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        assertThat(send(admin("/pods/0/inference?fault=errors&share=2"), "POST").statusCode()).isEqualTo(400);
+    }
+
+    @Test
     void aKillRemembersTheRequestIdsOfTheStreamsItCut() throws Exception {
         SimulatedPod pod = fleet.pod(1);
         String body = "{\"prompt\":\"" + "z".repeat(400) + "\",\"max_tokens\":100000,\"stream\":true}";
