@@ -1,24 +1,17 @@
 package io.inferencegateway.rollout;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import io.inferencegateway.ratelimit.RedisScript;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -38,10 +31,8 @@ import io.lettuce.core.resource.ClientResources;
 final class RedisProgressStore implements ProgressStore {
 
     static final long TTL_SECONDS = Duration.ofDays(7).toSeconds();
-    private static final String EXCHANGE = script("exchange.lua");
-    private static final String TRANSITION = script("transition.lua");
-    private static final String EXCHANGE_SHA = sha1(EXCHANGE);
-    private static final String TRANSITION_SHA = sha1(TRANSITION);
+    private static final RedisScript EXCHANGE = RedisScript.load(RedisProgressStore.class, "exchange.lua");
+    private static final RedisScript TRANSITION = RedisScript.load(RedisProgressStore.class, "transition.lua");
 
     private final RedisClient client;
     private final RedisURI uri;
@@ -76,7 +67,7 @@ final class RedisProgressStore implements ProgressStore {
                 Long.toString(TTL_SECONDS), Integer.toString(step)));
         addFields(args, baseline.fields());
         addFields(args, candidate.fields());
-        return run(EXCHANGE, EXCHANGE_SHA, key, args.toArray(String[]::new)).thenApply(reply -> new StepCounts(
+        return run(EXCHANGE, key, args.toArray(String[]::new)).thenApply(reply -> new StepCounts(
                 Progress.of(hash(reply.get(0))), Tally.of(hash(reply.get(1))), Tally.of(hash(reply.get(2)))));
     }
 
@@ -85,7 +76,7 @@ final class RedisProgressStore implements ProgressStore {
         String[] args = {Long.toString(expectedRev), Integer.toString(next.step()),
                 Long.toString(next.stepStartMillis()), Long.toString(next.pausedAtMillis()), next.phase().label(),
                 next.reason(), Long.toString(TTL_SECONDS)};
-        return run(TRANSITION, TRANSITION_SHA, key, args).thenApply(reply -> new Transition(
+        return run(TRANSITION, key, args).thenApply(reply -> new Transition(
                 ((Long) reply.get(0)) == 1, Progress.of(hash(reply.get(1)))));
     }
 
@@ -106,21 +97,8 @@ final class RedisProgressStore implements ProgressStore {
         return m;
     }
 
-    /** EVALSHA, and EVAL when Redis does not know the script (the first call, or after a restart). */
-    private CompletableFuture<List<Object>> run(String script, String sha, String key, String[] args) {
-        String[] keys = {key};
-        return connect().thenCompose(c -> c.async().<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args)
-                .handle((reply, error) -> {
-                    if (error == null) {
-                        return CompletableFuture.completedFuture(reply);
-                    }
-                    if (String.valueOf(error.getMessage()).startsWith("NOSCRIPT")) {
-                        return c.async().<List<Object>>eval(script, ScriptOutputType.MULTI, keys, args)
-                                .toCompletableFuture();
-                    }
-                    return CompletableFuture.<List<Object>>failedFuture(error);
-                })
-                .thenCompose(f -> f));
+    private CompletableFuture<List<Object>> run(RedisScript script, String key, String[] args) {
+        return connect().thenCompose(c -> script.run(c, new String[] {key}, args));
     }
 
     @Override
@@ -133,25 +111,5 @@ final class RedisProgressStore implements ProgressStore {
             c.join().close();
         }
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2)); // not the shared resources: the gateway ends those
-    }
-
-    private static String script(String name) {
-        try (InputStream in = RedisProgressStore.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + name);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String sha1(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
