@@ -34,7 +34,8 @@ class ArchitectureTest {
     static final String[] SUBSYSTEMS = {"io.inferencegateway.metrics..", "io.inferencegateway.discovery..",
             "io.inferencegateway.openai..", "io.inferencegateway.proxy..", "io.inferencegateway.scheduling..",
             "io.inferencegateway.tracing..", "io.inferencegateway.auth..", "io.inferencegateway.ratelimit..",
-            "io.inferencegateway.request..", "io.inferencegateway.edge..", "io.inferencegateway.shadow..", "io.inferencegateway.rollout.."};
+            "io.inferencegateway.request..", "io.inferencegateway.edge..", "io.inferencegateway.rollout..",
+            "io.inferencegateway.shadow.."};
     static final String OBSERVABILITY = "io.inferencegateway.observability..";
     static final String RUNTIME = "io.inferencegateway.runtime..";
     static final String EDGE = "io.inferencegateway.edge..";

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.Endpoint;
@@ -26,6 +27,7 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
+import io.inferencegateway.rollout.RolloutView;
 import io.inferencegateway.scheduling.GpuAwarePolicy;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 
@@ -74,6 +76,7 @@ public final class FleetView implements RequestListener {
     private final NanoClock clock;
     private final LongSupplier wallClock;
     private final Map<String, PoolActivity> activity = new ConcurrentHashMap<>();
+    private volatile Supplier<List<RolloutView>> rollouts = List::of;
 
     /** @param state the gateway's live state, read when the page asks */
     public FleetView(LiveState state, LongSupplier wallClockMillis) {
@@ -207,9 +210,20 @@ public final class FleetView implements RequestListener {
         return new FleetSnapshot(wallClock.getAsLong(), PodActivity.WINDOW_SECONDS, PodActivity.RATE_SECONDS, out);
     }
 
-    /** {@link #snapshot()} as the JSON of {@code GET /ui/fleet}. */
+    /** Where the page reads the automatic canaries from (docs/rollouts.md); none until this is called. */
+    public void rollouts(Supplier<List<RolloutView>> views) {
+        this.rollouts = views;
+    }
+
+    /** {@link #snapshot()} as the JSON of {@code GET /ui/fleet}, with a {@code rollouts} array while there are any. */
     public byte[] json() {
         try {
+            List<RolloutView> views = rollouts.get();
+            if (!views.isEmpty()) {
+                ObjectNode tree = JSON.valueToTree(snapshot());
+                tree.set("rollouts", JSON.valueToTree(RolloutRows.of(views)));
+                return JSON.writeValueAsBytes(tree);
+            }
             return JSON.writeValueAsBytes(snapshot());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("fleet snapshot not serializable", e);

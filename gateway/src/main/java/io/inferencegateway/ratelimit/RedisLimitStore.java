@@ -1,14 +1,7 @@
 package io.inferencegateway.ratelimit;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -16,7 +9,6 @@ import java.util.concurrent.CompletionStage;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -35,10 +27,8 @@ import io.lettuce.core.resource.ClientResources;
  */
 public final class RedisLimitStore implements LimitStore {
 
-    private static final String RESERVE = script("reserve.lua");
-    private static final String COMMIT = script("commit.lua");
-    private static final String RESERVE_SHA = sha1(RESERVE);
-    private static final String COMMIT_SHA = sha1(COMMIT);
+    private static final RedisScript RESERVE = RedisScript.load(RedisLimitStore.class, "reserve.lua");
+    private static final RedisScript COMMIT = RedisScript.load(RedisLimitStore.class, "commit.lua");
     private static final long RECONNECT_NANOS = Duration.ofMillis(500).toNanos();
 
     private final RedisClient client;
@@ -84,7 +74,7 @@ public final class RedisLimitStore implements LimitStore {
             args[2 + 2 * i] = Long.toString(s.rpm());
             args[3 + 2 * i] = Long.toString(s.tpm());
         }
-        return run(RESERVE, RESERVE_SHA, keys, args).thenApply(RedisLimitStore::verdict).toCompletableFuture();
+        return run(RESERVE, keys, args).thenApply(RedisLimitStore::verdict).toCompletableFuture();
     }
 
     private static Verdict verdict(List<Object> reply) {
@@ -100,24 +90,12 @@ public final class RedisLimitStore implements LimitStore {
     @Override
     public void commit(List<Scope> scopes, long window, long deltaTokens) {
         String[] keys = scopes.stream().map(Scope::key).toArray(String[]::new);
-        run(COMMIT, COMMIT_SHA, keys, new String[] {Long.toString(window), Long.toString(deltaTokens)});
+        run(COMMIT, keys, new String[] {Long.toString(window), Long.toString(deltaTokens)});
         // a commit lost while Redis is down leaves the reservation counted: the window errs on the safe side
     }
 
-    /** EVALSHA, and EVAL when Redis does not know the script (the first call, or after a restart). */
-    private CompletionStage<List<Object>> run(String script, String sha, String[] keys, String[] args) {
-        return connect().thenCompose(c -> c.async().<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args)
-                .handle((reply, error) -> {
-                    if (error == null) {
-                        return CompletableFuture.completedFuture(reply);
-                    }
-                    if (String.valueOf(error.getMessage()).startsWith("NOSCRIPT")) {
-                        return c.async().<List<Object>>eval(script, ScriptOutputType.MULTI, keys, args)
-                                .toCompletableFuture();
-                    }
-                    return CompletableFuture.<List<Object>>failedFuture(error);
-                })
-                .thenCompose(f -> f));
+    private CompletionStage<List<Object>> run(RedisScript script, String[] keys, String[] args) {
+        return connect().thenCompose(c -> script.run(c, keys, args));
     }
 
     @Override
@@ -129,23 +107,4 @@ public final class RedisLimitStore implements LimitStore {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2)); // not the shared resources: the gateway ends those
     }
 
-    private static String script(String name) {
-        try (InputStream in = RedisLimitStore.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + name);
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String sha1(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

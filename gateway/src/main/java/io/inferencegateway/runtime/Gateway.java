@@ -32,6 +32,7 @@ import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.rollout.ModelVersions;
 import io.inferencegateway.rollout.RolloutWeights;
+import io.inferencegateway.rollout.Rollouts;
 import io.inferencegateway.rollout.StickyVersions;
 import io.inferencegateway.scheduling.SchedulingPolicies;
 import io.inferencegateway.scheduling.latency.LatencyLearning;
@@ -94,8 +95,10 @@ public final class Gateway implements AutoCloseable {
     private final ClusterToken clusterToken = new ClusterToken(() -> secrets.value(config.cluster().tokenFile()));
     private volatile UpstreamTls targetTls; // for spec.global's https targets; null while there are none
     private final ShadowTraffic shadowTraffic; // the pools' shadow copies (docs/shadow.md)
-    // spec.modelRewrites' rollouts: where each stands (docs/rollouts.md)
-    private volatile RolloutWeights rolloutWeights = RolloutWeights.FIRST_STEP;
+    // spec.modelRewrites' rollouts: where each stands (docs/rollouts.md); one for the gateway's life, so a reload
+    // that keeps a rollout keeps its progress
+    private final Rollouts rollouts;
+    private volatile RolloutWeights rolloutWeights;
 
     // spec.modelRewrites: the client-facing names and their versions; the sticky callers outlive a reload
     private final StickyVersions stickyVersions;
@@ -138,6 +141,9 @@ public final class Gateway implements AutoCloseable {
         requestListeners.add(rateLimiter);
         requestListeners.add(new LatencyLearning());
         requestListeners.add(new TargetMeters(meterRegistry, () -> this.config.global()));
+        this.rollouts = new Rollouts(meterRegistry, config.rateLimits().redisTimeout(), redisResources::get);
+        this.rolloutWeights = rollouts;
+        requestListeners.add(rollouts);
         this.pools = buildPools(config);
         this.shadowTraffic = new ShadowTraffic(this::pools, clock, meterRegistry);
         this.stickyVersions = new StickyVersions(StickyVersions.DEFAULT_CAPACITY, StickyVersions.DEFAULT_IDLE, clock);
@@ -148,6 +154,7 @@ public final class Gateway implements AutoCloseable {
         discovery.attach(pools);
         this.fleetView = new FleetView(live, System::currentTimeMillis);
         requestListeners.add(fleetView);
+        fleetView.rollouts(rollouts::views);
         this.capacitySummary = new CapacitySummary(live, fleetView, () -> this.config.cluster());
         ObservabilityConfig.TracingConfig tracing = config.observability().tracing();
         this.tracer = tracing.enabled() ? RequestTracer.otlp(tracing, clock) : null;
@@ -340,6 +347,11 @@ public final class Gateway implements AutoCloseable {
         return fleetView;
     }
 
+    /** The automatic canaries: their progress, for the fleet page. */
+    public Rollouts rollouts() {
+        return rollouts;
+    }
+
     /** What {@code GET /capacity} answers: this cluster's capacity per model, for a global tier. */
     public CapacitySummary capacitySummary() {
         return capacitySummary;
@@ -425,6 +437,7 @@ public final class Gateway implements AutoCloseable {
             auth.close();
         }
         rateLimiter.close();
+        rollouts.close();
         prefixSharings.values().forEach(RedisPrefixSharing::close);
         redisResources.close(); // after the clients that use them
         secrets.close();

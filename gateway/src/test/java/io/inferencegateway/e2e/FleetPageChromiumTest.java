@@ -21,10 +21,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.inferencegateway.config.RolloutConfig;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.lab.simulator.FleetOptions;
 import io.inferencegateway.lab.simulator.SimulatedFleet;
 import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.HeadlessChromium;
 import io.inferencegateway.testing.TestUpstream;
@@ -198,6 +202,65 @@ class FleetPageChromiumTest {
         JsonNode shown = servedToPage.get(stamp);
         assertThat(shown.get("pools").get(0).get("decisions")).as("the page's snapshot has the traffic").hasSize(9);
         assertMatches(page, shown);
+    }
+
+    /** The page's rollout rows: each row's fields, by rollout, and the baseline's row below it. */
+    static final String READ_ROLLOUTS = """
+            (() => {
+              const fields = (scope) => Object.fromEntries([...scope.querySelectorAll('[data-field]')]
+                  .map(e => [e.dataset.field, {value: e.dataset.value, text: e.textContent}]));
+              return JSON.stringify([...document.querySelectorAll('tr[data-rollout]')].map(r => ({
+                rollout: r.dataset.rollout, candidate: fields(r), baseline: fields(r.nextElementSibling)})));
+            })()""";
+
+    @Test
+    void aRolledBackRolloutShowsItsStateShareAndBothSidesNumbers() throws Exception {
+        start();
+        Gateway g = gateway.server().gateway();
+        String candidate = fleet.adapterNames().get(0);
+        // the rewrite's first request makes its rollout join (docs/rollouts.md, "Automatic canary"); its requests'
+        // records then count
+        RolloutConfig rollout = new RolloutConfig("chat", MODEL, candidate, RolloutConfig.State.RUNNING,
+                List.of(new RolloutConfig.Step(10, Duration.ofMinutes(1)), new RolloutConfig.Step(100, Duration.ZERO)),
+                new RolloutConfig.Analysis(20, Duration.ofMillis(50), 0.01, 0.01, 1.5, 1.5), null);
+        assertThat(g.rolloutWeights().candidatePercent(rollout)).isEqualTo(10);
+        for (int i = 0; i < 20; i++) {
+            g.requestListeners().ended(servedRecord(MODEL, 100));
+            g.requestListeners().ended(servedRecord(candidate, 300));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> g.rolloutWeights().candidatePercent(rollout) == 0);
+        JsonNode json = JSON.readTree(get("/ui/fleet").body()).get("rollouts").get(0);
+        assertThat(json.get("state").asText()).isEqualTo("rolled_back");
+        assertThat(json.get("reason").asText()).startsWith("TTFT p90");
+
+        chromium = HeadlessChromium.start();
+        chromium.navigate(gateway.baseUrl() + "/ui");
+        await().atMost(Duration.ofSeconds(30)).until(
+                () -> chromium.evaluate("Number(document.getElementById('fleet')?.dataset.renders ?? 0)").asInt() >= 1);
+        JsonNode rows = JSON.readTree(chromium.evaluate(READ_ROLLOUTS).asText());
+        assertThat(rows).hasSize(1);
+        JsonNode row = rows.get(0);
+        assertThat(row.get("rollout").asText()).isEqualTo("chat");
+        assertThat(row.get("candidate").get("state").get("text").asText()).isEqualTo("rolled back");
+        assertThat(row.get("candidate").get("percent").get("text").asText()).isEqualTo("0 %");
+        assertThat(row.get("candidate").get("step").get("text").asText()).isEqualTo("1 / 2");
+        assertThat(row.get("candidate").get("requests").get("value").asText()).isEqualTo("20");
+        assertThat(row.get("baseline").get("requests").get("value").asText()).isEqualTo("20");
+        assertThat(row.get("candidate").get("ttftP90Ms").get("value").asDouble())
+                .isEqualTo(json.get("candidate").get("ttftP90Ms").asDouble());
+        assertThat(row.get("candidate").get("reason").get("text").asText()).startsWith("last: TTFT p90");
+    }
+
+    /** A streamed request {@code version} served with its first token after {@code ttftMillis}. */
+    static RequestRecord servedRecord(String version, long ttftMillis) {
+        RequestRecord r = new RequestRecord(0, 0, "POST", "/v1/chat/completions", "chat", null, null);
+        r.parsed(new InferenceRequest("chat", null, "hi", 1, true), 0);
+        r.version("chat", version);
+        r.answered(200, 1_000_000);
+        r.firstToken(ttftMillis * 1_000_000);
+        r.usage(10, 5, 0);
+        r.end(RequestRecord.Ending.COMPLETED, (ttftMillis + 50) * 1_000_000);
+        return r;
     }
 
     @Test

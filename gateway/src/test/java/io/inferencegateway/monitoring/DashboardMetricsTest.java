@@ -34,6 +34,7 @@ class DashboardMetricsTest {
         assertThat(observed.chatToTheDeadPool()).isEqualTo(502);
         assertThat(observed.chatWithTargets("judged against its latency targets")).isEqualTo(200);
         observed.awaitEveryPodScraped();
+        observed.joinARollout();
         observed.startGlobalTier();
         for (int i = 0; i < 3; i++) {
             assertThat(observed.chatThroughTheTier(ObservedFleet.MODEL)).as("served by the home cluster").isEqualTo(200);

@@ -35,6 +35,8 @@ final class ObservedFleet implements AutoCloseable {
 
     static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
     static final String DEAD_MODEL = "dead-model";
+    /** A model rewrite of the pool's model and its first adapter, with a rollout between them. */
+    static final String REWRITE = "observed";
     /** The model only the global tier's provider serves. */
     static final String OVERFLOW_MODEL = "overflow-model";
     /** The system prompt the prefix-aware requests share (long enough to fill several KV blocks). */
@@ -75,13 +77,30 @@ final class ObservedFleet implements AutoCloseable {
                           endpoints: ["127.0.0.1:%d"]
                           metricsInterval: 100ms
                           routeTimeout: 2s
+                      modelRewrites:
+                        - name: %s
+                          rules: [{targets: [{model: %s, weight: 90}, {model: %s, weight: 10}]}]
+                          rollout:
+                            baseline: %s
+                            candidate: %s
+                            steps: [{weight: 10, duration: 1h}, {weight: 100}]
                     """.formatted(MODEL, String.join(", ", fleet.adapterNames()),
-                    GatewayHarness.quotedList(fleet.endpoints()), DEAD_MODEL, GatewayHarness.freePort());
+                    GatewayHarness.quotedList(fleet.endpoints()), DEAD_MODEL, GatewayHarness.freePort(), REWRITE,
+                    MODEL, fleet.adapterNames().get(0), MODEL, fleet.adapterNames().get(0));
             return new ObservedFleet(fleet, GatewayHarness.start(config));
         } catch (Exception | Error e) {
             fleet.close();
             throw e;
         }
+    }
+
+    /**
+     * A chat for rewrite {@code observed}, whose first request makes its rollout join (docs/rollouts.md, "Automatic
+     * canary"), so that the rollout meters are exported.
+     */
+    void joinARollout() {
+        client.chat().completions().create(ChatCompletionCreateParams.builder().model(REWRITE)
+                .addUserMessage("which version?").maxCompletionTokens(2).build());
     }
 
     /** A plain chat completion; returns the client's time to the whole answer, in seconds. */
