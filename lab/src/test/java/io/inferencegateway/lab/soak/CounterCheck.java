@@ -11,14 +11,15 @@ import io.inferencegateway.lab.soak.CallOutcome.Kind;
 /**
  * The gateways' own counters against the clients' tally, per replica. A replica's counters live as long as its
  * process, so each is compared with the requests sent to its last incarnation (the warm-up's requests, counted before
- * the load, are subtracted from a first incarnation). Requests: the total, and for every error status at least the
+ * the load, are subtracted from a first incarnation). Requests: the total, and for every error code at least the
  * error responses the client read with it (a stream the client hung up on, or that was cut, is counted by the gateway
- * under a status the client cannot see, which the total still holds). Tokens: prompt plus completion tokens of the
+ * under a status the client cannot see, which the total still holds; error counts are by error code). Tokens: prompt plus completion tokens of the
  * requests whose {@code usage} the client saw. Then the in-flight gauges and queues must come back to 0.
  */
 final class CounterCheck {
 
-    static final String REQUESTS = "inference_objective_request_total";
+    static final String ENDED = "inference_objective_request_duration_seconds_count";
+    static final String ERRORS = "inference_objective_request_error_total";
 
     private final GatewayMetrics[] before;
 
@@ -34,34 +35,33 @@ final class CounterCheck {
         return new CounterCheck(m);
     }
 
-    void verify(InvariantTable table, SoakReplicas replicas, Collection<CallOutcome> outcomes,
-                List<FaultTimeline.Entry> timeline) throws IOException, InterruptedException {
+    void verify(InvariantTable table, SoakReplicas replicas, Collection<CallOutcome> outcomes, java.nio.file.Path dir) throws IOException, InterruptedException {
         for (int i = 0; i < replicas.size(); i++) {
             awaitIdle(table, replicas, i);
             GatewayMetrics now = GatewayMetrics.read(replicas.baseUrl(i));
+            java.nio.file.Files.writeString(dir.resolve("metrics-" + i + ".txt"), now.text());
             int inc = replicas.incarnation(i);
             GatewayMetrics base = inc == 0 ? before[i] : GatewayMetrics.parse("");
             int replica = i;
             List<CallOutcome> mine = outcomes.stream()
                     .filter(o -> o.replica() == replica && o.incarnation() == inc).toList();
-            Map<String, Double> gw = new TreeMap<>(now.byLabel(REQUESTS, "status"));
-            base.byLabel(REQUESTS, "status").forEach((s, v) -> gw.merge(s, -v, Double::sum));
-            Map<String, Long> client = new TreeMap<>();
-            for (CallOutcome o : mine) {
-                String status = o.kind() == Kind.ERROR_RESPONSE ? Integer.toString(o.status())
-                        : o.kind() == Kind.COMPLETED ? "200" : o.kind() == Kind.NO_RESPONSE ? "none" : "cut";
-                client.merge(status, 1L, Long::sum);
-            }
-            long gatewayTotal = Math.round(gw.values().stream().mapToDouble(Double::doubleValue).sum());
+            // requests ended: the duration histogram's count, which has no pod label (the per-pod counter's series
+            // leave with their pod, so pod churn makes it no total)
+            long gatewayTotal = Math.round(sum(now, base, ENDED));
             long clientTotal = mine.stream().filter(o -> o.kind() != Kind.NO_RESPONSE).count();
-            String where = "replica " + i + " incarnation " + inc + ": gateway " + gw + " vs client " + client;
-            table.check(Soak.REQUEST_COUNTS, gatewayTotal == clientTotal, where + ": total " + gatewayTotal + " vs "
-                    + clientTotal);
-            client.forEach((status, n) -> {
-                if (status.startsWith("4") || status.startsWith("5")) {
-                    table.check(Soak.REQUEST_COUNTS, gw.getOrDefault(status, 0.0) >= n, where + ": status " + status);
-                }
-            });
+            Map<String, Double> gwErrors = new TreeMap<>(now.byLabel(ERRORS, "error_code"));
+            base.byLabel(ERRORS, "error_code").forEach((c, v) -> gwErrors.merge(c, -v, Double::sum));
+            // the client reads OpenAI's one code for a budget; the gateway's meter says which budget
+            gwErrors.put("rate_limit_exceeded", gwErrors.getOrDefault("requests_rate_limited", 0.0)
+                    + gwErrors.getOrDefault("tokens_rate_limited", 0.0));
+            Map<String, Long> clientErrors = new TreeMap<>();
+            mine.stream().filter(o -> o.kind() == Kind.ERROR_RESPONSE)
+                    .forEach(o -> clientErrors.merge(String.valueOf(o.code()), 1L, Long::sum));
+            String where = "replica " + i + " incarnation " + inc + ": gateway ended " + gatewayTotal + ", errors "
+                    + gwErrors + "; client sent " + clientTotal + ", error responses " + clientErrors;
+            table.check(Soak.REQUEST_COUNTS, gatewayTotal == clientTotal, where);
+            clientErrors.forEach((code, n) -> table.check(Soak.REQUEST_COUNTS, gwErrors.getOrDefault(code, 0.0) >= n,
+                    where + ": code " + code));
             double tokens = sum(now, base, "inference_objective_input_tokens_sum")
                     + sum(now, base, "inference_objective_output_tokens_sum");
             long clientTokens = mine.stream().filter(o -> o.kind() == Kind.COMPLETED && o.usageTokens() >= 0)

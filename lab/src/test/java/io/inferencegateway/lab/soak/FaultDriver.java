@@ -18,6 +18,9 @@ import io.inferencegateway.lab.simulator.SimulatedPod;
  */
 final class FaultDriver implements Runnable {
 
+    /** A slowed pod's speed: a GPU throttled to 60 %. */
+    static final double SLOW = 0.6;
+
     private record Step(long at, Fault fault, boolean heal) {
     }
 
@@ -85,7 +88,7 @@ final class FaultDriver implements Runnable {
         SimulatedPod pod = f.target() >= 0 && f.kind().name().startsWith("POD") ? fleet.pod(f.target()) : null;
         switch (f.kind()) {
             case POD_KILL -> pod.kill();
-            case POD_SLOW -> pod.speed(0.4);
+            case POD_SLOW -> pod.speed(SLOW);
             case POD_503 -> pod.inferenceUnavailable(true);
             case POD_GARBAGE_METRICS -> pod.garbleMetrics();
             case POD_LEAVE -> fleet.unlist(f.target());

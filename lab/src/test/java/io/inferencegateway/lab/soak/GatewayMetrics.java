@@ -24,9 +24,16 @@ final class GatewayMetrics {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final List<Sample> samples;
+    private final String text;
 
-    GatewayMetrics(List<Sample> samples) {
+    GatewayMetrics(List<Sample> samples, String text) {
         this.samples = List.copyOf(samples);
+        this.text = text;
+    }
+
+    /** The text as read, for the run's directory. */
+    String text() {
+        return text;
     }
 
     static GatewayMetrics read(String baseUrl) throws IOException, InterruptedException {
@@ -61,7 +68,7 @@ final class GatewayMetrics {
             String value = line.substring(space + 1);
             out.add(new Sample(name, labels, value.equals("NaN") ? Double.NaN : Double.parseDouble(value)));
         }
-        return new GatewayMetrics(out);
+        return new GatewayMetrics(out, text);
     }
 
     private static List<String> splitLabels(String s) {

@@ -84,7 +84,7 @@ final class RateLimitCheck {
             long w = e.getKey();
             long from = w * SoakConfig.WINDOW_MILLIS - origin;
             long to = from + SoakConfig.WINDOW_MILLIS + READ_AFTER;
-            if (faults.redisDownDuring(from, to, REDIS_MARGIN)) {
+            if (from < 0 || faults.redisDownDuring(from, to, REDIS_MARGIN)) { // before the load: the warm-up's
                 skipped++;
                 continue;
             }
@@ -125,6 +125,6 @@ final class RateLimitCheck {
                             + bronzeAdmitted);
         }
         table.note(Soak.RATE_LIMITS, read.size() - skipped + " windows of " + SoakConfig.WINDOW_MILLIS / 1000
-                + " s checked, " + skipped + " left out for a Redis outage");
+                + " s checked, " + skipped + " left out for a Redis outage or the warm-up");
     }
 }

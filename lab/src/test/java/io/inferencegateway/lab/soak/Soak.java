@@ -47,11 +47,11 @@ final class Soak {
     static final String TOKEN_COUNTS = "gateway token counters = client's usage, per replica";
     static final String BACK_TO_ZERO = "in-flight gauges and queues back to 0";
     static final String RATE_LIMITS = "rate-limit counts match admitted usage";
-    static final String RESOURCES = "fds, threads, heap, direct memory back to baseline";
+    static final String RESOURCES = "fds, threads, heap, resident memory back to baseline";
     static final String NO_LEAK = "no Netty LEAK report";
 
     private static final int REPLICAS = 2;
-    private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(45);
 
     private final SoakSettings settings;
     private final PrintStream log;
@@ -140,7 +140,7 @@ final class Soak {
                     checkOutcomes(plan, faults);
                     rateLimits.verify(table, outcomes.values(), timeline, origin);
                 }
-                counters.verify(table, replicas, outcomes.values(), timeline);
+                counters.verify(table, replicas, outcomes.values(), settings.workDir());
                 resources.verify(table, replicas);
                 logs = replicas.logs();
             }

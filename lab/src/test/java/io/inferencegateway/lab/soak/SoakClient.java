@@ -18,6 +18,7 @@ import com.openai.errors.SseException;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.chat.completions.ChatCompletionStreamOptions;
 import com.openai.models.completions.CompletionUsage;
 
 import io.inferencegateway.lab.soak.CallOutcome.Kind;
@@ -57,6 +58,9 @@ final class SoakClient implements AutoCloseable {
         OpenAIClient client = clients[replica][call.tenant().ordinal()];
         ChatCompletionCreateParams.Builder params = ChatCompletionCreateParams.builder().model(SoakConfig.MODEL)
                 .addUserMessage(call.prompt()).maxCompletionTokens(call.maxTokens());
+        if (call.stream()) {
+            params.streamOptions(ChatCompletionStreamOptions.builder().includeUsage(true).build());
+        }
         if (call.priority() != null) {
             params.putAdditionalHeader("x-gateway-priority", call.priority());
         }

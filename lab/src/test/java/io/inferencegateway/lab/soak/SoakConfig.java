@@ -91,7 +91,7 @@ final class SoakConfig {
                       modelSelector: {matchLabels: {app: %s}}
                       targetPort: %d
                       policy: gpu-aware
-                      routeTimeout: 10s
+                      routeTimeout: 25s
                       metricsInterval: %s
                       streamUsage: true
                       failover: {maxAttempts: 3, retryBudgetPercent: 50, minRetries: 20}

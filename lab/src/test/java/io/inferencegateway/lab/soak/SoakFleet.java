@@ -21,7 +21,7 @@ final class SoakFleet implements AutoCloseable {
     static final String NAMESPACE = "soak";
     static final Map<String, String> LABELS = Map.of("app", "sim-llm");
     /** Engine limits of every pod: a small batch, so the fleet saturates at a rate this machine can drive. */
-    static final int MAX_NUM_SEQS = 8;
+    static final int MAX_NUM_SEQS = 4;
     static final int KV_BLOCKS = 4096;
 
     private final List<SimulatedFleet> pods = new ArrayList<>();
