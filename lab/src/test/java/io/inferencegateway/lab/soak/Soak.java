@@ -51,6 +51,9 @@ final class Soak {
     static final String NO_LEAK = "no Netty LEAK report";
 
     private static final int REPLICAS = 2;
+    /** The mock API server logs every request it answers at INFO; held here, as JUL keeps loggers weakly. */
+    private static final java.util.logging.Logger MOCK_SERVER_LOG =
+            java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
     private static final Duration CLIENT_TIMEOUT = Duration.ofSeconds(45);
 
     private final SoakSettings settings;
@@ -63,6 +66,7 @@ final class Soak {
     private volatile long origin;
 
     Soak(SoakSettings settings, PrintStream log) {
+        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
         this.settings = settings;
         this.log = log;
         for (String inv : List.of(ONE_OUTCOME, NO_HANG, ERROR_SHAPE, NO_FAILURE, STREAM_CUTS, REQUEST_COUNTS,

@@ -96,17 +96,32 @@ final class SoakReplicas implements AutoCloseable {
         p.kill();
     }
 
-    /** A new process on the same port; back in rotation once {@code GET /ready} answers. */
+    /**
+     * A new process on the same port; back in rotation once {@code GET /ready} answers. A process that exits before
+     * it is ready (it read the config file while a bad reload was in it, which a gateway refuses at start) is started
+     * again a second later, as the kubelet restarts a crashing container.
+     */
     void restart(int i) throws IOException, InterruptedException {
-        GatewayProcess p;
-        synchronized (this) {
-            processes[i].awaitExit();
-            incarnation.incrementAndGet(i);
-            p = spawn(i);
-            processes[i] = p;
+        long deadline = System.nanoTime() + READY.toNanos();
+        while (true) {
+            GatewayProcess p;
+            synchronized (this) {
+                processes[i].awaitExit();
+                incarnation.incrementAndGet(i);
+                p = spawn(i);
+                processes[i] = p;
+            }
+            try {
+                p.awaitReady(READY);
+                up.set(i, 1);
+                return;
+            } catch (IOException exited) {
+                if (p.isAlive() || System.nanoTime() > deadline) {
+                    throw exited;
+                }
+                Thread.sleep(1_000);
+            }
         }
-        p.awaitReady(READY);
-        up.set(i, 1);
     }
 
     synchronized List<Path> logs() {
