@@ -19,7 +19,9 @@ import io.lettuce.core.api.sync.RedisCommands;
  * <p>The bounds, from docs/auth.md: silver's real usage admitted in a window is at most its token budget plus one
  * request's reservation, and Redis holds exactly that usage plus the reservations of its admitted requests whose usage
  * never came (cut or failed), each at most its prompt estimate plus {@code max_tokens}; bronze's admitted requests are
- * at most its request budget, and Redis counts each admitted request, less those the gateway gave back.
+ * at most its request budget, and Redis counts each admitted request, including those the gateway refused itself after
+ * admission (a shed sheddable request, no pod: their tokens are given back, their request is not) and at most every
+ * request that got no answer at all (its replica died) while the window ran.
  */
 final class RateLimitCheck {
 
@@ -91,7 +93,8 @@ final class RateLimitCheck {
             long usage = 0;
             long unknownBound = 0;
             long bronzeAdmitted = 0;
-            long bronzeGivenBackAtMost = 0;
+            long bronzeRefusedAfter = 0;
+            long bronzeUnseen = 0;
             for (CallOutcome o : outcomes) {
                 if (o.rateWindow() != w) {
                     continue;
@@ -105,9 +108,16 @@ final class RateLimitCheck {
                 } else if (o.call().tenant() == Tenant.BRONZE) {
                     if (o.status() == 200) {
                         bronzeAdmitted++;
-                    } else if (o.status() >= 500) {
-                        bronzeGivenBackAtMost++;
+                    } else if (!"rate_limit_exceeded".equals(o.code())) {
+                        // admitted, then refused by the gateway itself (shed, no pod): its request stays counted
+                        bronzeRefusedAfter++;
                     }
+                }
+            }
+            for (CallOutcome o : outcomes) { // the client never saw whether these were admitted
+                if (o.call().tenant() == Tenant.BRONZE && o.status() == 0 && o.sentAtMillis() <= to
+                        && o.endedAtMillis() >= from) {
+                    bronzeUnseen++;
                 }
             }
             Counts c = e.getValue();
@@ -120,9 +130,10 @@ final class RateLimitCheck {
             table.check(Soak.RATE_LIMITS, bronzeAdmitted <= config.bronzeRequestsPerWindow(),
                     at + "bronze admitted " + bronzeAdmitted + " requests, budget " + config.bronzeRequestsPerWindow());
             table.check(Soak.RATE_LIMITS, c.bronzeRequests() >= bronzeAdmitted
-                            && c.bronzeRequests() <= bronzeAdmitted + bronzeGivenBackAtMost,
+                            && c.bronzeRequests() <= bronzeAdmitted + bronzeRefusedAfter + bronzeUnseen,
                     at + "Redis counted " + c.bronzeRequests() + " bronze requests, clients were admitted "
-                            + bronzeAdmitted);
+                            + bronzeAdmitted + ", refused after admission " + bronzeRefusedAfter + ", and " + bronzeUnseen
+                            + " got no answer");
         }
         table.note(Soak.RATE_LIMITS, read.size() - skipped + " windows of " + SoakConfig.WINDOW_MILLIS / 1000
                 + " s checked, " + skipped + " left out for a Redis outage or the warm-up");

@@ -14,7 +14,8 @@ import java.util.stream.Stream;
  * its first incarnation's baseline: same jar, same config. The gateway publishes no {@code jvm_*} meters, so it is read
  * from outside: fds and threads from {@code /proc/<pid>}, heap used from {@code jcmd GC.heap_info}, and the resident
  * set (heap, Netty's direct arenas, everything) from {@code /proc/<pid>/status}. Tolerances: 16 fds, 8 threads, heap
- * 1.5 × baseline + 16 MiB, resident set baseline + 64 MiB (Netty's pooled arenas keep chunks they grew to).
+ * 1.5 × baseline + 16 MiB, resident set baseline + 64 MiB (Netty's pooled arenas keep chunks they grew to), for a replica that ran the whole
+ * soak only: a restarted process filled its code cache and allocator arenas under load, not at an idle baseline.
  */
 final class ResourceCheck {
 
@@ -84,7 +85,9 @@ final class ResourceCheck {
             table.check(Soak.RESOURCES, e.fds() <= b.fds() + 16, where + ": file descriptors");
             table.check(Soak.RESOURCES, e.threads() <= b.threads() + 8, where + ": threads");
             table.check(Soak.RESOURCES, e.heap() <= 1.5 * b.heap() + 16 * MIB, where + ": heap");
-            table.check(Soak.RESOURCES, e.rss() <= b.rss() + 64 * MIB, where + ": resident memory");
+            if (replicas.incarnation(i) == 0) { // a new process's JIT code and arenas grow under load, leak or not
+                table.check(Soak.RESOURCES, e.rss() <= b.rss() + 64 * MIB, where + ": resident memory");
+            }
             note.append(i == 0 ? "" : "; ").append("r").append(i).append(": ").append(b.fds()).append("→")
                     .append(e.fds()).append(" fds, ").append(Math.round(b.threads())).append("→")
                     .append(Math.round(e.threads())).append(" threads, heap ")
