@@ -127,9 +127,19 @@ final class UpstreamProducer extends DefaultAsyncProducer {
             } else {
                 placement.pool().outliers().success(placement.endpoint());
             }
-            if (retriable(status, head) && failover(Integer.toString(status), true)) {
-                streamingBody.abandon(); // closes that connection; chunks still arriving are released
-                return;
+            if (retriable(status, head)) {
+                if (failover(Integer.toString(status), true)) {
+                    streamingBody.abandon(); // closes that connection; chunks still arriving are released
+                    return;
+                }
+                if (placement.pool().config().target(placement.endpoint()) == null) {
+                    // the last pod's 502/503, in whatever shape its engine writes errors: the gateway's own instead
+                    streamingBody.abandon();
+                    unwatchClient();
+                    exchange.setException(GatewayError.upstreamRefused(status));
+                    callback.done(false);
+                    return;
+                }
             }
             RequestRecord record = request.record();
             record.answered(status, request.now());

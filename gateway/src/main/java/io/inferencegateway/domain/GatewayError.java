@@ -23,6 +23,8 @@ public class GatewayError extends RuntimeException {
         NO_ENDPOINT,
         /** No endpoint of the pool accepted a connection. */
         UPSTREAM_UNAVAILABLE,
+        /** Every pod tried answered 502 or 503 (the last one this): the model servers would not take the request. */
+        UPSTREAM_REFUSED,
         /** The model server's response broke off after it started. */
         UPSTREAM_BROKEN,
         UPSTREAM_TIMEOUT,
@@ -180,6 +182,18 @@ public class GatewayError extends RuntimeException {
 
     public static GatewayError upstreamUnavailable() {
         return new GatewayError(Reason.UPSTREAM_UNAVAILABLE, null, "The model server could not be reached");
+    }
+
+    /**
+     * The pods tried answered 502 or 503 and no other may be tried: the gateway answers in OpenAI's shape, whatever shape
+     * the model server's error body had (vLLM's and others' differ).
+     */
+    public static GatewayError upstreamRefused(int status) {
+        return status == 503
+                ? new GatewayError(Reason.UPSTREAM_REFUSED, null,
+                        "The model server is unavailable (503) and no other could take the request")
+                : new GatewayError(Reason.UPSTREAM_UNAVAILABLE, null,
+                        "The model server answered " + status + " and no other could take the request");
     }
 
     public static GatewayError upstreamBroken() {

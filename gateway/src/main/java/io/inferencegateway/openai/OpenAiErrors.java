@@ -38,6 +38,7 @@ public final class OpenAiErrors {
             case SHUTTING_DOWN -> new Shape(503, SERVER, "shutting_down");
             case OVERLOADED -> new Shape(429, SERVER, "overloaded");
             case UPSTREAM_UNAVAILABLE -> new Shape(502, SERVER, "upstream_unavailable");
+            case UPSTREAM_REFUSED -> new Shape(503, SERVER, "upstream_refused");
             case UPSTREAM_BROKEN -> new Shape(502, SERVER, "upstream_broken");
             case UPSTREAM_TIMEOUT -> new Shape(504, SERVER, "upstream_timeout");
             case UNAUTHENTICATED -> new Shape(401, INVALID, "invalid_api_key");

@@ -1,9 +1,7 @@
 package io.inferencegateway.rollout;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
+import io.inferencegateway.domain.BoundedLruMap;
 import io.inferencegateway.domain.NanoClock;
 
 /**
@@ -94,17 +92,9 @@ public final class StickyVersions {
         }
     }
 
-    private static final class Stripe extends LinkedHashMap<Long, Entry> {
-        private final int capacity;
-
+    private static final class Stripe extends BoundedLruMap<Long, Entry> {
         Stripe(int capacity) {
-            super(16, 0.75f, true);
-            this.capacity = capacity;
-        }
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Entry> eldest) {
-            return size() > capacity;
+            super(capacity);
         }
     }
 }

@@ -27,7 +27,7 @@ enum VersionOutcome {
         GatewayError.Reason reason = r.error();
         if (reason != null) {
             return switch (reason) {
-                case OVERLOADED, NO_ENDPOINT -> REFUSAL;
+                case OVERLOADED, NO_ENDPOINT, UPSTREAM_REFUSED -> REFUSAL;
                 case UPSTREAM_UNAVAILABLE, UPSTREAM_BROKEN, UPSTREAM_TIMEOUT, INTERNAL -> ERROR;
                 case CLIENT_CLOSED -> OTHER;
                 default -> IGNORED; // the caller's request, credentials, tenant or limits; the gateway's drain

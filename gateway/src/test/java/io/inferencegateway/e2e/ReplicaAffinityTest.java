@@ -167,7 +167,7 @@ class ReplicaAffinityTest {
 
         assertThat(groupsOnOnePod(pods)).as("groups whose questions all went to one pod: %s", pods).isEqualTo(GROUPS);
         for (GatewayHarness g : gateways) {
-            assertThat(metric(g, "inference_gateway_prefix_sharing_messages_total", "direction=\"received\""))
+            assertThat(g.metric("inference_gateway_prefix_sharing_messages_total", "direction=\"received\""))
                     .as("decisions heard from the other replica").isGreaterThanOrEqualTo(GROUPS * 2);
         }
     }
@@ -193,17 +193,17 @@ class ReplicaAffinityTest {
 
         assertThat(groupsOnOnePod(whileAway)).as("each new prompt on its rendezvous home: %s", whileAway)
                 .isEqualTo(GROUPS);
-        assertThat(metric(gateways.get(0), "inference_gateway_prefix_sharing_messages_total", "direction=\"dropped\""))
+        assertThat(gateways.get(0).metric("inference_gateway_prefix_sharing_messages_total", "direction=\"dropped\""))
                 .isGreaterThan(0);
 
         redis.restart();
         awaitSharing(true);
-        double heard = metric(gateways.get(1), "inference_gateway_prefix_sharing_messages_total",
+        double heard = gateways.get(1).metric("inference_gateway_prefix_sharing_messages_total",
                 "direction=\"received\"");
         Map<Integer, List<Integer>> back = ask(List.of(0, 1), 100, 0, 4);
 
         assertThat(groupsOnOnePod(back)).as("groups whose questions all went to one pod: %s", back).isEqualTo(GROUPS);
-        assertThat(metric(gateways.get(1), "inference_gateway_prefix_sharing_messages_total", "direction=\"received\""))
+        assertThat(gateways.get(1).metric("inference_gateway_prefix_sharing_messages_total", "direction=\"received\""))
                 .isGreaterThan(heard);
     }
 
@@ -212,7 +212,7 @@ class ReplicaAffinityTest {
         await("prefix sharing " + (up ? "up" : "down") + " on every replica").atMost(Duration.ofSeconds(10))
                 .pollInterval(Duration.ofMillis(50)).until(() -> {
                     for (GatewayHarness g : gateways) {
-                        if (metric(g, "inference_gateway_prefix_sharing_up", "pool=\"llama\"") != (up ? 1 : 0)) {
+                        if (g.metric("inference_gateway_prefix_sharing_up", "pool=\"llama\"") != (up ? 1 : 0)) {
                             return false;
                         }
                     }
@@ -220,15 +220,4 @@ class ReplicaAffinityTest {
                 });
     }
 
-    /** The value of the first series of {@code name} whose labels contain {@code label}; NaN when there is none. */
-    static double metric(GatewayHarness gateway, String name, String label) throws Exception {
-        String text = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        for (String line : text.lines().toList()) {
-            if (line.startsWith(name + "{") && line.contains(label)) {
-                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return Double.NaN;
-    }
 }

@@ -136,8 +136,8 @@ class SessionAffinityEndToEndTest {
         });
         assertThat(used).as("the conversations spread over the fleet").hasSizeGreaterThan(1);
         for (GatewayHarness g : gateways) {
-            assertThat(metric(g, "inference_gateway_sessions", "pool=\"llama\"")).isEqualTo(8);
-            assertThat(metric(g, "inference_gateway_scheduler_picks_total", "reason=\"session_affinity\""))
+            assertThat(g.metric("inference_gateway_sessions", "pool=\"llama\"")).isEqualTo(8);
+            assertThat(g.metric("inference_gateway_scheduler_picks_total", "reason=\"session_affinity\""))
                     .isGreaterThan(0);
         }
     }
@@ -170,8 +170,8 @@ class SessionAffinityEndToEndTest {
         }
         assertThat(after).as("stays on its new pod once the old one has room").containsOnly(moved);
         for (GatewayHarness g : gateways) {
-            assertThat(metric(g, "inference_gateway_session_moves_total", "reason=\"saturated\"")).isEqualTo(1);
-            assertThat(metric(g, "inference_gateway_session_moves_total", "reason=\"pod_gone\"")).isZero();
+            assertThat(g.metric("inference_gateway_session_moves_total", "reason=\"saturated\"")).isEqualTo(1);
+            assertThat(g.metric("inference_gateway_session_moves_total", "reason=\"pod_gone\"")).isZero();
         }
     }
 
@@ -198,7 +198,7 @@ class SessionAffinityEndToEndTest {
         await("both gateways scrape the queue").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
                 .until(() -> {
                     for (GatewayHarness g : gateways) {
-                        if (!ok.test(metric(g, "inference_pool_average_queue_size", "name=\"llama\""))) {
+                        if (!ok.test(g.metric("inference_pool_average_queue_size", "name=\"llama\""))) {
                             return false;
                         }
                     }
@@ -206,15 +206,4 @@ class SessionAffinityEndToEndTest {
                 });
     }
 
-    /** The value of the first series of {@code name} whose labels contain {@code label}; NaN when there is none. */
-    static double metric(GatewayHarness gateway, String name, String label) throws Exception {
-        String text = HTTP.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-        for (String line : text.lines().toList()) {
-            if (line.startsWith(name + "{") && line.contains(label)) {
-                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return Double.NaN;
-    }
 }

@@ -100,9 +100,9 @@ class SessionAgreementMeasurement {
             System.out.println("SESSION-AGREEMENT reasons " + reasons);
             for (GatewayHarness g : gws) {
                 System.out.println("SESSION-AGREEMENT moves saturated="
-                        + SessionAffinityEndToEndTest.metric(g, "inference_gateway_session_moves_total",
+                        + g.metric("inference_gateway_session_moves_total",
                                 "reason=\"saturated\"")
-                        + " picks-session=" + SessionAffinityEndToEndTest.metric(g,
+                        + " picks-session=" + g.metric(
                                 "inference_gateway_scheduler_picks_total", "reason=\"session_affinity\""));
                 g.close();
             }

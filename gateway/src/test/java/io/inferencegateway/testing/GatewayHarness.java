@@ -2,6 +2,10 @@ package io.inferencegateway.testing;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,6 +16,8 @@ import io.inferencegateway.lab.simulator.SimulatedFleet;
 
 /** Runs the real gateway (Camel Main, the YAML routes, netty-http) in-process on a free port. */
 public final class GatewayHarness implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final GatewayServer server;
     private final int port;
@@ -98,6 +104,21 @@ public final class GatewayHarness implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * The value of the first series of {@code name} on the gateway's {@code /metrics} whose labels contain {@code label};
+     * NaN when there is none.
+     */
+    public double metric(String name, String label) throws IOException, InterruptedException {
+        String text = HTTP.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        for (String line : text.lines().toList()) {
+            if (line.startsWith(name + "{") && line.contains(label)) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return Double.NaN;
     }
 
     public String baseUrl() {

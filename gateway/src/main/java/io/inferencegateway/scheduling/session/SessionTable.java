@@ -2,9 +2,9 @@ package io.inferencegateway.scheduling.session;
 
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 
+import io.inferencegateway.domain.BoundedLruMap;
 import io.inferencegateway.domain.Endpoint;
 
 /**
@@ -171,17 +171,9 @@ public final class SessionTable {
     }
 
     /** An access-ordered map that drops its least recently seen session beyond its capacity. */
-    private static final class Segment extends LinkedHashMap<Long, Entry> {
-        private final int capacity;
-
+    private static final class Segment extends BoundedLruMap<Long, Entry> {
         Segment(int capacity) {
-            super(16, 0.75f, true);
-            this.capacity = capacity;
-        }
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Entry> eldest) {
-            return size() > capacity;
+            super(capacity);
         }
 
         /** Drops the sessions unseen for {@code idleNanos}: in access order, they are at the head. */

@@ -149,6 +149,16 @@ public final class GatewayProcess implements LoadTarget {
         return process.isAlive();
     }
 
+    /** The process id, for what only /proc tells (open files, threads). */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Waits until the process is gone, after {@link #kill} (at most the stop grace). */
+    public void awaitExit() throws InterruptedException {
+        process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** Returns once {@code GET /ready} answers 200; fails with the end of its log if it exits or the time runs out. */
     public void awaitReady(Duration timeout) throws IOException, InterruptedException {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
