@@ -95,6 +95,27 @@ public final class OutlierDetector implements RecentFailures {
         return in.isEmpty() || in.size() == candidates.size() ? candidates : in;
     }
 
+    /**
+     * The candidates that failed none of their requests in the current {@code interval}; all of them when each did (or
+     * outlier detection is off). What a failover picks among: a pod that answers 503 at once looks idle to the
+     * scorers, and until it is ejected a retry would go to it before a busy pod that serves (the chaos soak found three
+     * attempts spent so, docs/benchmarks/soak.md).
+     */
+    public List<Endpoint> notFailingLately(List<Endpoint> candidates) {
+        long now = clock.nanoTime();
+        List<Endpoint> clean = null;
+        for (int i = 0; i < candidates.size(); i++) {
+            Pod p = pods.get(candidates.get(i));
+            boolean failing = p != null && p.failureRatio(now) > 0;
+            if (failing && clean == null) {
+                clean = new ArrayList<>(candidates.subList(0, i));
+            } else if (!failing && clean != null) {
+                clean.add(candidates.get(i));
+            }
+        }
+        return clean == null || clean.isEmpty() ? candidates : clean;
+    }
+
     /** Pods ejected now (readmitting those whose time is up). */
     public int ejectedCount() {
         long now = clock.nanoTime();
