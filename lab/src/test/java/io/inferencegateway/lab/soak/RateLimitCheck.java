@@ -114,10 +114,13 @@ final class RateLimitCheck {
                     }
                 }
             }
-            for (CallOutcome o : outcomes) { // the client never saw whether these were admitted
-                if (o.call().tenant() == Tenant.BRONZE && o.status() == 0 && o.sentAtMillis() <= to
-                        && o.endedAtMillis() >= from) {
-                    bronzeUnseen++;
+            for (CallOutcome o : outcomes) { // the client never saw whether these were admitted (their replica died)
+                if (o.status() == 0 && o.sentAtMillis() <= to && o.endedAtMillis() >= from) {
+                    if (o.call().tenant() == Tenant.BRONZE) {
+                        bronzeUnseen++;
+                    } else if (o.call().tenant() == Tenant.SILVER) { // its reservation may stay, never settled
+                        unknownBound += o.call().prompt().length() / 3 + o.call().maxTokens() + 32;
+                    }
                 }
             }
             Counts c = e.getValue();
