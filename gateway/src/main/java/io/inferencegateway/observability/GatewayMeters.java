@@ -29,8 +29,15 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.netty4.NettyAllocatorMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.buffer.PooledByteBufAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,9 +83,20 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
         this.state = state;
     }
 
-    /** The registry the routes' {@code micrometer:} endpoints and {@code GET /metrics} share. */
+    /**
+     * The registry the routes' {@code micrometer:} endpoints and {@code GET /metrics} share, with the process's own
+     * health beside the gateway's: heap and direct buffers, threads, CPU, open file descriptors, uptime, and Netty's
+     * pooled allocator (where the request path's buffers live). All read when Prometheus scrapes, nothing per request.
+     */
     public static PrometheusMeterRegistry newRegistry() {
-        return new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new NettyAllocatorMetrics(PooledByteBufAllocator.DEFAULT).bindTo(registry);
+        return registry;
     }
 
     // ---------------------------------------------------------------- failover and outliers (request path)

@@ -50,6 +50,25 @@ class GatewayMetersTest {
     }
 
     @Test
+    void theScrapeCarriesTheProcessHealthBesideTheGateways() {
+        io.netty.buffer.ByteBuf held = io.netty.buffer.PooledByteBufAllocator.DEFAULT.directBuffer(64 * 1024);
+        try {
+            String text = GatewayMeters.newRegistry().scrape();
+            // what an operator's leak and saturation alerts read (docs/observability.md, "The process")
+            assertThat(text).contains("jvm_memory_used_bytes{area=\"heap\"", "jvm_buffer_memory_used_bytes{id=\"direct\"}",
+                    "jvm_threads_live_threads ", "process_cpu_usage ", "process_files_open_files ",
+                    "process_uptime_seconds ");
+            double pinnedDirect = text.lines().filter(l -> l.startsWith("netty_allocator_memory_pinned{")
+                    && l.contains("memory_type=\"direct\"")).mapToDouble(l -> Double.parseDouble(
+                            l.substring(l.lastIndexOf(' ') + 1))).sum();
+            assertThat(pinnedDirect).as("direct memory held by live pooled buffers, this one's included")
+                    .isGreaterThanOrEqualTo(64 * 1024);
+        } finally {
+            held.release();
+        }
+    }
+
+    @Test
     void podSeriesFollowWhatDiscoveryPutsInThePool() throws Exception {
         try (Gateway gateway = gateway()) {
             ModelPool pool = gateway.pools().pool("llama");

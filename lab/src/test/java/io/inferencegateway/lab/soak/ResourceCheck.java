@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 /**
  * The gateways' resources before the load (after the warm-up) and after it, each reading taken after a full GC
  * ({@code jcmd <pid> GC.run}) and a second of quiet. A replica killed and restarted is compared with
- * its first incarnation's baseline: same jar, same config. The gateway publishes no {@code jvm_*} meters, so it is read
+ * its first incarnation's baseline: same jar, same config. Each reading is taken
  * from outside: fds and threads from {@code /proc/<pid>}, heap used from {@code jcmd GC.heap_info}, and the resident
  * set (heap, Netty's direct arenas, everything) from {@code /proc/<pid>/status}. Tolerances: 16 fds, 8 threads, heap
  * 1.5 × baseline + 16 MiB, resident set baseline + 64 MiB (Netty's pooled arenas keep chunks they grew to), for a replica that ran the whole
