@@ -1,27 +1,18 @@
 package io.inferencegateway.lab.bench.report;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-
 /** The conversations scenario's report: conversations.md and conversations.json side by side. */
 public final class ConversationReport {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private ConversationReport() {
     }
 
     public static void write(Path dir, String command, String setup, List<ConversationSummary> runs) throws IOException {
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve("conversations.md"), markdown(command, setup, runs), StandardCharsets.UTF_8);
-        JSON.writeValue(dir.resolve("conversations.json").toFile(), runs);
+        JsonReport.writeWithMarkdown(dir, "conversations", markdown(command, setup, runs), runs);
     }
 
     public static String markdown(String command, String setup, List<ConversationSummary> runs) {

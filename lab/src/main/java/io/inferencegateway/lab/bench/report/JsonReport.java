@@ -1,6 +1,7 @@
 package io.inferencegateway.lab.bench.report;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -29,6 +30,16 @@ public final class JsonReport {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private JsonReport() {
+    }
+
+    /**
+     * A scenario's report as {@code <name>.md} and {@code <name>.json} side by side in {@code dir}: the page and every
+     * figure behind it.
+     */
+    public static void writeWithMarkdown(Path dir, String name, String markdown, Object figures) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(name + ".md"), markdown, StandardCharsets.UTF_8);
+        JSON.writeValue(dir.resolve(name + ".json").toFile(), figures);
     }
 
     public static void write(RunReport run, Path file) throws IOException {

@@ -1,27 +1,18 @@
 package io.inferencegateway.lab.bench.report;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-
 /** The rollout scenario's report: rollout.md and rollout.json side by side. */
 public final class RolloutReport {
-
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private RolloutReport() {
     }
 
     public static void write(Path dir, String command, String setup, List<RolloutOutcome> runs) throws IOException {
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve("rollout.md"), markdown(command, setup, runs), StandardCharsets.UTF_8);
-        JSON.writeValue(dir.resolve("rollout.json").toFile(), runs);
+        JsonReport.writeWithMarkdown(dir, "rollout", markdown(command, setup, runs), runs);
     }
 
     public static String markdown(String command, String setup, List<RolloutOutcome> runs) {
