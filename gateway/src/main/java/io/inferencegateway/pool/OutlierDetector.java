@@ -96,24 +96,24 @@ public final class OutlierDetector implements RecentFailures {
     }
 
     /**
-     * The candidates that failed none of their requests in the current {@code interval}; all of them when each did (or
-     * outlier detection is off). What a failover picks among: a pod that answers 503 at once looks idle to the
-     * scorers, and until it is ejected a retry would go to it before a busy pod that serves (the chaos soak found three
-     * attempts spent so, docs/benchmarks/soak.md).
+     * The candidates whose last request did not fail (or that had none yet); all of them when each one's did. What a
+     * failover picks among: a pod that answers 503 at once looks idle to the scorers, and until it is ejected a retry
+     * would go to it before a busy pod that serves (the chaos soak found three attempts spent so,
+     * docs/benchmarks/soak.md). Only failovers read it: a first pick still reaches such a pod, so its next success
+     * clears it.
      */
-    public List<Endpoint> notFailingLately(List<Endpoint> candidates) {
-        long now = clock.nanoTime();
-        List<Endpoint> clean = null;
+    public List<Endpoint> lastRequestServed(List<Endpoint> candidates) {
+        List<Endpoint> served = null;
         for (int i = 0; i < candidates.size(); i++) {
             Pod p = pods.get(candidates.get(i));
-            boolean failing = p != null && p.failureRatio(now) > 0;
-            if (failing && clean == null) {
-                clean = new ArrayList<>(candidates.subList(0, i));
-            } else if (!failing && clean != null) {
-                clean.add(candidates.get(i));
+            boolean failed = p != null && p.lastFailed();
+            if (failed && served == null) {
+                served = new ArrayList<>(candidates.subList(0, i));
+            } else if (!failed && served != null) {
+                served.add(candidates.get(i));
             }
         }
-        return clean == null || clean.isEmpty() ? candidates : clean;
+        return served == null || served.isEmpty() ? candidates : served;
     }
 
     /** Pods ejected now (readmitting those whose time is up). */
@@ -188,6 +188,10 @@ public final class OutlierDetector implements RecentFailures {
             ejected.decrementAndGet();
             listener.readmitted(pool, endpoint);
             return false;
+        }
+
+        synchronized boolean lastFailed() {
+            return consecutive > 0;
         }
 
         synchronized double failureRatio(long now) {

@@ -70,7 +70,7 @@ public final class Placement {
 
     /**
      * The current endpoint could not be reached: moves the request to another endpoint of the pool that
-     * was not tried yet (one that failed nothing lately, while there is such), or returns null when none is left.
+     * was not tried yet (one whose last request did not fail, while there is such), or returns null when none is left.
      */
     public synchronized Endpoint failover() {
         commit();
@@ -80,7 +80,7 @@ public final class Placement {
         if (left.isEmpty()) {
             return null;
         }
-        left = pool.outliers().notFailingLately(pool.outliers().admitted(left));
+        left = pool.outliers().lastRequestServed(pool.outliers().admitted(left));
         PendingPick next;
         try {
             next = pool.policy().decide(request, left);

@@ -89,15 +89,18 @@ class PlacementTest {
     }
 
     @Test
-    void aFailoverPassesOverAPodThatFailedLatelyWhileAnotherDidNot() {
+    void aFailoverPassesOverAPodWhoseLastRequestFailedWhileAnotherServed() {
         Endpoint c = Endpoint.parse("10.0.0.3:8000");
         ModelPool three = new ModelPool(PoolConfig.builder("m").name("p").endpoints(List.of(A, B, c))
                 .routeTimeout(Duration.ofSeconds(30)).build(), policy, List.of(A, B, c), inFlight, NanoClock.SYSTEM);
+        three.outliers().success(B);
         three.outliers().failure(B); // B answered another request 503 a moment ago; the policy would pick it first
         Placement p = Placement.choose(three, new InferenceRequest("m", null, "prompt", 1, false));
         assertThat(p.failover()).isEqualTo(c);
         three.outliers().failure(c);
-        assertThat(p.failover()).as("one that failed lately is still tried when no other is left").isEqualTo(B);
+        assertThat(p.failover()).as("one whose last request failed is still tried when no other is left").isEqualTo(B);
+        three.outliers().success(B);
+        assertThat(three.outliers().lastRequestServed(List.of(A, B, c))).as("a success clears it").containsExactly(A, B);
     }
 
     @Test
