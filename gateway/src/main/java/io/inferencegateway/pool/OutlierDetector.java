@@ -116,6 +116,24 @@ public final class OutlierDetector implements RecentFailures {
         return served == null || served.isEmpty() ? candidates : served;
     }
 
+    /**
+     * Takes over what {@code previous} (the same pool before a reload rebuilt it) knew of each pod: its recent
+     * outcomes and its ejection, so that a reload readmits no failing pod and forgets no 503 a failover should pass
+     * over (the chaos soak's reloads every few seconds did both). Call before the pool serves.
+     */
+    public void adopt(OutlierDetector previous) {
+        if (!config.enabled()) {
+            return;
+        }
+        previous.pods.forEach((endpoint, old) -> {
+            Pod p = new Pod(endpoint);
+            if (old.copyTo(p)) {
+                ejected.incrementAndGet();
+            }
+            pods.put(endpoint, p);
+        });
+    }
+
     /** Pods ejected now (readmitting those whose time is up). */
     public int ejectedCount() {
         long now = clock.nanoTime();
@@ -188,6 +206,18 @@ public final class OutlierDetector implements RecentFailures {
             ejected.decrementAndGet();
             listener.readmitted(pool, endpoint);
             return false;
+        }
+
+        /** Copies this pod's state into {@code next}, a fresh detector's; true when it is ejected. */
+        synchronized boolean copyTo(Pod next) {
+            next.consecutive = consecutive;
+            next.windowStart = windowStart;
+            next.windowRequests = windowRequests;
+            next.windowFailures = windowFailures;
+            next.timesEjected = timesEjected;
+            next.ejectedUntil = ejectedUntil;
+            next.probing = probing;
+            return ejectedUntil != 0;
         }
 
         synchronized boolean lastFailed() {

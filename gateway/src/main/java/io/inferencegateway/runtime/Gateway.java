@@ -247,8 +247,8 @@ public final class Gateway implements AutoCloseable {
 
     /**
      * Applies a new validated config without stopping: pools whose config is unchanged are kept as they are
-     * (policy state, endpoints), changed and added pools are built afresh and get the pods discovery already
-     * knows for an unchanged selector, and the pool set is swapped in one write. Requests already routed
+     * (policy state, endpoints), changed and added pools are built afresh (a changed pool keeping what its outlier
+     * detection knew) and get the pods discovery already knows for an unchanged selector, and the pool set is swapped in one write. Requests already routed
      * finish on the pool they started with. Listeners (the per-pool routes) run after the swap.
      */
     public synchronized PoolChanges reload(GatewayConfig next) {
@@ -260,7 +260,15 @@ public final class Gateway implements AutoCloseable {
         List<ModelPool> list = new ArrayList<>();
         for (PoolConfig p : next.pools()) {
             ModelPool old = before.pool(p.name());
-            list.add(old != null && old.config().equals(p) ? old : newPool(p));
+            if (old != null && old.config().equals(p)) {
+                list.add(old);
+            } else {
+                ModelPool pool = newPool(p);
+                if (old != null) { // the same pool, reconfigured: its pods failed what they failed
+                    pool.outliers().adopt(old.outliers());
+                }
+                list.add(pool);
+            }
         }
         ModelPools after = new ModelPools(list);
         predictors.keySet().retainAll(next.pools().stream().map(Gateway::predictorKey).toList());

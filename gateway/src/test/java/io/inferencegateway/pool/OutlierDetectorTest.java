@@ -55,6 +55,25 @@ class OutlierDetectorTest {
     }
 
     @Test
+    void aPoolRebuiltByAReloadKeepsWhatItsPodsFailed() {
+        fail(A, 3); // ejected for 30 s
+        detector.failure(B); // answered 503 a moment ago
+        OutlierDetector rebuilt = detector(config, POOL.size());
+        rebuilt.adopt(detector);
+
+        assertThat(rebuilt.isEjected(A)).as("a reload readmits no failing pod").isTrue();
+        assertThat(rebuilt.ejectedCount()).isOne();
+        assertThat(rebuilt.lastRequestServed(rebuilt.admitted(POOL))).as("a failover passes over A, ejected, and B")
+                .containsExactly(C, D);
+        advance(Duration.ofSeconds(31));
+        assertThat(rebuilt.isEjected(A)).as("its ejection ends when it would have").isFalse();
+        rebuilt.failure(A);
+        assertThat(rebuilt.isEjected(A)).as("on probation, and ejected longer the second time").isTrue();
+        assertThat(events).containsExactly("ejected 10.0.0.1:8000 30s", "readmitted 10.0.0.1:8000",
+                "ejected 10.0.0.1:8000 60s");
+    }
+
+    @Test
     void consecutiveFailuresEjectAndASuccessResetsTheRun() {
         fail(A, 2);
         detector.success(A);
