@@ -2,6 +2,7 @@ package io.inferencegateway.lab.regions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -45,7 +46,9 @@ class RegionNamespaceIT {
             assertThat(connects(new InetSocketAddress(ns.namespaceAddress(), 9100))).isTrue();
             assertThat(connects(new InetSocketAddress("127.0.0.1", 9100)))
                     .as("the host's loopback is not the namespace's").isFalse();
-            assertThat(Files.readString(pod.log())).contains("pod 0 listening on");
+            // the port answers before the process's announcement is flushed whole (CI once read "pod " alone)
+            await("the pod's announcement").atMost(READY).until(() -> Files.readString(pod.log())
+                    .contains("pod 0 listening on"));
         }
         assertThat(pod.isAlive()).isFalse();
         assertThat(RegionNamespace.namespaces()).doesNotContain("igw-nstest");
