@@ -6,11 +6,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
@@ -39,14 +36,7 @@ public final class RedisLimitStore implements LimitStore {
     /** @param resources the gateway's Lettuce threads; they outlive this store */
     public RedisLimitStore(URI url, Duration timeout, ClientResources resources) {
         this.uri = RedisURI.create(url);
-        this.uri.setTimeout(timeout);
-        this.client = RedisClient.create(resources, uri);
-        client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(1)).build())
-                .build());
+        this.client = RedisScript.failFastClient(uri, timeout, resources);
         connect();
     }
 

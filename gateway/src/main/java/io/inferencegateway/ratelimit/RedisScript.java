@@ -6,12 +6,19 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.resource.ClientResources;
 
 /**
  * A Lua script the gateway runs on Redis (the rate limits', the rollouts'): read once from the classpath, sent by its
@@ -37,6 +44,22 @@ public final class RedisScript {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A client for {@code uri} that fails fast while Redis is away, as the scripts' callers want: commands rejected, not
+     * queued, while disconnected; each one bounded by {@code timeout}; reconnecting by itself.
+     */
+    public static RedisClient failFastClient(RedisURI uri, Duration timeout, ClientResources resources) {
+        uri.setTimeout(timeout);
+        RedisClient client = RedisClient.create(resources, uri);
+        client.setOptions(ClientOptions.builder()
+                .autoReconnect(true)
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(timeout))
+                .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(1)).build())
+                .build());
+        return client;
     }
 
     /** EVALSHA, and EVAL when Redis answers NOSCRIPT; the reply is a list. */

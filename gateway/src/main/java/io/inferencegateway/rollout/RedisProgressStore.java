@@ -9,11 +9,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.inferencegateway.ratelimit.RedisScript;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
@@ -40,14 +37,7 @@ final class RedisProgressStore implements ProgressStore {
 
     RedisProgressStore(URI url, Duration timeout, ClientResources resources) {
         this.uri = RedisURI.create(url);
-        uri.setTimeout(timeout);
-        this.client = RedisClient.create(resources, uri);
-        client.setOptions(ClientOptions.builder()
-                .autoReconnect(true)
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(timeout))
-                .socketOptions(SocketOptions.builder().connectTimeout(Duration.ofSeconds(1)).build())
-                .build());
+        this.client = RedisScript.failFastClient(uri, timeout, resources);
     }
 
     /** The connection; a failed attempt is retried at the next call (once per analysis interval). */
