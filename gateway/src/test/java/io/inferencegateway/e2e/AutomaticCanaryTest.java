@@ -29,8 +29,8 @@ import com.openai.errors.InternalServerException;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**

@@ -28,9 +28,9 @@ import com.openai.errors.RateLimitException;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
 import io.inferencegateway.domain.Endpoint;
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.pool.FlowControl;
 import io.inferencegateway.testing.ChatRequests;

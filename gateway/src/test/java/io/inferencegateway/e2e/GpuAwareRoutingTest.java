@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.runtime.Gateway;
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**

@@ -28,8 +28,8 @@ import com.openai.models.responses.Response;
 import com.openai.models.responses.ResponseCreateParams;
 import com.openai.models.responses.ResponseStreamEvent;
 
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**

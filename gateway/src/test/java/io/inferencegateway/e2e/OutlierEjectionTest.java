@@ -13,8 +13,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
 import io.inferencegateway.testing.TestUpstream;
 

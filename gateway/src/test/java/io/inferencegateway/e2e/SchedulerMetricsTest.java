@@ -25,9 +25,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**

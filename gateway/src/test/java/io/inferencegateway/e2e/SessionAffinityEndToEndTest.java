@@ -24,9 +24,9 @@ import com.openai.client.okhttp.OpenAIOkHttpClient;
 import com.openai.models.chat.completions.ChatCompletion;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**

@@ -17,10 +17,10 @@ import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.EngineDialect;
 import io.inferencegateway.metrics.EngineDialects;
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.MetricsDialect;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.MetricsDialect;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
 
 /** What the simulator publishes for each engine, the gateway's own parser reads back as the engine's state. */
 class SimulatorMetricsRoundTripTest {

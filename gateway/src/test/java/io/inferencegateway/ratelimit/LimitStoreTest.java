@@ -11,7 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.lab.simulator.RedisServer;
+import io.inferencegateway.simulator.RedisServer;
 import io.inferencegateway.runtime.RedisClientResources;
 
 /**

@@ -21,10 +21,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.inferencegateway.auth.ApiKeys;
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
-import io.inferencegateway.lab.simulator.RedisServer;
+import io.inferencegateway.simulator.RedisServer;
 
 /**
  * Tenants' limits end to end (docs/auth.md), the same checks on a gateway counting in its own memory and on one

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.domain.NanoClock;
-import io.inferencegateway.lab.simulator.RedisServer;
+import io.inferencegateway.simulator.RedisServer;
 import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.PoolChanges;

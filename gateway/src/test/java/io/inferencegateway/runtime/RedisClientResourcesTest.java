@@ -15,7 +15,7 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
-import io.inferencegateway.lab.simulator.RedisServer;
+import io.inferencegateway.simulator.RedisServer;
 import io.inferencegateway.ratelimit.RateLimiter;
 
 /**

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.inferencegateway.camel.GatewayServer;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedFleet;
 
 /** Runs the real gateway (Camel Main, the YAML routes, netty-http) in-process on a free port. */
 public final class GatewayHarness implements AutoCloseable {

@@ -26,7 +26,7 @@ class LabArchitectureTest {
                 .should().onlyDependOnClassesThat(not(resideInAPackage("io.inferencegateway.."))
                         .or(resideInAPackage("io.inferencegateway.lab.bench.."))
                         .or(resideInAPackage("io.inferencegateway.lab.regions.."))
-                        .or(resideInAPackage("io.inferencegateway.lab.simulator..")))
+                        .or(resideInAPackage("io.inferencegateway.simulator..")))
                 .check(LAB);
     }
 

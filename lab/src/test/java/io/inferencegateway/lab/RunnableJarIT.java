@@ -16,7 +16,7 @@ class RunnableJarIT {
         try (JarFile jar = new JarFile(Path.of(System.getProperty("gateway.jar")).toFile())) {
             assertThat(jar.stream().map(ZipEntry::getName).toList()).contains(
                     "io/inferencegateway/lab/cli/InferenceGatewayCli.class",
-                    "io/inferencegateway/lab/simulator/SimulatedFleet.class",
+                    "io/inferencegateway/simulator/SimulatedFleet.class",
                     "io/inferencegateway/camel/ServeCommand.class",
                     "io/inferencegateway/camel/UpstreamComponent.class",
                     "routes/inference.camel.yaml");

@@ -10,7 +10,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.domain.Endpoint;
-import io.inferencegateway.lab.simulator.RedisServer;
+import io.inferencegateway.simulator.RedisServer;
 import io.inferencegateway.runtime.RedisClientResources;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 

@@ -12,11 +12,11 @@ import io.inferencegateway.lab.bench.workload.ChatMessage;
 import io.inferencegateway.lab.bench.workload.RequestSpec;
 import io.inferencegateway.lab.bench.workload.Seeds;
 import io.inferencegateway.lab.bench.workload.Workload;
-import io.inferencegateway.lab.simulator.EngineConfig;
-import io.inferencegateway.lab.simulator.EngineCore;
-import io.inferencegateway.lab.simulator.SimRequest;
-import io.inferencegateway.lab.simulator.Tokenizer;
-import io.inferencegateway.lab.simulator.VirtualTimeRunner;
+import io.inferencegateway.simulator.EngineConfig;
+import io.inferencegateway.simulator.EngineCore;
+import io.inferencegateway.simulator.SimRequest;
+import io.inferencegateway.simulator.Tokenizer;
+import io.inferencegateway.simulator.VirtualTimeRunner;
 
 /**
  * Measures how many requests per second a fleet can sustain on a workload, with the simulator itself

@@ -16,8 +16,8 @@ import io.inferencegateway.lab.bench.global.GlobalPolicy;
 import io.inferencegateway.lab.bench.global.RegionProfile;
 import io.inferencegateway.lab.bench.global.TierConfigWriter;
 import io.inferencegateway.lab.regions.DelayProxy;
-import io.inferencegateway.lab.simulator.MetricsDialect;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.MetricsDialect;
+import io.inferencegateway.simulator.SimulatedFleet;
 
 /**
  * {@code demo --clusters N}: N simulated regions, each its pods and its cluster gateway (in this process), a delayed

@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
-import io.inferencegateway.lab.simulator.Calibration;
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.MetricsDialect;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.Calibration;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.MetricsDialect;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

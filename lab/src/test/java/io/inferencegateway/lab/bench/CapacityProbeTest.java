@@ -20,8 +20,8 @@ import io.inferencegateway.lab.bench.workload.ChatMessage;
 import io.inferencegateway.lab.bench.workload.RequestSpec;
 import io.inferencegateway.lab.bench.workload.Workload;
 import io.inferencegateway.lab.bench.workload.WorkloadShape;
-import io.inferencegateway.lab.simulator.EngineCore;
-import io.inferencegateway.lab.simulator.VirtualTimeRunner;
+import io.inferencegateway.simulator.EngineCore;
+import io.inferencegateway.simulator.VirtualTimeRunner;
 
 class CapacityProbeTest {
 

@@ -26,9 +26,9 @@ import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.metrics.EndpointMetrics;
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.MetricsDialect;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.MetricsDialect;
+import io.inferencegateway.simulator.SimulatedPod;
 import io.inferencegateway.testing.GatewayHarness;
 import picocli.CommandLine;
 

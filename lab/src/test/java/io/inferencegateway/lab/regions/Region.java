@@ -22,7 +22,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import io.inferencegateway.lab.regions.DelayProxy.CutMode;
-import io.inferencegateway.lab.simulator.FleetOptions;
+import io.inferencegateway.simulator.FleetOptions;
 
 /**
  * One region of the global tier's end-to-end tests: in a namespace of its own ({@link RegionNamespace}), N simulated

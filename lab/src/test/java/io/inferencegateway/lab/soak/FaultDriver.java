@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
-import io.inferencegateway.lab.simulator.RedisServer;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.RedisServer;
+import io.inferencegateway.simulator.SimulatedPod;
 
 /**
  * Plays the fault schedule on time: each fault is injected at its moment and healed at its end, and both moments go

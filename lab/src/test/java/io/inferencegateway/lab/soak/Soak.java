@@ -24,7 +24,7 @@ import io.inferencegateway.lab.bench.fleet.FleetSpec;
 import io.inferencegateway.lab.bench.gateway.GatewayProcess;
 import io.inferencegateway.lab.bench.workload.IntRange;
 import io.inferencegateway.lab.bench.workload.UniquePromptWorkload;
-import io.inferencegateway.lab.simulator.RedisServer;
+import io.inferencegateway.simulator.RedisServer;
 import io.inferencegateway.lab.soak.CallOutcome.Kind;
 import io.inferencegateway.lab.soak.PlannedCall.Tenant;
 import io.inferencegateway.testing.MockCluster;

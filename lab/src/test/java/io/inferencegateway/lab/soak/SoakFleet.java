@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
 import io.inferencegateway.testing.MockCluster;
 
 /**

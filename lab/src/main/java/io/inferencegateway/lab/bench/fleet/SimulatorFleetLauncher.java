@@ -3,9 +3,9 @@ package io.inferencegateway.lab.bench.fleet;
 import java.net.InetSocketAddress;
 import java.util.List;
 
-import io.inferencegateway.lab.simulator.FleetOptions;
-import io.inferencegateway.lab.simulator.SimulatedFleet;
-import io.inferencegateway.lab.simulator.SimulatedPod;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.simulator.SimulatedPod;
 
 /** Starts a fleet of simulated vLLM pods (the referee) on ephemeral loopback ports. */
 public final class SimulatorFleetLauncher implements FleetLauncher {

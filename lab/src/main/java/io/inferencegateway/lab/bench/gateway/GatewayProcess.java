@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
-import io.inferencegateway.lab.simulator.RedisServer;
+import io.inferencegateway.simulator.RedisServer;
 
 /**
  * The gateway as a child process: {@code <command> serve --config FILE --port N}, talked to over

@@ -4,7 +4,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
-import io.inferencegateway.lab.simulator.RedisServer;
+import io.inferencegateway.simulator.RedisServer;
 
 /**
  * N gateway processes with the same config in front of one fleet, as a Kubernetes Service sees its
