@@ -50,7 +50,7 @@ public class Authenticate extends AsyncProcessorSupport {
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         GatewayRequest request = GatewayExchange.request(exchange);
-        if (request.route().auth() == IngressRoute.Auth.CLUSTER) {
+        if (request.route().auth() == IngressRoute.AuthRule.CLUSTER) {
             ClusterToken token = clusterToken.get();
             if (token != null) {
                 if (!token.accepts(request.headers().get("authorization"))) {

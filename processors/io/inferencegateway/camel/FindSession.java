@@ -32,7 +32,7 @@ public class FindSession implements Processor {
     /** The first key of the pool's order that the request carries, non-empty; null when none. */
     static String key(SessionAffinityConfig sessions, GatewayRequest request) {
         InferenceRequest parsed = request.parsed();
-        List<SessionAffinityConfig.Key> keys = sessions.keys();
+        List<SessionAffinityConfig.SessionKey> keys = sessions.keys();
         for (int i = 0; i < keys.size(); i++) {
             String value = switch (keys.get(i)) {
                 case PROMPT_CACHE_KEY -> parsed.promptCacheKey();

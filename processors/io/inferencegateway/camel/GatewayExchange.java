@@ -26,7 +26,7 @@ public final class GatewayExchange {
     /** Puts {@code request} on {@code exchange}, to be told when the exchange ends. */
     public static GatewayRequest begin(Exchange exchange, GatewayRequest request) {
         exchange.setProperty(REQUEST, request);
-        exchange.getExchangeExtension().addOnCompletion(new Ending(request));
+        exchange.getExchangeExtension().addOnCompletion(new ExchangeEnding(request));
         return request;
     }
 
@@ -40,10 +40,10 @@ public final class GatewayExchange {
      * Tells the request its exchange ended, however it ended: rendered failures are handled, so an on-failure hook
      * alone would miss them.
      */
-    private static final class Ending extends SynchronizationAdapter {
+    private static final class ExchangeEnding extends SynchronizationAdapter {
         private final GatewayRequest request;
 
-        Ending(GatewayRequest request) {
+        ExchangeEnding(GatewayRequest request) {
             this.request = request;
         }
 

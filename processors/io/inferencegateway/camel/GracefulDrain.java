@@ -39,11 +39,11 @@ public final class GracefulDrain extends LifecycleStrategySupport implements Cam
     /** Its name in routes/gateway-beans.camel.yaml. */
     static final String BEAN = "gracefulDrain";
 
-    private enum State { SERVING, DRAINING, REFUSING }
+    private enum DrainState { SERVING, DRAINING, REFUSING }
 
     private final InFlightRequests inFlight;
     private CamelContext camelContext;
-    private volatile State state = State.SERVING;
+    private volatile DrainState state = DrainState.SERVING;
     private Duration drainDelay = Duration.ZERO;
     private Duration drainTimeout = Duration.ofSeconds(30);
 
@@ -78,19 +78,19 @@ public final class GracefulDrain extends LifecycleStrategySupport implements Cam
 
     /** True once the stop began: {@code GET /ready} answers 503 (Readiness). */
     public boolean draining() {
-        return state != State.SERVING;
+        return state != DrainState.SERVING;
     }
 
     /** The ingress step after dispatch (routes/openai-ingress.camel.yaml). */
     @Override
     public void process(Exchange exchange) {
-        State now = state;
-        if (now == State.SERVING) {
+        DrainState now = state;
+        if (now == DrainState.SERVING) {
             return;
         }
         // clients reconnect, through the load balancer, to an instance that stays
         exchange.setProperty(NettyHttpConstants.CONNECTION, "close");
-        if (now == State.REFUSING && !GatewayExchange.request(exchange).route().answeredWhileDraining()) {
+        if (now == DrainState.REFUSING && !GatewayExchange.request(exchange).route().answeredWhileDraining()) {
             throw GatewayError.shuttingDown();
         }
     }
@@ -99,17 +99,17 @@ public final class GracefulDrain extends LifecycleStrategySupport implements Cam
     public void onContextStopping(CamelContext context) {
         // the YAML DSL may build a bean more than once while it loads routes/gateway-beans.camel.yaml; only the one
         // bound as gracefulDrain (the one Readiness and the ingress use) drains
-        if (state != State.SERVING || context.getRegistry().lookupByName(BEAN) != this) {
+        if (state != DrainState.SERVING || context.getRegistry().lookupByName(BEAN) != this) {
             return;
         }
         long start = System.nanoTime();
         long deadline = start + drainTimeout.toNanos();
-        state = State.DRAINING;
+        state = DrainState.DRAINING;
         LOG.info("Draining: not ready; serving new requests for {} more, then waiting up to {} for {} in flight",
                 drainDelay, drainTimeout, inFlight(context));
         try {
             sleepUntil(Math.min(deadline, start + drainDelay.toNanos()));
-            state = State.REFUSING;
+            state = DrainState.REFUSING;
             while (inFlight(context) > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(50);
             }

@@ -23,11 +23,11 @@ import org.apache.camel.support.service.ServiceHelper;
 public final class PathDispatch implements Processor, Expression {
 
     /** A route of the table and its {@code direct:} endpoint, resolved on first use (again should Camel stop it). */
-    private static final class Target {
+    private static final class RouteEndpoint {
         final String route;
         volatile Endpoint endpoint;
 
-        Target(String route) {
+        RouteEndpoint(String route) {
             this.route = route;
         }
 
@@ -42,13 +42,13 @@ public final class PathDispatch implements Processor, Expression {
     }
 
     private final DispatchTable table;
-    private final Map<String, Target> targets = new HashMap<>();
+    private final Map<String, RouteEndpoint> targets = new HashMap<>();
 
     /** @param table the dispatch table's text (see {@link DispatchTable}) */
     public PathDispatch(String table) {
         this.table = new DispatchTable(table);
         for (String route : this.table.routeIds()) {
-            targets.put(route, new Target(route));
+            targets.put(route, new RouteEndpoint(route));
         }
     }
 

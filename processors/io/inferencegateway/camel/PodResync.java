@@ -24,7 +24,7 @@ public final class PodResync implements AggregationStrategy {
     private static final Logger LOG = LoggerFactory.getLogger("io.inferencegateway.discovery.resync");
 
     /** The resync under way: its pool and the ticket taken before the list. */
-    private record Resync(String pool, DiscoveredPool.ResyncTicket ticket) {
+    private record PendingResync(String pool, DiscoveredPool.ResyncTicket ticket) {
     }
 
     private static final String RESYNC = "gatewayResync";
@@ -47,7 +47,7 @@ public final class PodResync implements AggregationStrategy {
             exchange.setRouteStop(true);
             return;
         }
-        exchange.setProperty(RESYNC, new Resync(pool, ticket));
+        exchange.setProperty(RESYNC, new PendingResync(pool, ticket));
         exchange.getMessage().setHeader(KubernetesConstants.KUBERNETES_NAMESPACE_NAME, ticket.pool().namespace());
         exchange.getMessage().setHeader(KubernetesConstants.KUBERNETES_PODS_LABELS, ticket.pool().matchLabels());
     }
@@ -55,7 +55,7 @@ public final class PodResync implements AggregationStrategy {
     /** Applies the listed pods to the pool that asked for them and re-opens a watch that missed changes. */
     @Override
     public Exchange aggregate(Exchange tick, Exchange listed) {
-        Resync resync = tick.getProperty(RESYNC, Resync.class);
+        PendingResync resync = tick.getProperty(RESYNC, PendingResync.class);
         Exception failure = listed.getException();
         if (failure != null) {
             LOG.warn("pool {}: listing pods in namespace {} failed: {}", resync.pool(),

@@ -23,7 +23,7 @@ public class ResolveModelPool implements Processor {
     @Override
     public void process(Exchange exchange) {
         GatewayRequest request = GatewayExchange.request(exchange);
-        ModelPools.Target target = pools.get().resolve(request.model());
+        ModelPools.Resolution target = pools.get().resolve(request.model());
         if (target != null) {
             request.servedBy(target.pool(), target.adapter());
         }

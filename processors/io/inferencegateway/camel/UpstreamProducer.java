@@ -56,7 +56,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
     @Override
     public boolean process(Exchange exchange, AsyncCallback callback) {
         try {
-            new Attempt(exchange, callback).start();
+            new UpstreamAttempt(exchange, callback).start();
             return false;
         } catch (RuntimeException e) {
             exchange.setException(e);
@@ -66,7 +66,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
     }
 
     /** One request's way to a model server, across failovers. */
-    private final class Attempt implements UpstreamListener {
+    private final class UpstreamAttempt implements UpstreamListener {
         private final Exchange exchange;
         private final AsyncCallback callback;
         private final GatewayRequest request;
@@ -76,7 +76,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
         private final boolean askedForUsage;
         private volatile UpstreamCall call;
 
-        Attempt(Exchange exchange, AsyncCallback callback) {
+        UpstreamAttempt(Exchange exchange, AsyncCallback callback) {
             this.exchange = exchange;
             this.callback = callback;
             this.request = GatewayExchange.request(exchange);
@@ -176,11 +176,11 @@ final class UpstreamProducer extends DefaultAsyncProducer {
 
         @Override
         public void onFailure(UpstreamFailure failure) {
-            UpstreamFailure.Kind kind = failure.kind();
-            if (kind == UpstreamFailure.Kind.CONNECT || kind == UpstreamFailure.Kind.BROKEN) {
+            UpstreamFailure.Stage kind = failure.kind();
+            if (kind == UpstreamFailure.Stage.CONNECT || kind == UpstreamFailure.Stage.BROKEN) {
                 placement.pool().outliers().failure(placement.endpoint());
                 // a refused connection sent nothing, so it costs no pod anything: bounded, but not budgeted
-                boolean sent = kind == UpstreamFailure.Kind.BROKEN;
+                boolean sent = kind == UpstreamFailure.Stage.BROKEN;
                 if (failover(sent ? "reset" : "connect", sent)) {
                     return;
                 }

@@ -31,13 +31,13 @@ public final class ApiKeys implements AutoCloseable {
     private static final String PREFIX = "sha256:";
 
     private final Path file;
-    private volatile Map<String, Entry> byHash;
+    private volatile Map<String, KeyEntry> byHash;
     private final MountedFileWatcher watcher;
 
-    private record Entry(byte[] hash, String tenant) {
+    private record KeyEntry(byte[] hash, String tenant) {
     }
 
-    private ApiKeys(Path file, byte[] content, Map<String, Entry> byHash) {
+    private ApiKeys(Path file, byte[] content, Map<String, KeyEntry> byHash) {
         this.file = file;
         this.byHash = byHash;
         this.watcher = MountedFileWatcher.start(file, "API key file", content, this::reread);
@@ -51,7 +51,7 @@ public final class ApiKeys implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read spec.auth.apiKeys.file " + file + ": " + e.getMessage());
         }
-        Map<String, Entry> byHash;
+        Map<String, KeyEntry> byHash;
         try {
             byHash = parse(new String(content, StandardCharsets.UTF_8));
         } catch (IllegalArgumentException e) {
@@ -64,7 +64,7 @@ public final class ApiKeys implements AutoCloseable {
     /** The tenant of {@code presentedKey}, or null when it is not a listed key. */
     public String tenantOf(String presentedKey) {
         byte[] hash = sha256(presentedKey);
-        Entry e = byHash.get(HexFormat.of().formatHex(hash));
+        KeyEntry e = byHash.get(HexFormat.of().formatHex(hash));
         return e != null && MessageDigest.isEqual(e.hash(), hash) ? e.tenant() : null;
     }
 
@@ -83,8 +83,8 @@ public final class ApiKeys implements AutoCloseable {
         }
     }
 
-    static Map<String, Entry> parse(String text) {
-        Map<String, Entry> out = new HashMap<>();
+    static Map<String, KeyEntry> parse(String text) {
+        Map<String, KeyEntry> out = new HashMap<>();
         String[] lines = text.split("\n", -1);
         for (int n = 0; n < lines.length; n++) {
             String line = lines[n];
@@ -104,7 +104,7 @@ public final class ApiKeys implements AutoCloseable {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("line " + (n + 1) + " has a hash that is not hex");
             }
-            if (out.put(hex, new Entry(digest, parts[1])) != null) {
+            if (out.put(hex, new KeyEntry(digest, parts[1])) != null) {
                 throw new IllegalArgumentException("line " + (n + 1) + " repeats a key");
             }
         }

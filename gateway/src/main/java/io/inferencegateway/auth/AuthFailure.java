@@ -4,7 +4,7 @@ package io.inferencegateway.auth;
 public final class AuthFailure extends RuntimeException {
 
     /** Why, as a bounded metric label. */
-    public enum Kind {
+    public enum Cause {
         MISSING, UNKNOWN_KEY, BAD_TOKEN, EXPIRED, WRONG_ISSUER_OR_AUDIENCE, NO_TENANT, UNKNOWN_TENANT;
 
         public String label() {
@@ -12,14 +12,14 @@ public final class AuthFailure extends RuntimeException {
         }
     }
 
-    private final Kind kind;
+    private final Cause kind;
 
-    public AuthFailure(Kind kind, String message) {
+    public AuthFailure(Cause kind, String message) {
         super(message, null, false, false);
         this.kind = kind;
     }
 
-    public Kind kind() {
+    public Cause kind() {
         return kind;
     }
 }

@@ -18,11 +18,11 @@ public final class Authenticator implements AutoCloseable {
     private final AccessConfig config;
     private final ApiKeys apiKeys; // null: no API keys
     private final JwtVerifier jwt; // null: no JWT
-    private final Map<AuthFailure.Kind, Counter> failures = new EnumMap<>(AuthFailure.Kind.class);
+    private final Map<AuthFailure.Cause, Counter> failures = new EnumMap<>(AuthFailure.Cause.class);
 
     public Authenticator(AccessConfig config, MeterRegistry registry) {
         this.config = config;
-        for (AuthFailure.Kind kind : AuthFailure.Kind.values()) {
+        for (AuthFailure.Cause kind : AuthFailure.Cause.values()) {
             failures.put(kind, Counter.builder("inference_gateway_auth_failures_total")
                     .description("Requests refused with 401 or 403 because of their credentials, by reason")
                     .tag("reason", kind.label()).register(registry));
@@ -44,20 +44,20 @@ public final class Authenticator implements AutoCloseable {
 
     /** Counts a refusal of a credential that proved someone whose tenant is not served. */
     public void unknownTenant() {
-        failures.get(AuthFailure.Kind.UNKNOWN_TENANT).increment();
+        failures.get(AuthFailure.Cause.UNKNOWN_TENANT).increment();
     }
 
     private Identity count(Throwable error) {
         Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                 ? error.getCause() : error;
-        failures.get(e instanceof AuthFailure f ? f.kind() : AuthFailure.Kind.BAD_TOKEN).increment();
+        failures.get(e instanceof AuthFailure f ? f.kind() : AuthFailure.Cause.BAD_TOKEN).increment();
         return null;
     }
 
     private CompletableFuture<Identity> check(String authorization) {
         String credential = bearer(authorization);
         if (credential == null) {
-            return CompletableFuture.failedFuture(new AuthFailure(AuthFailure.Kind.MISSING,
+            return CompletableFuture.failedFuture(new AuthFailure(AuthFailure.Cause.MISSING,
                     "You didn't provide an API key. Send it as 'Authorization: Bearer YOUR_KEY'"));
         }
         if (jwt != null && looksLikeJwt(credential)) {
@@ -65,7 +65,7 @@ public final class Authenticator implements AutoCloseable {
         }
         String tenant = apiKeys == null ? null : apiKeys.tenantOf(credential);
         if (tenant == null) {
-            return CompletableFuture.failedFuture(new AuthFailure(AuthFailure.Kind.UNKNOWN_KEY,
+            return CompletableFuture.failedFuture(new AuthFailure(AuthFailure.Cause.UNKNOWN_KEY,
                     "Incorrect API key provided"));
         }
         return CompletableFuture.completedFuture(new Identity(tenant, Identity.Method.API_KEY));

@@ -74,7 +74,7 @@ public final class JwtVerifier {
         try {
             jwt = SignedJWT.parse(token);
         } catch (ParseException e) {
-            return CompletableFuture.failedFuture(new AuthFailure(AuthFailure.Kind.BAD_TOKEN, "The bearer token is "
+            return CompletableFuture.failedFuture(new AuthFailure(AuthFailure.Cause.BAD_TOKEN, "The bearer token is "
                     + "not a valid JWT"));
         }
         Keys current = keys;
@@ -101,29 +101,29 @@ public final class JwtVerifier {
 
     private Identity check(SignedJWT jwt, Keys k) {
         if (k == null) {
-            throw new AuthFailure(AuthFailure.Kind.BAD_TOKEN, "The token's signing keys are not available yet");
+            throw new AuthFailure(AuthFailure.Cause.BAD_TOKEN, "The token's signing keys are not available yet");
         }
         JWTClaimsSet claims;
         try {
             claims = k.processor().process(jwt, null);
         } catch (ExpiredJWTException e) {
-            throw new AuthFailure(AuthFailure.Kind.EXPIRED, "The bearer token has expired");
+            throw new AuthFailure(AuthFailure.Cause.EXPIRED, "The bearer token has expired");
         } catch (BadJWTException e) {
             String m = String.valueOf(e.getMessage());
             if (m.contains("iss") || m.contains("aud") || m.contains("audience") || m.contains("issuer")) {
-                throw new AuthFailure(AuthFailure.Kind.WRONG_ISSUER_OR_AUDIENCE,
+                throw new AuthFailure(AuthFailure.Cause.WRONG_ISSUER_OR_AUDIENCE,
                         "The bearer token's issuer or audience is not accepted");
             }
             if (m.contains("before use time") || m.contains("nbf")) {
-                throw new AuthFailure(AuthFailure.Kind.EXPIRED, "The bearer token is not valid yet");
+                throw new AuthFailure(AuthFailure.Cause.EXPIRED, "The bearer token is not valid yet");
             }
-            throw new AuthFailure(AuthFailure.Kind.BAD_TOKEN, "The bearer token's claims are not accepted");
+            throw new AuthFailure(AuthFailure.Cause.BAD_TOKEN, "The bearer token's claims are not accepted");
         } catch (BadJOSEException | JOSEException e) {
-            throw new AuthFailure(AuthFailure.Kind.BAD_TOKEN, "The bearer token's signature does not verify");
+            throw new AuthFailure(AuthFailure.Cause.BAD_TOKEN, "The bearer token's signature does not verify");
         }
         Object tenant = claims.getClaim(config.tenantClaim());
         if (!(tenant instanceof String name) || name.isBlank()) {
-            throw new AuthFailure(AuthFailure.Kind.NO_TENANT, "The bearer token has no '" + config.tenantClaim()
+            throw new AuthFailure(AuthFailure.Cause.NO_TENANT, "The bearer token has no '" + config.tenantClaim()
                     + "' claim naming a tenant");
         }
         return new Identity(name, Identity.Method.JWT);

@@ -21,7 +21,7 @@ final class AccessValidation {
     private AccessValidation() {
     }
 
-    static AccessConfig auth(InferenceGatewayConfig.Auth a) throws InvalidConfigException {
+    static AccessConfig auth(InferenceGatewayConfig.AuthSpec a) throws InvalidConfigException {
         if (a == null || Boolean.FALSE.equals(a.enabled())) {
             return AccessConfig.OFF;
         }
@@ -95,7 +95,7 @@ final class AccessValidation {
                 Set<String> seen = new LinkedHashSet<>();
                 for (int m = 0; m < t.modelLimits().size(); m++) {
                     String mat = at + ".modelLimits[" + m + "]";
-                    InferenceGatewayConfig.ModelLimits ml = t.modelLimits().get(m);
+                    InferenceGatewayConfig.ModelLimitsSpec ml = t.modelLimits().get(m);
                     if (ml == null) {
                         throw new InvalidConfigException(mat + " must not be empty");
                     }

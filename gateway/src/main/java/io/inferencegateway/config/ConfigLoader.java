@@ -436,7 +436,7 @@ public final class ConfigLoader {
                 .build();
     }
 
-    private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControl f, String modelName,
+    private static FlowControlConfig flowControl(String at, InferenceGatewayConfig.FlowControlSpec f, String modelName,
             List<String> adapters) throws InvalidConfigException {
         FlowControlConfig d = FlowControlConfig.DEFAULT;
         if (f == null) {
@@ -511,10 +511,10 @@ public final class ConfigLoader {
             return ReplicaConfig.SINGLE;
         }
         int count = intIn(r.count(), 1, 1, 1024, at + ".count");
-        ReplicaConfig.Placement placement = count > 1 ? ReplicaConfig.Placement.RENDEZVOUS
-                : ReplicaConfig.Placement.INDEPENDENT;
+        ReplicaConfig.Coordination placement = count > 1 ? ReplicaConfig.Coordination.RENDEZVOUS
+                : ReplicaConfig.Coordination.INDEPENDENT;
         if (r.placement() != null) {
-            placement = ReplicaConfig.Placement.fromConfigName(r.placement());
+            placement = ReplicaConfig.Coordination.fromConfigName(r.placement());
             if (placement == null) {
                 throw new InvalidConfigException(at + ".placement must be one of rendezvous, shared, independent; got '"
                         + r.placement() + "'");
@@ -527,7 +527,7 @@ public final class ConfigLoader {
         int keyBlocks = intIn(r.keyBlocks(), ReplicaConfig.DEFAULT_KEY_BLOCKS, 1, 256, at + ".keyBlocks");
         boolean spread = r.spreadScrapes() == null ? count > 1 : r.spreadScrapes();
         URI redisUrl = null;
-        if (placement == ReplicaConfig.Placement.SHARED) {
+        if (placement == ReplicaConfig.Coordination.SHARED) {
             if (r.redisUrl() == null || r.redisUrl().isBlank()) {
                 throw new InvalidConfigException(at + ".redisUrl is required with placement: shared "
                         + "(e.g. redis://redis:6379)");

@@ -68,7 +68,7 @@ final class EndpointPickerValidation {
             }
         }
 
-        List<ProfileConfig.Entry> entries = new ArrayList<>();
+        List<ProfileConfig.ProfileEntry> entries = new ArrayList<>();
         Map<String, String> refPathOf = new HashMap<>();
         String picker = null;
         for (int j = 0; j < refs.size(); j++) {
@@ -111,7 +111,7 @@ final class EndpointPickerValidation {
                 }
                 picker = name;
             }
-            entries.add(new ProfileConfig.Entry(name, weight));
+            entries.add(new ProfileConfig.ProfileEntry(name, weight));
         }
 
         for (int k = 0; k < plugins.size(); k++) {
@@ -129,7 +129,7 @@ final class EndpointPickerValidation {
             }
             catalog.check(name, Map.of(), at + ".plugins");
             plugins.add(PluginConfig.of(name));
-            entries.add(new ProfileConfig.Entry(name, 0));
+            entries.add(new ProfileConfig.ProfileEntry(name, 0));
         }
         return new EndpointPickerConfig(plugins, new ProfileConfig(profileName, entries));
     }

@@ -200,7 +200,7 @@ final class GlobalValidation {
         return t;
     }
 
-    private static Price price(String at, InferenceGatewayConfig.Price p) throws InvalidConfigException {
+    private static Price price(String at, InferenceGatewayConfig.PriceSpec p) throws InvalidConfigException {
         if (p == null) {
             return Price.FREE;
         }

@@ -53,7 +53,7 @@ public record GlobalWeights(int kvHeadroom, int queueDepth, int regionProximity,
      */
     public EndpointPickerConfig endpointPicker() {
         List<PluginConfig> plugins = new ArrayList<>();
-        List<ProfileConfig.Entry> entries = new ArrayList<>();
+        List<ProfileConfig.ProfileEntry> entries = new ArrayList<>();
         Weights.add(plugins, entries, "residency-filter", 0);
         Weights.add(plugins, entries, "target-health-filter", 0);
         Weights.add(plugins, entries, "overflow-filter", 0);

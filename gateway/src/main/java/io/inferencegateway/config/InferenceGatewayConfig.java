@@ -10,7 +10,7 @@ import java.util.Map;
  */
 public record InferenceGatewayConfig(String apiVersion, String kind, Map<String, Object> metadata, Spec spec) {
 
-    public record Spec(List<Scheduler> schedulers, Bbr bbr, Observability observability, Auth auth,
+    public record Spec(List<Scheduler> schedulers, Bbr bbr, Observability observability, AuthSpec auth,
             List<Tenant> tenants, RateLimits rateLimits, Cluster cluster, Global global,
             List<ModelRewrite> modelRewrites) {
     }
@@ -29,7 +29,7 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
     }
 
     /** Targets chosen by weight when every match holds (every header of one match equal; any match of the list). */
-    public record RewriteRule(List<RewriteMatch> matches, List<RewriteTarget> targets) {
+    public record RewriteRule(List<RewriteMatch> matches, List<RewriteVersion> targets) {
     }
 
     /** Request headers that must all have the given values. */
@@ -37,7 +37,7 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
     }
 
     /** A served model or adapter name, and its weight among its rule's targets (percent; they sum to 100). */
-    public record RewriteTarget(String model, Integer weight) {
+    public record RewriteVersion(String model, Integer weight) {
     }
 
     /**
@@ -72,7 +72,7 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
     }
 
     /** A remote cluster gateway: its base URL, its region, and what a million tokens served there cost. */
-    public record ClusterTarget(String name, String url, String region, Price price) {
+    public record ClusterTarget(String name, String url, String region, PriceSpec price) {
     }
 
     /**
@@ -80,11 +80,11 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
      * holding its API key, the local model names it serves under its own names, its region and its price.
      */
     public record ProviderTarget(String name, String baseUrl, String apiKeyFile, String region,
-            Map<String, String> models, Price price) {
+            Map<String, String> models, PriceSpec price) {
     }
 
     /** Currency per million input (prompt) and output (completion) tokens. */
-    public record Price(Double input, Double output) {
+    public record PriceSpec(Double input, Double output) {
     }
 
     /** Trust and identity for HTTPS targets: a CA bundle (else the JDK's), and a client certificate for mTLS. */
@@ -96,10 +96,10 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
     }
 
     /** Who may call: hashed API keys from a file, JWT bearer tokens, which paths stay open. */
-    public record Auth(Boolean enabled, ApiKeys apiKeys, Jwt jwt, Boolean protectMetrics, Boolean protectUi) {
+    public record AuthSpec(Boolean enabled, ApiKeysSpec apiKeys, Jwt jwt, Boolean protectMetrics, Boolean protectUi) {
     }
 
-    public record ApiKeys(String file) {
+    public record ApiKeysSpec(String file) {
     }
 
     public record Jwt(String jwksUrl, String jwks, String issuer, String audience, String tenantClaim,
@@ -107,8 +107,8 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
     }
 
     /** A tenant: what it may use, its default priority class, its limits. */
-    public record Tenant(String name, List<String> models, List<String> adapters, String priority, Limits limits,
-            List<ModelLimits> modelLimits, Slo slo, List<String> regions, Boolean providers) {
+    public record Tenant(String name, List<String> models, List<String> adapters, String priority, LimitsSpec limits,
+            List<ModelLimitsSpec> modelLimits, Slo slo, List<String> regions, Boolean providers) {
     }
 
     /** Latency targets: time to first token and time per output token, as durations ({@code 500ms}, {@code 2s}). */
@@ -119,10 +119,10 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
     public record PoolSlo(String ttft, String tpot, Map<String, Slo> models) {
     }
 
-    public record Limits(Long requestsPerMinute, Long tokensPerMinute) {
+    public record LimitsSpec(Long requestsPerMinute, Long tokensPerMinute) {
     }
 
-    public record ModelLimits(String model, Long requestsPerMinute, Long tokensPerMinute) {
+    public record ModelLimitsSpec(String model, Long requestsPerMinute, Long tokensPerMinute) {
     }
 
     /** Where the limits are counted and what happens when that store is down. */
@@ -165,7 +165,7 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             Boolean streamUsage,
             Failover failover,
             OutlierDetection outlierDetection,
-            FlowControl flowControl,
+            FlowControlSpec flowControl,
             PoolSlo slo,
             Replicas replicas,
             List<String> targets,
@@ -191,7 +191,7 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
      * Requests waiting in the gateway while every pod of the pool is saturated: the queue's size and wait, and the
      * priority of the pool's models ({@code critical}, {@code standard}, {@code sheddable} or an integer).
      */
-    public record FlowControl(Boolean enabled, Integer maxQueued, String queueTimeout, String retryAfter,
+    public record FlowControlSpec(Boolean enabled, Integer maxQueued, String queueTimeout, String retryAfter,
             String defaultPriority, Map<String, String> priorities, Boolean priorityHeader) {
     }
 

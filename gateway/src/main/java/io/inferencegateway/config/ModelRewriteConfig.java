@@ -13,7 +13,7 @@ import java.util.Map;
  * @param rules         tried in order; the last has no matches (validation sees to it)
  * @param rollout       the automatic canary of the rule without matches, or null
  */
-public record ModelRewriteConfig(String name, ResponseModel responseModel, Stickiness stickiness, List<Rule> rules,
+public record ModelRewriteConfig(String name, ResponseModel responseModel, Stickiness stickiness, List<RewriteRuleConfig> rules,
         RolloutConfig rollout) {
 
     public ModelRewriteConfig {
@@ -42,9 +42,9 @@ public record ModelRewriteConfig(String name, ResponseModel responseModel, Stick
      * Targets chosen by weight when any of {@code matches} holds (each a map of lower-case header names to the values
      * they must have); no matches: always.
      */
-    public record Rule(List<Map<String, String>> matches, List<Target> targets) {
+    public record RewriteRuleConfig(List<Map<String, String>> matches, List<WeightedVersion> targets) {
 
-        public Rule {
+        public RewriteRuleConfig {
             matches = List.copyOf(matches);
             targets = List.copyOf(targets);
         }
@@ -56,17 +56,17 @@ public record ModelRewriteConfig(String name, ResponseModel responseModel, Stick
     }
 
     /** A served model or adapter and its share of its rule's requests in percent. */
-    public record Target(String model, int weight) {
+    public record WeightedVersion(String model, int weight) {
     }
 
     /** The rule without matches, which a rollout moves the weights of. */
-    public Rule catchAll() {
+    public RewriteRuleConfig catchAll() {
         return rules.get(rules.size() - 1);
     }
 
     /** The models this rewrite may send requests to, each once. */
     public List<String> targetModels() {
-        return rules.stream().flatMap(r -> r.targets().stream()).map(Target::model).distinct().toList();
+        return rules.stream().flatMap(r -> r.targets().stream()).map(WeightedVersion::model).distinct().toList();
     }
 
     /** The validated form of a rewrite's response model or stickiness names these. */

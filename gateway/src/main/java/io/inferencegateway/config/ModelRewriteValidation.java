@@ -11,7 +11,6 @@ import java.util.Set;
 import io.inferencegateway.config.InferenceGatewayConfig.ModelRewrite;
 import io.inferencegateway.config.InferenceGatewayConfig.RewriteMatch;
 import io.inferencegateway.config.InferenceGatewayConfig.RewriteRule;
-import io.inferencegateway.config.InferenceGatewayConfig.RewriteTarget;
 
 /**
  * Validates {@code spec.modelRewrites} for {@link ConfigLoader} (docs/rollouts.md); a rewrite's {@code rollout} is
@@ -78,9 +77,9 @@ final class ModelRewriteValidation {
         if (r.rules() == null || r.rules().isEmpty()) {
             throw new InvalidConfigException(at + ".rules must list at least one rule");
         }
-        List<ModelRewriteConfig.Rule> rules = new ArrayList<>();
+        List<ModelRewriteConfig.RewriteRuleConfig> rules = new ArrayList<>();
         for (int k = 0; k < r.rules().size(); k++) {
-            ModelRewriteConfig.Rule rule = rule(at + ".rules[" + k + "]", r.rules().get(k), served);
+            ModelRewriteConfig.RewriteRuleConfig rule = rule(at + ".rules[" + k + "]", r.rules().get(k), served);
             if (!rules.isEmpty() && rules.get(rules.size() - 1).catchAll()) {
                 throw new InvalidConfigException(at + ".rules[" + k + "] is never tried: rules[" + (k - 1)
                         + "] has no matches and takes every request that reaches it");
@@ -102,10 +101,10 @@ final class ModelRewriteValidation {
     }
 
     /** A rollout moves the weight of the rule without matches from its baseline to its candidate, its only targets. */
-    private static void checkRollout(String at, RolloutConfig rollout, List<ModelRewriteConfig.Rule> rules)
+    private static void checkRollout(String at, RolloutConfig rollout, List<ModelRewriteConfig.RewriteRuleConfig> rules)
             throws InvalidConfigException {
         int last = rules.size() - 1;
-        List<String> targets = rules.get(last).targets().stream().map(ModelRewriteConfig.Target::model).toList();
+        List<String> targets = rules.get(last).targets().stream().map(ModelRewriteConfig.WeightedVersion::model).toList();
         String[] roles = {"baseline", "candidate"};
         String[] models = {rollout.baseline(), rollout.candidate()};
         for (int i = 0; i < roles.length; i++) {
@@ -123,7 +122,7 @@ final class ModelRewriteValidation {
         }
     }
 
-    private static ModelRewriteConfig.Rule rule(String at, RewriteRule r, Set<String> served)
+    private static ModelRewriteConfig.RewriteRuleConfig rule(String at, RewriteRule r, Set<String> served)
             throws InvalidConfigException {
         if (r == null) {
             throw new InvalidConfigException(at + " must not be empty");
@@ -137,12 +136,12 @@ final class ModelRewriteValidation {
         if (r.targets() == null || r.targets().isEmpty()) {
             throw new InvalidConfigException(at + ".targets must list at least one target");
         }
-        List<ModelRewriteConfig.Target> targets = new ArrayList<>();
+        List<ModelRewriteConfig.WeightedVersion> targets = new ArrayList<>();
         Map<String, Integer> seen = new HashMap<>();
         int sum = 0;
         for (int t = 0; t < r.targets().size(); t++) {
             String tat = at + ".targets[" + t + "]";
-            RewriteTarget target = r.targets().get(t);
+            InferenceGatewayConfig.RewriteVersion target = r.targets().get(t);
             if (target == null) {
                 throw new InvalidConfigException(tat + " must not be empty");
             }
@@ -169,12 +168,12 @@ final class ModelRewriteValidation {
                 throw new InvalidConfigException(tat + ".weight must be a positive integer, got " + weight);
             }
             sum += weight;
-            targets.add(new ModelRewriteConfig.Target(model, weight));
+            targets.add(new ModelRewriteConfig.WeightedVersion(model, weight));
         }
         if (sum != 100) {
             throw new InvalidConfigException(at + ".targets: weights sum to " + sum + ", not 100");
         }
-        return new ModelRewriteConfig.Rule(matches, targets);
+        return new ModelRewriteConfig.RewriteRuleConfig(matches, targets);
     }
 
     /** A match's headers, by lower-case name (HTTP header names are case-insensitive). */

@@ -9,15 +9,15 @@ import java.util.Objects;
  *
  * @param plugins in the order written: filters run in this order; scorers are summed
  */
-public record ProfileConfig(String name, List<Entry> plugins) {
+public record ProfileConfig(String name, List<ProfileEntry> plugins) {
 
     /**
      * @param pluginRef the name of one of the pool's plugins
      * @param weight    what the scorer's [0,1] score is multiplied by (0 leaves the scorer out); 0 for
      *                  filters and pickers, which have no weight
      */
-    public record Entry(String pluginRef, double weight) {
-        public Entry {
+    public record ProfileEntry(String pluginRef, double weight) {
+        public ProfileEntry {
             Objects.requireNonNull(pluginRef, "pluginRef");
         }
     }

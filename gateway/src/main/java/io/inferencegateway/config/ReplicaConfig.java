@@ -18,18 +18,18 @@ import java.util.Locale;
  * @param redisUrl       shared placement: the Redis through which the replicas tell each other their routing
  *                       decisions; null for the other placements
  */
-public record ReplicaConfig(int count, Placement placement, double loadBound, int keyBlocks, boolean spreadScrapes,
+public record ReplicaConfig(int count, Coordination placement, double loadBound, int keyBlocks, boolean spreadScrapes,
         URI redisUrl) {
 
     public static final double DEFAULT_LOAD_BOUND = 1.25;
     public static final int DEFAULT_KEY_BLOCKS = 4;
 
     /** One gateway, independent placement, every scrape its own. */
-    public static final ReplicaConfig SINGLE = new ReplicaConfig(1, Placement.INDEPENDENT, DEFAULT_LOAD_BOUND,
+    public static final ReplicaConfig SINGLE = new ReplicaConfig(1, Coordination.INDEPENDENT, DEFAULT_LOAD_BOUND,
             DEFAULT_KEY_BLOCKS, false, null);
 
     /** How replicas agree on placement. */
-    public enum Placement {
+    public enum Coordination {
         /** Each replica follows only its own prefix index (a replica alone, or replicas unaware of each other). */
         INDEPENDENT,
         /** Every replica also credits the prefix's rendezvous home, which they all compute alike. */
@@ -45,8 +45,8 @@ public record ReplicaConfig(int count, Placement placement, double loadBound, in
             return name().toLowerCase(Locale.ROOT);
         }
 
-        public static Placement fromConfigName(String name) {
-            for (Placement p : values()) {
+        public static Coordination fromConfigName(String name) {
+            for (Coordination p : values()) {
                 if (p.configName().equals(name)) {
                     return p;
                 }
@@ -57,7 +57,7 @@ public record ReplicaConfig(int count, Placement placement, double loadBound, in
 
     /** Whether the prefix scorers credit rendezvous homes (always for rendezvous; while Redis is away for shared). */
     public boolean rendezvousHomes() {
-        return placement == Placement.RENDEZVOUS || placement == Placement.SHARED;
+        return placement == Coordination.RENDEZVOUS || placement == Coordination.SHARED;
     }
 
     /** The interval this replica scrapes at. */

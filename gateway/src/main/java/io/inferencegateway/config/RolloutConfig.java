@@ -15,7 +15,7 @@ import java.util.List;
  * @param analysis  what each step must show before the next
  * @param redisUrl  where its progress and counts are kept across restarts and replicas; null: this process only
  */
-public record RolloutConfig(String name, String baseline, String candidate, State state, List<Step> steps,
+public record RolloutConfig(String name, String baseline, String candidate, RolloutState state, List<Step> steps,
         Analysis analysis, URI redisUrl) {
 
     public RolloutConfig {
@@ -23,7 +23,7 @@ public record RolloutConfig(String name, String baseline, String candidate, Stat
     }
 
     /** What the user asked of the rollout in the config. */
-    public enum State {
+    public enum RolloutState {
         RUNNING, PAUSED, ABORTED
     }
 

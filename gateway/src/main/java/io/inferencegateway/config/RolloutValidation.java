@@ -55,7 +55,7 @@ public final class RolloutValidation {
         if (baseline.equals(candidate)) {
             throw new InvalidConfigException(path + ".candidate must differ from the baseline, got '" + candidate + "'");
         }
-        RolloutConfig.State state = state(path + ".state", yaml.state());
+        RolloutConfig.RolloutState state = state(path + ".state", yaml.state());
         List<RolloutConfig.Step> steps = steps(path + ".steps", yaml.steps());
         RolloutConfig.Analysis analysis = analysis(path + ".analysis", yaml.analysis());
         URI redis = yaml.redisUrl() != null ? ConfigLoader.redisUri(path + ".redisUrl", yaml.redisUrl())
@@ -70,9 +70,9 @@ public final class RolloutValidation {
         return model;
     }
 
-    private static RolloutConfig.State state(String path, String text) throws InvalidConfigException {
+    private static RolloutConfig.RolloutState state(String path, String text) throws InvalidConfigException {
         if (text == null) {
-            return RolloutConfig.State.RUNNING;
+            return RolloutConfig.RolloutState.RUNNING;
         }
         String s = text.strip();
         if (!STATES.contains(s)) {
@@ -80,7 +80,7 @@ public final class RolloutValidation {
             throw new InvalidConfigException(path + " must be one of running, paused, aborted; got '" + text + "'"
                     + (suggestion == null ? "" : "; did you mean " + suggestion + "?"));
         }
-        return RolloutConfig.State.valueOf(s.toUpperCase(Locale.ROOT));
+        return RolloutConfig.RolloutState.valueOf(s.toUpperCase(Locale.ROOT));
     }
 
     private static List<RolloutConfig.Step> steps(String path, List<InferenceGatewayConfig.RolloutStep> yaml)

@@ -9,11 +9,11 @@ import java.util.List;
  *
  * @param enabled     whether the pool keeps sessions on their pods; on by default for a GPU-aware pool of pods
  * @param keys        what names a request's session, the first one present winning
- * @param header      the request header read for {@link Key#HEADER}
+ * @param header      the request header read for {@link SessionKey#HEADER}
  * @param idleTimeout a session unseen this long is forgotten
  * @param maxSessions the most sessions the pool remembers; the least recently seen go first
  */
-public record SessionAffinityConfig(boolean enabled, List<Key> keys, String header, Duration idleTimeout,
+public record SessionAffinityConfig(boolean enabled, List<SessionKey> keys, String header, Duration idleTimeout,
         int maxSessions) {
 
     /** The scheduler plugin that keeps sessions on their pods. */
@@ -34,11 +34,11 @@ public record SessionAffinityConfig(boolean enabled, List<Key> keys, String head
     public static final int MAX_SESSIONS = 1_000_000;
 
     /** On, every key in the default order, the defaults above: what a GPU-aware pool of pods gets. */
-    public static final SessionAffinityConfig DEFAULT = new SessionAffinityConfig(true, List.of(Key.values()),
+    public static final SessionAffinityConfig DEFAULT = new SessionAffinityConfig(true, List.of(SessionKey.values()),
             DEFAULT_HEADER, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS);
 
     /** Off: no request has a session (other policies, a global tier's pool). */
-    public static final SessionAffinityConfig OFF = new SessionAffinityConfig(false, List.of(Key.values()),
+    public static final SessionAffinityConfig OFF = new SessionAffinityConfig(false, List.of(SessionKey.values()),
             DEFAULT_HEADER, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_SESSIONS);
 
     public SessionAffinityConfig {
@@ -46,7 +46,7 @@ public record SessionAffinityConfig(boolean enabled, List<Key> keys, String head
     }
 
     /** What can name a session, by its config name. */
-    public enum Key {
+    public enum SessionKey {
         /** The body's {@code prompt_cache_key}. */
         PROMPT_CACHE_KEY("promptCacheKey"),
         /** The body's {@code user}. */
@@ -56,7 +56,7 @@ public record SessionAffinityConfig(boolean enabled, List<Key> keys, String head
 
         private final String configName;
 
-        Key(String configName) {
+        SessionKey(String configName) {
             this.configName = configName;
         }
 
@@ -65,8 +65,8 @@ public record SessionAffinityConfig(boolean enabled, List<Key> keys, String head
         }
 
         /** The key of that config name, or null. */
-        public static Key fromConfigName(String name) {
-            for (Key k : values()) {
+        public static SessionKey fromConfigName(String name) {
+            for (SessionKey k : values()) {
                 if (k.configName.equals(name)) {
                     return k;
                 }

@@ -6,8 +6,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
-import io.inferencegateway.config.SessionAffinityConfig.Key;
-
 /** Validates a scheduler's {@code sessionAffinity} section into a {@link SessionAffinityConfig}; errors name the path. */
 final class SessionAffinityValidation {
 
@@ -45,7 +43,7 @@ final class SessionAffinityValidation {
             throw new InvalidConfigException(at + ".enabled: session affinity needs a GPU-aware pool of pods; " + why);
         }
         SessionAffinityConfig d = SessionAffinityConfig.DEFAULT;
-        List<Key> keys = d.keys();
+        List<SessionAffinityConfig.SessionKey> keys = d.keys();
         if (s.keys() != null) {
             if (s.keys().isEmpty()) {
                 throw new InvalidConfigException(at + ".keys must name at least one of promptCacheKey, user, header "
@@ -55,10 +53,10 @@ final class SessionAffinityValidation {
             for (int i = 0; i < s.keys().size(); i++) {
                 String name = s.keys().get(i);
                 String path = at + ".keys[" + i + "]";
-                Key k = name == null ? null : Key.fromConfigName(name.strip());
+                SessionAffinityConfig.SessionKey k = name == null ? null : SessionAffinityConfig.SessionKey.fromConfigName(name.strip());
                 if (k == null) {
                     String suggestion = name == null ? null : ConfigLoader.closest(name.strip(),
-                            Arrays.stream(Key.values()).map(Key::configName).map(Object.class::cast).toList());
+                            Arrays.stream(SessionAffinityConfig.SessionKey.values()).map(SessionAffinityConfig.SessionKey::configName).map(Object.class::cast).toList());
                     throw new InvalidConfigException(path + " must be one of promptCacheKey, user, header; got '" + name
                             + "'" + (suggestion == null ? "" : "; did you mean " + suggestion + "?"));
                 }
@@ -75,7 +73,7 @@ final class SessionAffinityValidation {
                 throw new InvalidConfigException(at + ".header must be an HTTP header name such as x-session-id, got '"
                         + s.header() + "'");
             }
-            if (!keys.contains(Key.HEADER)) {
+            if (!keys.contains(SessionAffinityConfig.SessionKey.HEADER)) {
                 throw new InvalidConfigException(at + ".header is read only when keys include header");
             }
         }

@@ -54,7 +54,7 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
      */
     public EndpointPickerConfig endpointPicker() {
         List<PluginConfig> plugins = new ArrayList<>();
-        List<ProfileConfig.Entry> entries = new ArrayList<>();
+        List<ProfileConfig.ProfileEntry> entries = new ArrayList<>();
         add(plugins, entries, "saturation-filter", 0);
         if (loraAffinity > 0) {
             add(plugins, entries, "lora-affinity-filter", 0);
@@ -73,11 +73,11 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
     }
 
     /** Puts plugin {@code type} in the profile with {@code weight}; a scorer of weight 0 stays out. */
-    static void add(List<PluginConfig> plugins, List<ProfileConfig.Entry> entries, String type, int weight) {
+    static void add(List<PluginConfig> plugins, List<ProfileConfig.ProfileEntry> entries, String type, int weight) {
         if (type.endsWith("-scorer") && weight == 0) {
             return; // weight 0: not in the profile (and a prefix index is not built)
         }
         plugins.add(PluginConfig.of(type));
-        entries.add(new ProfileConfig.Entry(type, weight));
+        entries.add(new ProfileConfig.ProfileEntry(type, weight));
     }
 }

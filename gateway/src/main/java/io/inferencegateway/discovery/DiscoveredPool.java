@@ -94,7 +94,7 @@ public final class DiscoveredPool {
             }
         }
         boolean first = pods.resyncs() == 0;
-        PodSet.Resync result = pods.resync(ticket, byName);
+        PodSet.ResyncResult result = pods.resync(ticket, byName);
         if (first && !inherited.isEmpty()) {
             inherited = List.of();
             publish();

@@ -21,7 +21,7 @@ import java.util.TreeMap;
 final class PodSet {
 
     /** What a resync did: whether the serving IPs changed, and how many pods the list had to correct. */
-    record Resync(boolean changed, int corrected) {
+    record ResyncResult(boolean changed, int corrected) {
     }
 
     /** One pod: its IP when serving (else null), the sequence number of the news, and whether it is gone. */
@@ -53,7 +53,7 @@ final class PodSet {
      * Applies a list of the pool's pods (name to serving IP, null when not serving) that was requested when
      * {@code ticket} was taken.
      */
-    Resync resync(long ticket, Map<String, String> listed) {
+    ResyncResult resync(long ticket, Map<String, String> listed) {
         List<String> before = servingIps();
         int corrected = 0;
         for (Map.Entry<String, String> pod : listed.entrySet()) {
@@ -78,7 +78,7 @@ final class PodSet {
             it.remove(); // gone from the list, and no newer news: gone (a deleted pod's memory ends here)
         }
         resyncs++;
-        return new Resync(!before.equals(servingIps()), corrected);
+        return new ResyncResult(!before.equals(servingIps()), corrected);
     }
 
     /** Serving pod IPs, ordered by pod name. */

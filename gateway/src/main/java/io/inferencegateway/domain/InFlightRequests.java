@@ -24,7 +24,7 @@ public final class InFlightRequests {
      * would be three cache misses). A holder may keep it across requests while {@link #live()}: once the endpoint is
      * {@linkplain #forget forgotten} its counters move to a new tally, which {@link #tally} then returns.
      */
-    public static final class Tally {
+    public static final class EndpointTally {
         private static final VarHandle STARTED;
         private static final VarHandle FINISHED;
         private static final VarHandle PROMPT_TOKENS;
@@ -32,9 +32,9 @@ public final class InFlightRequests {
         static {
             try {
                 MethodHandles.Lookup l = MethodHandles.lookup();
-                STARTED = l.findVarHandle(Tally.class, "started", long.class);
-                FINISHED = l.findVarHandle(Tally.class, "finished", long.class);
-                PROMPT_TOKENS = l.findVarHandle(Tally.class, "startedPromptTokens", long.class);
+                STARTED = l.findVarHandle(EndpointTally.class, "started", long.class);
+                FINISHED = l.findVarHandle(EndpointTally.class, "finished", long.class);
+                PROMPT_TOKENS = l.findVarHandle(EndpointTally.class, "startedPromptTokens", long.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -46,7 +46,7 @@ public final class InFlightRequests {
         private volatile long startedPromptTokens;
         private volatile boolean live = true;
 
-        private Tally(Endpoint endpoint) {
+        private EndpointTally(Endpoint endpoint) {
             this.endpoint = endpoint;
         }
 
@@ -72,28 +72,28 @@ public final class InFlightRequests {
         }
     }
 
-    private final ConcurrentHashMap<Endpoint, Tally> slots = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Endpoint, EndpointTally> slots = new ConcurrentHashMap<>();
 
     public void started(Endpoint endpoint, int promptTokens) {
-        Tally s = slots.computeIfAbsent(endpoint, Tally::new);
-        Tally.PROMPT_TOKENS.getAndAdd(s, (long) promptTokens);
-        Tally.STARTED.getAndAdd(s, 1L);
+        EndpointTally s = slots.computeIfAbsent(endpoint, EndpointTally::new);
+        EndpointTally.PROMPT_TOKENS.getAndAdd(s, (long) promptTokens);
+        EndpointTally.STARTED.getAndAdd(s, 1L);
     }
 
     public void finished(Endpoint endpoint) {
-        Tally s = slots.get(endpoint);
+        EndpointTally s = slots.get(endpoint);
         if (s != null) {
-            Tally.FINISHED.getAndAdd(s, 1L);
+            EndpointTally.FINISHED.getAndAdd(s, 1L);
         }
     }
 
     public long inFlight(Endpoint endpoint) {
-        Tally s = slots.get(endpoint);
+        EndpointTally s = slots.get(endpoint);
         return s == null ? 0 : s.started - s.finished;
     }
 
     public Counters snapshot(Endpoint endpoint) {
-        Tally s = slots.get(endpoint);
+        EndpointTally s = slots.get(endpoint);
         if (s == null) {
             return Counters.ZERO;
         }
@@ -106,7 +106,7 @@ public final class InFlightRequests {
      * The endpoint's live counters, without copying them, or null before its first request. Read {@code finished}
      * before {@code started}, as {@link #snapshot} does.
      */
-    public Tally tally(Endpoint endpoint) {
+    public EndpointTally tally(Endpoint endpoint) {
         return slots.get(endpoint);
     }
 
@@ -115,14 +115,14 @@ public final class InFlightRequests {
      * them from the start: a pick reads every candidate's, and most candidates of a large pool may not have had a
      * request yet.
      */
-    public Tally tallyOf(Endpoint endpoint) {
-        return slots.computeIfAbsent(endpoint, Tally::new);
+    public EndpointTally tallyOf(Endpoint endpoint) {
+        return slots.computeIfAbsent(endpoint, EndpointTally::new);
     }
 
     /** Requests sent to any endpoint whose response has not ended yet (a drain waits for it to reach 0). */
     public long total() {
         long open = 0;
-        for (Tally s : slots.values()) {
+        for (EndpointTally s : slots.values()) {
             open += s.started - s.finished;
         }
         return open;
@@ -130,7 +130,7 @@ public final class InFlightRequests {
 
     /** Drops an endpoint that left every pool. */
     public void forget(Endpoint endpoint) {
-        Tally gone = slots.remove(endpoint);
+        EndpointTally gone = slots.remove(endpoint);
         if (gone != null) {
             gone.live = false;
         }

@@ -49,7 +49,7 @@ import io.netty.util.concurrent.ScheduledFuture;
  */
 final class ClientConnection {
 
-    private enum Phase { HEADER, BODY, ANSWERING, IDLE }
+    private enum ConnectionPhase { HEADER, BODY, ANSWERING, IDLE }
 
     private final ClientConnections shared;
     private final Wire wire = new Wire();
@@ -57,7 +57,7 @@ final class ClientConnection {
 
     private ChannelHandlerContext wireCtx;
     private boolean admitted;
-    private Phase phase = Phase.HEADER;
+    private ConnectionPhase phase = ConnectionPhase.HEADER;
     private long phaseStartNanos;
     private long lastReadNanos;
     /** requests received whose response has not been written in full */
@@ -92,15 +92,15 @@ final class ClientConnection {
             }
             long now = System.nanoTime();
             lastReadNanos = now;
-            enter(Phase.HEADER, now);
+            enter(ConnectionPhase.HEADER, now);
         }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             long now = System.nanoTime();
             lastReadNanos = now;
-            if (phase == Phase.IDLE) {
-                enter(Phase.HEADER, now);
+            if (phase == ConnectionPhase.IDLE) {
+                enter(ConnectionPhase.HEADER, now);
             }
             ctx.fireChannelRead(msg);
         }
@@ -151,10 +151,10 @@ final class ClientConnection {
                     return;
                 }
                 unanswered++;
-                enter(Phase.BODY, System.nanoTime());
+                enter(ConnectionPhase.BODY, System.nanoTime());
             }
-            if (msg instanceof LastHttpContent && phase == Phase.BODY) {
-                enter(Phase.ANSWERING, System.nanoTime());
+            if (msg instanceof LastHttpContent && phase == ConnectionPhase.BODY) {
+                enter(ConnectionPhase.ANSWERING, System.nanoTime());
             }
             ctx.fireChannelRead(msg);
         }
@@ -176,12 +176,12 @@ final class ClientConnection {
         if (unanswered > 0) {
             unanswered--;
         }
-        if (unanswered == 0 && phase == Phase.ANSWERING) {
-            enter(Phase.IDLE, System.nanoTime());
+        if (unanswered == 0 && phase == ConnectionPhase.ANSWERING) {
+            enter(ConnectionPhase.IDLE, System.nanoTime());
         }
     }
 
-    private void enter(Phase next, long now) {
+    private void enter(ConnectionPhase next, long now) {
         phase = next;
         phaseStartNanos = now;
         long deadline = deadline();

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.request.IngressRoute;
+import io.inferencegateway.request.IngressRoute.AuthRule;
 
 /**
  * The ingress's dispatch table: which route serves a request's path and method, and what that route is
@@ -112,7 +113,7 @@ public final class DispatchTable {
 
     /** The line's route and its options. */
     private static IngressRoute route(int n, String line, String[] parts) {
-        IngressRoute.Auth auth = IngressRoute.Auth.REQUIRED;
+        AuthRule auth = AuthRule.REQUIRED;
         boolean answeredWhileDraining = false;
         String operation = null;
         boolean streamUsage = false;
@@ -126,11 +127,11 @@ public final class DispatchTable {
             }
             switch (key) {
                 case "auth" -> auth = switch (value) {
-                    case "required" -> IngressRoute.Auth.REQUIRED;
-                    case "none" -> IngressRoute.Auth.NONE;
-                    case "metrics" -> IngressRoute.Auth.METRICS;
-                    case "ui" -> IngressRoute.Auth.UI;
-                    case "cluster" -> IngressRoute.Auth.CLUSTER;
+                    case "required" -> AuthRule.REQUIRED;
+                    case "none" -> AuthRule.NONE;
+                    case "metrics" -> AuthRule.METRICS;
+                    case "ui" -> AuthRule.UI;
+                    case "cluster" -> AuthRule.CLUSTER;
                     default -> throw invalid(n, line, "auth must be required, none, metrics, ui or cluster, got '"
                             + value + "'");
                 };

@@ -64,14 +64,14 @@ public interface EngineDialect {
     }
 
     /** The result of reading one exposition: the metrics, and what the parser saw. */
-    record Parsed(EndpointMetrics metrics, PrometheusTextParser.Stats stats) {
+    record Parsed(EndpointMetrics metrics, PrometheusTextParser.ParseStats stats) {
     }
 
     /** Parses one exposition into metrics stamped with the scrape's start and the gateway's counters then. */
     default Parsed read(byte[] text, int offset, int length, long scrapeStartedNanos,
             InFlightRequests.Counters dispatchedAtScrape) {
         EngineReading reading = newReading();
-        PrometheusTextParser.Stats stats = new PrometheusTextParser().parse(text, offset, length, reading);
+        PrometheusTextParser.ParseStats stats = new PrometheusTextParser().parse(text, offset, length, reading);
         return new Parsed(reading.toMetrics(scrapeStartedNanos, dispatchedAtScrape), stats);
     }
 }

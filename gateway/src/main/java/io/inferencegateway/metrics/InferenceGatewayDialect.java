@@ -40,7 +40,7 @@ final class InferenceGatewayDialect {
     static final String NAME = "inference-gateway";
     static final String PATH = "/capacity";
     /** The whole summary, every model's rows: a global tier's one poll of a cluster for all its pools. */
-    static final EngineDialect INSTANCE = new EngineDialect.Of(NAME, PATH, () -> new Reading(null),
+    static final EngineDialect INSTANCE = new EngineDialect.Of(NAME, PATH, () -> new SummaryReading(null),
             InferenceGatewayDialect::forModel);
 
     private static final Logger LOG = LoggerFactory.getLogger(InferenceGatewayDialect.class);
@@ -87,31 +87,31 @@ final class InferenceGatewayDialect {
     static EngineDialect forModel(String model) {
         String path = PATH + "?" + CapacitySeries.MODEL_PARAMETER + "="
                 + URLEncoder.encode(model, StandardCharsets.UTF_8);
-        return new EngineDialect.Of(NAME, path, () -> new Reading(model));
+        return new EngineDialect.Of(NAME, path, () -> new SummaryReading(model));
     }
 
-    private static final class Reading extends EngineReading {
+    private static final class SummaryReading extends EngineReading {
         private final String model; // null: every base model the summary answers (a global tier's one poll)
         private boolean versionSeen;
         private String version;
         private String cluster;
         private String region;
-        private final Map<String, Row> rows = new LinkedHashMap<>();
+        private final Map<String, SummaryRow> rows = new LinkedHashMap<>();
 
         /** One base model's rows: its values by series, its adapters and those warm somewhere. */
-        private static final class Row {
+        private static final class SummaryRow {
             final double[] values = new double[ADAPTER_LOADED_PODS + 1];
             final Set<String> adapters = new LinkedHashSet<>();
             final Set<String> loadedAdapters = new LinkedHashSet<>();
             boolean seen;
             ClusterCapacity capacity; // its figures, once read whole
 
-            Row() {
+            SummaryRow() {
                 Arrays.fill(values, Double.NaN);
             }
         }
 
-        Reading(String model) {
+        SummaryReading(String model) {
             super(NAMES);
             this.model = model;
         }
@@ -127,7 +127,7 @@ final class InferenceGatewayDialect {
                 return;
             }
             String base = labels.get(CapacitySeries.BASE_MODEL);
-            Row row = row(base != null ? base : rowModel);
+            SummaryRow row = row(base != null ? base : rowModel);
             if (row == null) {
                 return;
             }
@@ -143,8 +143,8 @@ final class InferenceGatewayDialect {
         }
 
         /** The rows of base model {@code base}, or null when this reading is after another model's. */
-        private Row row(String base) {
-            return model != null && !model.equals(base) ? null : rows.computeIfAbsent(base, b -> new Row());
+        private SummaryRow row(String base) {
+            return model != null && !model.equals(base) ? null : rows.computeIfAbsent(base, b -> new SummaryRow());
         }
 
         private void info(Labels labels) {
@@ -193,7 +193,7 @@ final class InferenceGatewayDialect {
             int queued = 0;
             long recent = 0;
             Set<String> adapters = new LinkedHashSet<>();
-            for (Row row : rows.values()) {
+            for (SummaryRow row : rows.values()) {
                 ClusterCapacity c = capacity(row);
                 ready += Math.max(0, c.readyPods());
                 pods += Math.max(0, c.pods());
@@ -206,7 +206,7 @@ final class InferenceGatewayDialect {
         }
 
         /** One base model's figures, built once; a model the cluster does not serve (no row) has 0 pods. */
-        private ClusterCapacity capacity(Row row) {
+        private ClusterCapacity capacity(SummaryRow row) {
             if (row == null) {
                 return figures(null);
             }
@@ -216,9 +216,9 @@ final class InferenceGatewayDialect {
             return row.capacity;
         }
 
-        private ClusterCapacity figures(Row row) {
+        private ClusterCapacity figures(SummaryRow row) {
             boolean served = row != null && row.seen;
-            double[] v = row == null ? new Row().values : row.values;
+            double[] v = row == null ? new SummaryRow().values : row.values;
             return new ClusterCapacity(version, cluster, region, served ? count(v[READY_PODS]) : 0,
                     served ? count(v[PODS]) : 0, count(v[GATEWAY_QUEUED]), millis(v[TTFT]), millis(v[TPOT]),
                     millis(v[PREDICTED_TTFT]), millis(v[PREDICTED_TPOT]), fraction(v[ERROR_RATIO]),

@@ -28,7 +28,7 @@ package io.inferencegateway.metrics;
  */
 final class LlamaCppDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of("llamacpp", "/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("llamacpp", "/metrics", LlamaCppReading::new);
 
     private static final int WAITING = 0;
     private static final int RUNNING = 1;
@@ -43,11 +43,11 @@ final class LlamaCppDialect {
     private LlamaCppDialect() {
     }
 
-    private static final class Reading extends EngineReading {
+    private static final class LlamaCppReading extends EngineReading {
         private double computed = Double.NaN;
         private double cached = Double.NaN;
 
-        Reading() {
+        LlamaCppReading() {
             super(NAMES);
         }
 

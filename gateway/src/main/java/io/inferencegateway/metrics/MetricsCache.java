@@ -25,10 +25,10 @@ public final class MetricsCache implements MetricsView {
      * @param totalFailures       failed scrapes since the endpoint was first seen
      * @param lastError           what the last failed scrape said, or null if none failed yet
      */
-    public record EndpointState(EndpointMetrics latest, long lastSuccessNanos, long consecutiveFailures,
+    public record ScrapeState(EndpointMetrics latest, long lastSuccessNanos, long consecutiveFailures,
             long totalFailures, String lastError) {
 
-        static final EndpointState NEW = new EndpointState(null, 0, 0, 0, null);
+        static final ScrapeState NEW = new ScrapeState(null, 0, 0, 0, null);
     }
 
     /**
@@ -37,7 +37,7 @@ public final class MetricsCache implements MetricsView {
      */
     private static final class Slot implements Reader {
         private final Endpoint endpoint;
-        private volatile EndpointState state = EndpointState.NEW;
+        private volatile ScrapeState state = ScrapeState.NEW;
         private volatile EndpointMetrics latest;
         private volatile boolean live = true;
 
@@ -55,7 +55,7 @@ public final class MetricsCache implements MetricsView {
             return latest;
         }
 
-        void set(EndpointState next) {
+        void set(ScrapeState next) {
             state = next;
             latest = next.latest();
         }
@@ -84,10 +84,10 @@ public final class MetricsCache implements MetricsView {
     }
 
     /** The endpoint's state, or null for an endpoint never scraped (or forgotten). */
-    public EndpointState state(Endpoint endpoint) {
+    public ScrapeState state(Endpoint endpoint) {
         Slot slot = slots.get(endpoint);
-        EndpointState state = slot == null ? null : slot.state;
-        return state == EndpointState.NEW ? null : state;
+        ScrapeState state = slot == null ? null : slot.state;
+        return state == ScrapeState.NEW ? null : state;
     }
 
     /**
@@ -98,9 +98,9 @@ public final class MetricsCache implements MetricsView {
         Objects.requireNonNull(metrics, "metrics");
         slots.compute(endpoint, (e, slot) -> {
             Slot s = slot == null ? new Slot(e) : slot;
-            EndpointState prev = s.state;
+            ScrapeState prev = s.state;
             if (prev.latest() == null || prev.latest().scrapeStartedNanos() - metrics.scrapeStartedNanos() <= 0) {
-                s.set(new EndpointState(metrics, completedNanos, 0, prev.totalFailures(), prev.lastError()));
+                s.set(new ScrapeState(metrics, completedNanos, 0, prev.totalFailures(), prev.lastError()));
             }
             return s;
         });
@@ -110,8 +110,8 @@ public final class MetricsCache implements MetricsView {
     public void recordFailure(Endpoint endpoint, String error) {
         slots.compute(endpoint, (e, slot) -> {
             Slot s = slot == null ? new Slot(e) : slot;
-            EndpointState prev = s.state;
-            s.set(new EndpointState(prev.latest(), prev.lastSuccessNanos(), prev.consecutiveFailures() + 1,
+            ScrapeState prev = s.state;
+            s.set(new ScrapeState(prev.latest(), prev.lastSuccessNanos(), prev.consecutiveFailures() + 1,
                     prev.totalFailures() + 1, error));
             return s;
         });
@@ -148,7 +148,7 @@ public final class MetricsCache implements MetricsView {
     public Set<Endpoint> endpoints() {
         Set<Endpoint> held = new HashSet<>();
         slots.forEach((endpoint, slot) -> {
-            if (slot.state != EndpointState.NEW) {
+            if (slot.state != ScrapeState.NEW) {
                 held.add(endpoint);
             }
         });

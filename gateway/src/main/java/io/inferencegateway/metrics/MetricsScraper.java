@@ -100,7 +100,7 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     /** Running totals ({@code failed} includes {@code timedOut}). */
-    public record Stats(long started, long succeeded, long failed, long timedOut, long skippedBusy,
+    public record ScrapeStats(long started, long succeeded, long failed, long timedOut, long skippedBusy,
             long garbageLines) {
     }
 
@@ -220,8 +220,8 @@ public final class MetricsScraper implements AutoCloseable {
         return http.openConnections();
     }
 
-    public Stats stats() {
-        return new Stats(started.sum(), succeeded.sum(), failed.sum(), timedOut.sum(), skippedBusy.sum(),
+    public ScrapeStats stats() {
+        return new ScrapeStats(started.sum(), succeeded.sum(), failed.sum(), timedOut.sum(), skippedBusy.sum(),
                 garbageLines.sum());
     }
 
@@ -240,13 +240,13 @@ public final class MetricsScraper implements AutoCloseable {
             return false;
         }
         started.increment();
-        http.get(endpoint, path, auth, tls, new Attempt(pool, endpoint, dialect, clock.nanoTime(),
+        http.get(endpoint, path, auth, tls, new ScrapeAttempt(pool, endpoint, dialect, clock.nanoTime(),
                 inFlight.snapshot(endpoint)));
         return true;
     }
 
     /** One scrape of one endpoint: what it needs to record its answer; told its end once, by the client. */
-    private final class Attempt implements ScrapeClient.Answer {
+    private final class ScrapeAttempt implements ScrapeClient.Answer {
         final String pool;
         final Endpoint endpoint;
         final EngineDialect dialect;
@@ -254,7 +254,7 @@ public final class MetricsScraper implements AutoCloseable {
         final InFlightRequests.Counters dispatched;
         long headersNanos = -1;
 
-        Attempt(String pool, Endpoint endpoint, EngineDialect dialect, long startedNanos,
+        ScrapeAttempt(String pool, Endpoint endpoint, EngineDialect dialect, long startedNanos,
                 InFlightRequests.Counters dispatched) {
             this.pool = pool;
             this.endpoint = endpoint;

@@ -17,7 +17,7 @@ import java.util.Objects;
  * with {@code \\}, {@code \"} and {@code \n} escapes; a trailing comma in the label set; values such as
  * {@code NaN}, {@code +Inf}, {@code -Inf} and exponents; an optional integer timestamp (ignored); LF or CRLF line
  * ends and a last line without one. A malformed wanted line, or a line that does not start like a sample, is
- * skipped and counted in {@link Stats#garbageLines()}; nothing is thrown. Lines skipped by name are not checked —
+ * skipped and counted in {@link ParseStats#garbageLines()}; nothing is thrown. Lines skipped by name are not checked —
  * that is what makes skipping cheap.
  *
  * <p>An instance reuses its label buffers, so it is not thread-safe; it is cheap to create one per scrape.
@@ -31,7 +31,7 @@ public final class PrometheusTextParser {
      * @param wanted       samples handed to the visitor
      * @param garbageLines lines that could not be read and were skipped
      */
-    public record Stats(int sampleLines, int wanted, int garbageLines) {
+    public record ParseStats(int sampleLines, int wanted, int garbageLines) {
     }
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -50,11 +50,11 @@ public final class PrometheusTextParser {
 
     private final Labels labels = new Labels();
 
-    public Stats parse(byte[] text, SampleVisitor visitor) {
+    public ParseStats parse(byte[] text, SampleVisitor visitor) {
         return parse(text, 0, text.length, visitor);
     }
 
-    public Stats parse(byte[] text, int offset, int length, SampleVisitor visitor) {
+    public ParseStats parse(byte[] text, int offset, int length, SampleVisitor visitor) {
         Objects.requireNonNull(visitor, "visitor");
         Objects.checkFromIndexSize(offset, length, text.length);
         int end = offset + length;
@@ -113,7 +113,7 @@ public final class PrometheusTextParser {
                 p = after;
             }
         }
-        return new Stats(sampleLines, wanted, garbage);
+        return new ParseStats(sampleLines, wanted, garbage);
     }
 
     /**

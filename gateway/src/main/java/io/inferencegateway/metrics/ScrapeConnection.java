@@ -144,7 +144,7 @@ final class ScrapeConnection {
                 if (tls != null) { // the GET waits in it until the handshake is done; a failed one fails the GET below
                     ch.pipeline().addLast(tls.newHandler(ch.alloc(), endpoint, client.timeoutNanos() / 1_000_000));
                 }
-                ch.pipeline().addLast(new HttpResponseDecoder(4096, 8192, 64 * 1024), new Reader(ch));
+                ch.pipeline().addLast(new HttpResponseDecoder(4096, 8192, 64 * 1024), new ResponseReader(ch));
             }
         }).connect(endpoint.host(), endpoint.port());
         Channel ch = f.channel();
@@ -282,10 +282,10 @@ final class ScrapeConnection {
     }
 
     /** Reads one channel's responses into the exchange in flight; events of a channel given up are ignored. */
-    private final class Reader extends ChannelInboundHandlerAdapter {
+    private final class ResponseReader extends ChannelInboundHandlerAdapter {
         private final Channel ch;
 
-        Reader(Channel ch) {
+        ResponseReader(Channel ch) {
             this.ch = ch;
         }
 

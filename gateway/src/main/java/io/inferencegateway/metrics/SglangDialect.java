@@ -9,7 +9,7 @@ package io.inferencegateway.metrics;
  */
 final class SglangDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of("sglang", "/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("sglang", "/metrics", SglangReading::new);
 
     private static final String RANK = "dp_rank";
     private static final int WAITING = 0;
@@ -33,9 +33,9 @@ final class SglangDialect {
     private SglangDialect() {
     }
 
-    private static final class Reading extends EngineReading {
+    private static final class SglangReading extends EngineReading {
 
-        Reading() {
+        SglangReading() {
             super(NAMES);
         }
 

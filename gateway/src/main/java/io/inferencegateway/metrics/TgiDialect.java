@@ -6,7 +6,7 @@ package io.inferencegateway.metrics;
  */
 final class TgiDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of("tgi", "/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("tgi", "/metrics", TgiReading::new);
 
     private static final int WAITING = 0;
     private static final int RUNNING = 1;
@@ -17,9 +17,9 @@ final class TgiDialect {
     private TgiDialect() {
     }
 
-    private static final class Reading extends EngineReading {
+    private static final class TgiReading extends EngineReading {
 
-        Reading() {
+        TgiReading() {
             super(NAMES);
         }
 

@@ -8,7 +8,7 @@ package io.inferencegateway.metrics;
  */
 final class TrtllmDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of("trtllm", "/prometheus/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("trtllm", "/prometheus/metrics", TrtllmReading::new);
 
     private static final int WAITING = 0;
     private static final int RUNNING = 1;
@@ -29,9 +29,9 @@ final class TrtllmDialect {
     private TrtllmDialect() {
     }
 
-    private static final class Reading extends EngineReading {
+    private static final class TrtllmReading extends EngineReading {
 
-        Reading() {
+        TrtllmReading() {
             super(NAMES);
         }
 

@@ -6,7 +6,7 @@ package io.inferencegateway.metrics;
  */
 final class VllmDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of("vllm", "/metrics", Reading::new);
+    static final EngineDialect INSTANCE = new EngineDialect.Of("vllm", "/metrics", VllmReading::new);
 
     private static final String RANK = "engine";
     private static final int WAITING = 0;
@@ -34,12 +34,12 @@ final class VllmDialect {
     private VllmDialect() {
     }
 
-    private static final class Reading extends EngineReading {
+    private static final class VllmReading extends EngineReading {
         private final PerRankValues kvUsageBefore010 = new PerRankValues();
         private double prefixQueriesBefore010 = Double.NaN;
         private double prefixHitsBefore010 = Double.NaN;
 
-        Reading() {
+        VllmReading() {
             super(NAMES);
         }
 

@@ -41,7 +41,7 @@ public final class CapacitySummary {
     }
 
     /** One row: a base model's or an adapter's values, in the order of {@link #FAMILIES}; NaN where unknown. */
-    private record Row(String model, String baseModel, double[] values) {
+    private record CapacityRow(String model, String baseModel, double[] values) {
     }
 
     /** Each series: name, help, and which rows carry it. */
@@ -94,7 +94,7 @@ public final class CapacitySummary {
      * @param model a base model, to answer only its pool's rows (and its adapters'); null for every pool
      */
     public String text(String model) {
-        List<Row> rows = new ArrayList<>();
+        List<CapacityRow> rows = new ArrayList<>();
         for (ModelPool pool : state.pools().get().pools()) {
             if (model == null || pool.config().modelName().equals(model)) {
                 rows(pool, rows);
@@ -111,7 +111,7 @@ public final class CapacitySummary {
             Family family = FAMILIES.get(f);
             out.append("# HELP ").append(family.name()).append(' ').append(family.help()).append('\n')
                     .append("# TYPE ").append(family.name()).append(" gauge\n");
-            for (Row row : rows) {
+            for (CapacityRow row : rows) {
                 boolean adapter = row.baseModel() != null;
                 if (adapter ? !family.adapter() : !family.base()) {
                     continue;
@@ -129,7 +129,7 @@ public final class CapacitySummary {
     }
 
     /** The pool's row, then one per adapter. */
-    private void rows(ModelPool pool, List<Row> rows) {
+    private void rows(ModelPool pool, List<CapacityRow> rows) {
         List<EndpointMetrics> ready = state.readyPods(pool);
         List<Endpoint> candidates = pool.outliers().admitted(pool.endpoints());
         String model = pool.config().modelName();
@@ -162,7 +162,7 @@ public final class CapacitySummary {
             }
         }
         v[SATURATION] = candidates.isEmpty() ? Double.NaN : pool.policy().saturatedFraction(candidates);
-        rows.add(new Row(model, null, v));
+        rows.add(new CapacityRow(model, null, v));
         for (String adapter : pool.config().loraAdapters()) {
             double[] a = new double[FAMILIES.size()];
             Arrays.fill(a, Double.NaN);
@@ -175,7 +175,7 @@ public final class CapacitySummary {
                 }
             }
             a[LOADED] = loaded;
-            rows.add(new Row(adapter, model, a));
+            rows.add(new CapacityRow(adapter, model, a));
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.List;
  * @param windowSeconds     how far back picks, TTFT percentiles and the pick history reach
  * @param rateSeconds       the seconds {@code picksPerSecond} averages over (the last completed ones)
  */
-public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateSeconds, List<Pool> pools) {
+public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateSeconds, List<PoolView> pools) {
 
     /**
      * One model pool.
@@ -28,9 +28,9 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * @param attainment    requests with latency targets judged in the window, per priority band (critical,
      *                      standard, sheddable)
      */
-    public record Pool(String name, String model, List<String> adapters, String policy, String homeRegion,
+    public record PoolView(String name, String model, List<String> adapters, String policy, String homeRegion,
             Boolean fallback, long staleAfterMs, int freshPods, long inFlight, double picksPerSecond, long picksInWindow,
-            Double ttftP50Ms, Double ttftP99Ms, List<Pod> pods, List<Decision> decisions, Predictor predictor,
+            Double ttftP50Ms, Double ttftP99Ms, List<PodView> pods, List<Decision> decisions, Predictor predictor,
             List<Attainment> attainment) {
     }
 
@@ -74,10 +74,10 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * @param target          at a global tier, the cluster or provider at this address and what its capacity
      *                        summary said; null for a pod
      */
-    public record Pod(String pod, Integer queue, Integer running, Double kvUsage, List<String> runningAdapters,
+    public record PodView(String pod, Integer queue, Integer running, Double kvUsage, List<String> runningAdapters,
             List<String> waitingAdapters, Long metricsAgeMs, boolean stale, long scrapeFailures, String lastError,
             long inFlight, double picksPerSecond, long picksInWindow, int[] picksHistory, Double ttftP50Ms,
-            Double ttftP99Ms, int ttftSamples, Target target) {
+            Double ttftP99Ms, int ttftSamples, TargetView target) {
     }
 
     /**
@@ -102,7 +102,7 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * @param predictedTtftMs       its latency predictor's time to first token for a typical request
      * @param recentRequests        requests its recent values are taken over
      */
-    public record Target(String name, String kind, String region, boolean home, double inputPricePerMillion,
+    public record TargetView(String name, String kind, String region, boolean home, double inputPricePerMillion,
             double outputPricePerMillion, Double roundTripMs, Integer readyPods, Integer pods, Integer gatewayQueue,
             Double kvHeadroom, Double errorRatio, Double saturation, Double ttftMs, Double predictedTtftMs,
             Double tpotMs, Double predictedTpotMs, Long recentRequests) {

@@ -201,7 +201,7 @@ public final class FleetView implements RequestListener {
     public FleetSnapshot snapshot() {
         long nowNanos = clock.nanoTime();
         long now = second(nowNanos);
-        List<FleetSnapshot.Pool> out = new ArrayList<>();
+        List<FleetSnapshot.PoolView> out = new ArrayList<>();
         List<ModelPool> current = pools.get().pools();
         activity.keySet().retainAll(current.stream().map(ModelPool::name).toList()); // pools a reload removed
         for (ModelPool pool : current) {
@@ -230,9 +230,9 @@ public final class FleetView implements RequestListener {
         }
     }
 
-    private FleetSnapshot.Pool pool(ModelPool pool, PoolActivity act, long nowNanos, long now) {
+    private FleetSnapshot.PoolView pool(ModelPool pool, PoolActivity act, long nowNanos, long now) {
         long staleAfter = pool.config().metricsStalenessThreshold().toNanos();
-        List<FleetSnapshot.Pod> pods = new ArrayList<>();
+        List<FleetSnapshot.PodView> pods = new ArrayList<>();
         List<long[]> podTtft = new ArrayList<>();
         int samples = 0;
         int fresh = 0;
@@ -250,7 +250,7 @@ public final class FleetView implements RequestListener {
             long window = sum(history, 0, history.length);
             picksInRate += rate;
             picksInWindow += window;
-            MetricsCache.EndpointState state = metrics.state(e);
+            MetricsCache.ScrapeState state = metrics.state(e);
             // a cluster's reading as this pool sees it: its model's part of the summary
             EndpointMetrics m = state == null || state.latest() == null ? null
                     : state.latest().forModel(pool.config().modelName());
@@ -264,7 +264,7 @@ public final class FleetView implements RequestListener {
             long pending = inFlight.inFlight(e);
             flying += pending;
             long failures = state == null ? 0 : state.consecutiveFailures();
-            pods.add(new FleetSnapshot.Pod(e.toString(), m == null ? null : count(m.waiting()),
+            pods.add(new FleetSnapshot.PodView(e.toString(), m == null ? null : count(m.waiting()),
                     m == null ? null : count(m.running()), m == null || Double.isNaN(m.kvUsage()) ? null : m.kvUsage(),
                     m == null ? List.of() : m.runningAdapters().stream().sorted().toList(),
                     m == null ? List.of() : m.waitingAdapters().stream().sorted().toList(), age, stale, failures,
@@ -283,17 +283,17 @@ public final class FleetView implements RequestListener {
         Boolean fallback = pool.policy() instanceof GpuAwarePolicy gpuAware ? gpuAware.inFallback() : null;
         FleetSnapshot.Predictor predictor = pool.policy() instanceof GpuAwarePolicy gpuAware
                 ? predictor(gpuAware.predictor()) : null;
-        return new FleetSnapshot.Pool(pool.name(), pool.config().modelName(), pool.config().loraAdapters(),
+        return new FleetSnapshot.PoolView(pool.name(), pool.config().modelName(), pool.config().loraAdapters(),
                 pool.config().policy().configName(), pool.config().homeRegion(), fallback, staleAfter / 1_000_000, fresh, flying,
                 picksInRate / (double) PodActivity.RATE_SECONDS, picksInWindow, percentile(allTtft, 0.50),
                 percentile(allTtft, 0.99), pods, act.decisions(), predictor, act.slo.window(now));
     }
 
     /** A cluster's or provider's row: its config, and for a cluster what its last capacity summary said. */
-    private static FleetSnapshot.Target target(TargetConfig t, EndpointMetrics m, String homeRegion) {
+    private static FleetSnapshot.TargetView target(TargetConfig t, EndpointMetrics m, String homeRegion) {
         ClusterCapacity c = t.provider() || m == null ? null : m.cluster();
         Price price = t.price();
-        return new FleetSnapshot.Target(t.name(), t.kind().label(), t.region(), homeRegion != null && homeRegion.equals(t.region()),
+        return new FleetSnapshot.TargetView(t.name(), t.kind().label(), t.region(), homeRegion != null && homeRegion.equals(t.region()),
                 price.inputPerMillion(), price.outputPerMillion(), c == null ? null : knownMillis(c.roundTripMillis()),
                 c == null ? null : count(c.readyPods()), c == null ? null : count(c.pods()),
                 c == null ? null : count(c.gatewayQueued()),

@@ -15,6 +15,7 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.pool.FlowControl;
+import io.inferencegateway.pool.FlowControl.WaitOutcome;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.pool.ModelPool;
@@ -145,7 +146,7 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
     }
 
     @Override
-    public void waited(String pool, int priority, FlowControl.Outcome outcome, long nanos) {
+    public void waited(String pool, int priority, WaitOutcome outcome, long nanos) {
         PoolSeries series = pools.get(pool);
         if (series != null) {
             queueWait(series, Priority.band(priority), outcome).record(nanos, TimeUnit.NANOSECONDS);
@@ -153,7 +154,7 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
     }
 
     /** At most 3 bands x 3 outcomes a pool; the dispatched ones exist from the start (registerFlowControl). */
-    private Timer queueWait(PoolSeries series, String band, FlowControl.Outcome outcome) {
+    private Timer queueWait(PoolSeries series, String band, WaitOutcome outcome) {
         String key = band + '/' + outcome.label();
         Timer timer = series.queueWaits.get(key);
         return timer != null ? timer : series.queueWaits.computeIfAbsent(key, k -> Timer
@@ -166,7 +167,7 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
 
     private void registerFlowControl(String name, PoolSeries series) {
         for (String band : PRIORITY_BANDS) {
-            queueWait(series, band, FlowControl.Outcome.DISPATCHED);
+            queueWait(series, band, WaitOutcome.DISPATCHED);
             Gauge.builder("inference_extension_flow_control_queue_size", state,
                     g -> poolValue(g, name, p -> p.flowControl().queued(band)))
                     .description("Requests waiting in the pool's queue now, by priority band")

@@ -20,12 +20,12 @@ final class RolloutRows {
     }
 
     /** One rollout; {@code step} counts from 1 (0 before its progress was read). */
-    record Row(String name, String state, int step, int steps, int percent, Side baseline, Side candidate,
+    record RolloutRow(String name, String state, int step, int steps, int percent, Side baseline, Side candidate,
             String finding, String reason, boolean shared, boolean storeDown) {
     }
 
-    static List<Row> of(List<RolloutView> views) {
-        return views.stream().map(v -> new Row(v.name(), v.state(), v.step(), v.steps(), v.percent(),
+    static List<RolloutRow> of(List<RolloutView> views) {
+        return views.stream().map(v -> new RolloutRow(v.name(), v.state(), v.step(), v.steps(), v.percent(),
                 side(v.baselineModel(), v.baseline()), side(v.candidateModel(), v.candidate()), v.finding(),
                 v.reason(), v.shared(), v.storeDown())).toList();
     }

@@ -19,9 +19,9 @@ public final class TargetMeters implements RequestListener {
 
     private final MeterRegistry registry;
     private final Supplier<GlobalConfig> global;
-    private final Map<Key, Meters> meters = new ConcurrentHashMap<>();
+    private final Map<TargetMeterKey, Meters> meters = new ConcurrentHashMap<>();
 
-    private record Key(String pool, String target) {
+    private record TargetMeterKey(String pool, String target) {
     }
 
     private final class Meters {
@@ -31,7 +31,7 @@ public final class TargetMeters implements RequestListener {
         final Counter spend;
         final Counter spills;
 
-        Meters(Key k, RequestRecord r) {
+        Meters(TargetMeterKey k, RequestRecord r) {
             String kind = r.targetProvider() ? "provider" : "cluster";
             requests = Counter.builder("inference_gateway_target_requests")
                     .description("Requests a global tier's cluster or provider served")
@@ -47,7 +47,7 @@ public final class TargetMeters implements RequestListener {
                     .tags("pool", k.pool(), "target", k.target()).register(registry);
         }
 
-        private Counter tokens(Key k, String type) {
+        private Counter tokens(TargetMeterKey k, String type) {
             return Counter.builder("inference_gateway_target_tokens")
                     .description("Tokens a global tier's target served, by type")
                     .tags("pool", k.pool(), "target", k.target(), "type", type).register(registry);
@@ -64,7 +64,7 @@ public final class TargetMeters implements RequestListener {
         if (r.target() == null || r.pool() == null) {
             return;
         }
-        Meters m = meters.computeIfAbsent(new Key(r.pool(), r.target()), k -> new Meters(k, r));
+        Meters m = meters.computeIfAbsent(new TargetMeterKey(r.pool(), r.target()), k -> new Meters(k, r));
         m.requests.increment();
         if (r.inputTokens() > 0) {
             m.inputTokens.increment(r.inputTokens());

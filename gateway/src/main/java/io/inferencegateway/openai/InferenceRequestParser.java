@@ -59,7 +59,7 @@ public final class InferenceRequestParser {
     public static InferenceRequest parse(ByteBuf body, int promptChars) {
         BodyStream in = new BodyStream(body);
         try (JsonParser p = JSON.createParser(in)) {
-            return new Reader(p, in, body, promptChars).request();
+            return new BodyReader(p, in, body, promptChars).request();
         } catch (IOException e) {
             throw GatewayError.invalidRequest(null, "The request body is not valid JSON: " + firstLine(e.getMessage()));
         }
@@ -219,7 +219,7 @@ public final class InferenceRequestParser {
     }
 
     /** One body's pass. */
-    private static final class Reader {
+    private static final class BodyReader {
         private final JsonParser p;
         private final BodyStream in;
         private final ByteBuf body;
@@ -235,7 +235,7 @@ public final class InferenceRequestParser {
          */
         private int resumeAt;
 
-        Reader(JsonParser p, BodyStream in, ByteBuf body, int limit) {
+        BodyReader(JsonParser p, BodyStream in, ByteBuf body, int limit) {
             this.p = p;
             this.in = in;
             this.body = body;

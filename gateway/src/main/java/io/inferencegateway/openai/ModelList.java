@@ -100,7 +100,7 @@ public final class ModelList {
     /** Whether {@code visible} lets through every one of {@code models}. */
     private static boolean visible(ModelPools pools, List<String> models, Visible visible) {
         for (String model : models) {
-            ModelPools.Target t = pools.resolve(model);
+            ModelPools.Resolution t = pools.resolve(model);
             if (t == null || !visible.test(t.pool().config().modelName(), t.adapter())) {
                 return false;
             }
@@ -110,7 +110,7 @@ public final class ModelList {
 
     /** One model or adapter by its id; null when no pool serves it or {@code visible} hides it. */
     public static byte[] one(ModelPools pools, String id, long created, Visible visible) {
-        ModelPools.Target target = pools.resolve(id);
+        ModelPools.Resolution target = pools.resolve(id);
         if (target == null || !visible.test(target.pool().config().modelName(), target.adapter())) {
             return null;
         }

@@ -23,11 +23,11 @@ public final class ResponseModelRename {
 
     private static final byte[] KEY = "model".getBytes(StandardCharsets.US_ASCII);
 
-    private enum Stage { SCAN, AFTER_KEY, AFTER_COLON, VALUE }
+    private enum ScanStage { SCAN, AFTER_KEY, AFTER_COLON, VALUE }
 
     private final byte[] quotedName;
     private final boolean eventStream;
-    private Stage stage = Stage.SCAN;
+    private ScanStage stage = ScanStage.SCAN;
     private int depth;
     private boolean inString;
     private boolean escaped;
@@ -49,20 +49,20 @@ public final class ResponseModelRename {
         int start = chunk.readerIndex();
         int end = chunk.writerIndex();
         CompositeByteBuf out = null;
-        int run = stage == Stage.VALUE ? -1 : start; // where the bytes to keep began; -1 while dropping
+        int run = stage == ScanStage.VALUE ? -1 : start; // where the bytes to keep began; -1 while dropping
         for (int i = start; i < end; i++) {
             byte b = chunk.getByte(i);
-            if (stage == Stage.VALUE && eventStream && b == '\n') {
-                stage = Stage.SCAN; // a value no line ends in is no JSON string: keep what follows
+            if (stage == ScanStage.VALUE && eventStream && b == '\n') {
+                stage = ScanStage.SCAN; // a value no line ends in is no JSON string: keep what follows
                 run = i;
             }
-            if (stage == Stage.VALUE) {
+            if (stage == ScanStage.VALUE) {
                 if (escaped) {
                     escaped = false;
                 } else if (b == '\\') {
                     escaped = true;
                 } else if (b == '"') {
-                    stage = Stage.SCAN;
+                    stage = ScanStage.SCAN;
                     run = i + 1;
                 }
                 continue;
@@ -96,7 +96,7 @@ public final class ResponseModelRename {
         if (eventStream && b == '\n') {
             inString = false; // no JSON string spans lines
             escaped = false;
-            stage = Stage.SCAN;
+            stage = ScanStage.SCAN;
             keyMatched = -1;
             if (lineBreak) {
                 depth = 0; // a blank line ends the event
@@ -117,7 +117,7 @@ public final class ResponseModelRename {
             } else if (b == '"') {
                 inString = false;
                 if (keyMatched == KEY.length) {
-                    stage = Stage.AFTER_KEY;
+                    stage = ScanStage.AFTER_KEY;
                 }
                 keyMatched = -1;
             } else if (keyMatched >= 0) {
@@ -128,19 +128,19 @@ public final class ResponseModelRename {
         if (isSpace(b)) {
             return false;
         }
-        if (stage == Stage.AFTER_KEY) {
+        if (stage == ScanStage.AFTER_KEY) {
             if (b == ':') {
-                stage = Stage.AFTER_COLON;
+                stage = ScanStage.AFTER_COLON;
                 return false;
             }
-            stage = Stage.SCAN; // "model" was a value
-        } else if (stage == Stage.AFTER_COLON) {
+            stage = ScanStage.SCAN; // "model" was a value
+        } else if (stage == ScanStage.AFTER_COLON) {
             if (b == '"') {
-                stage = Stage.VALUE;
+                stage = ScanStage.VALUE;
                 escaped = false;
                 return true;
             }
-            stage = Stage.SCAN; // a model that is no string: left as it is
+            stage = ScanStage.SCAN; // a model that is no string: left as it is
         }
         switch (b) {
             case '"' -> {

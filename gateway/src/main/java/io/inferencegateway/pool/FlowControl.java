@@ -50,7 +50,7 @@ public final class FlowControl {
     }
 
     /** How a wait in the queue ended, for the meters. */
-    public enum Outcome {
+    public enum WaitOutcome {
         DISPATCHED, REFUSED, CANCELLED;
 
         public String label() {
@@ -99,7 +99,7 @@ public final class FlowControl {
                 }
                 queue.remove(this);
             }
-            queue.pool.healthListener().waited(queue.pool.name(), priority, Outcome.CANCELLED,
+            queue.pool.healthListener().waited(queue.pool.name(), priority, WaitOutcome.CANCELLED,
                     queue.clock.nanoTime() - enqueuedNanos);
             return true;
         }
@@ -324,7 +324,7 @@ public final class FlowControl {
             for (Release r : released) {
                 Ticket t = r.ticket;
                 pool.healthListener().waited(pool.name(), t.priority,
-                        r.placement != null ? Outcome.DISPATCHED : Outcome.REFUSED, clock.nanoTime() - t.enqueuedNanos);
+                        r.placement != null ? WaitOutcome.DISPATCHED : WaitOutcome.REFUSED, clock.nanoTime() - t.enqueuedNanos);
                 if (r.placement != null) {
                     t.waiter.bound(r.placement, r.pickNanos);
                 } else {
@@ -419,7 +419,7 @@ public final class FlowControl {
     }
 
     private void refuse(Ticket t, GatewayError.Dropped why) {
-        pool.healthListener().waited(pool.name(), t.priority, Outcome.REFUSED, clock.nanoTime() - t.enqueuedNanos);
+        pool.healthListener().waited(pool.name(), t.priority, WaitOutcome.REFUSED, clock.nanoTime() - t.enqueuedNanos);
         t.waiter.refused(refusal(t.priority, why));
     }
 

@@ -8,11 +8,11 @@ import java.util.Map;
 public final class ModelPools {
 
     /** Where a model name leads: the pool, and the adapter when the name is one. */
-    public record Target(ModelPool pool, String adapter) {
+    public record Resolution(ModelPool pool, String adapter) {
     }
 
     private final List<ModelPool> pools;
-    private final Map<String, Target> byModel = new HashMap<>();
+    private final Map<String, Resolution> byModel = new HashMap<>();
     private final int promptChars;
 
     public ModelPools(List<ModelPool> pools) {
@@ -20,9 +20,9 @@ public final class ModelPools {
         int chars = 0;
         for (ModelPool pool : this.pools) {
             chars = Math.max(chars, pool.policy().promptChars());
-            byModel.put(pool.config().modelName(), new Target(pool, null));
+            byModel.put(pool.config().modelName(), new Resolution(pool, null));
             for (String adapter : pool.config().loraAdapters()) {
-                byModel.put(adapter, new Target(pool, adapter));
+                byModel.put(adapter, new Resolution(pool, adapter));
             }
         }
         this.promptChars = chars;
@@ -37,7 +37,7 @@ public final class ModelPools {
     }
 
     /** The pool for a model or adapter name, or null when no pool serves it. */
-    public Target resolve(String model) {
+    public Resolution resolve(String model) {
         return model == null ? null : byModel.get(model);
     }
 

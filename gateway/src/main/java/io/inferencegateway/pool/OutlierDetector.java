@@ -31,7 +31,7 @@ public final class OutlierDetector implements RecentFailures {
     private final OutlierConfig config;
     private final IntSupplier poolSize;
     private final NanoClock clock;
-    private final ConcurrentHashMap<Endpoint, Pod> pods = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Endpoint, PodHealth> pods = new ConcurrentHashMap<>();
     private final AtomicInteger ejected = new AtomicInteger();
     private volatile PoolHealthListener listener = PoolHealthListener.NONE;
 
@@ -62,7 +62,7 @@ public final class OutlierDetector implements RecentFailures {
 
     /** Whether the pod is ejected now. */
     public boolean isEjected(Endpoint pod) {
-        Pod p = pods.get(pod);
+        PodHealth p = pods.get(pod);
         return p != null && p.ejectedAt(clock.nanoTime());
     }
 
@@ -72,7 +72,7 @@ public final class OutlierDetector implements RecentFailures {
      */
     @Override
     public double failureRatio(Endpoint pod) {
-        Pod p = pods.get(pod);
+        PodHealth p = pods.get(pod);
         return p == null ? Double.NaN : p.failureRatio(clock.nanoTime());
     }
 
@@ -87,7 +87,7 @@ public final class OutlierDetector implements RecentFailures {
         long now = clock.nanoTime();
         List<Endpoint> in = new ArrayList<>(candidates.size());
         for (Endpoint e : candidates) {
-            Pod p = pods.get(e);
+            PodHealth p = pods.get(e);
             if (p == null || !p.ejectedAt(now)) {
                 in.add(e);
             }
@@ -105,7 +105,7 @@ public final class OutlierDetector implements RecentFailures {
     public List<Endpoint> lastRequestServed(List<Endpoint> candidates) {
         List<Endpoint> served = null;
         for (int i = 0; i < candidates.size(); i++) {
-            Pod p = pods.get(candidates.get(i));
+            PodHealth p = pods.get(candidates.get(i));
             boolean failed = p != null && p.lastFailed();
             if (failed && served == null) {
                 served = new ArrayList<>(candidates.subList(0, i));
@@ -126,7 +126,7 @@ public final class OutlierDetector implements RecentFailures {
             return;
         }
         previous.pods.forEach((endpoint, old) -> {
-            Pod p = new Pod(endpoint);
+            PodHealth p = new PodHealth(endpoint);
             if (old.copyTo(p)) {
                 ejected.incrementAndGet();
             }
@@ -137,7 +137,7 @@ public final class OutlierDetector implements RecentFailures {
     /** Pods ejected now (readmitting those whose time is up). */
     public int ejectedCount() {
         long now = clock.nanoTime();
-        for (Pod p : pods.values()) {
+        for (PodHealth p : pods.values()) {
             p.ejectedAt(now);
         }
         return ejected.get();
@@ -147,7 +147,7 @@ public final class OutlierDetector implements RecentFailures {
     void retain(List<Endpoint> current) {
         for (Endpoint e : List.copyOf(pods.keySet())) {
             if (!current.contains(e)) {
-                Pod p = pods.remove(e);
+                PodHealth p = pods.remove(e);
                 if (p != null) {
                     p.forget();
                 }
@@ -155,9 +155,9 @@ public final class OutlierDetector implements RecentFailures {
         }
     }
 
-    private Pod pod(Endpoint e) {
-        Pod p = pods.get(e);
-        return p != null ? p : pods.computeIfAbsent(e, Pod::new);
+    private PodHealth pod(Endpoint e) {
+        PodHealth p = pods.get(e);
+        return p != null ? p : pods.computeIfAbsent(e, PodHealth::new);
     }
 
     /** Takes one ejection slot, unless the pool's share of ejected pods is reached. */
@@ -174,7 +174,7 @@ public final class OutlierDetector implements RecentFailures {
         }
     }
 
-    private final class Pod {
+    private final class PodHealth {
         private final Endpoint endpoint;
         private int consecutive;
         private long windowStart;
@@ -185,7 +185,7 @@ public final class OutlierDetector implements RecentFailures {
         private boolean probing;
         private boolean gone;
 
-        Pod(Endpoint endpoint) {
+        PodHealth(Endpoint endpoint) {
             this.endpoint = endpoint;
             this.windowStart = clock.nanoTime();
         }
@@ -209,7 +209,7 @@ public final class OutlierDetector implements RecentFailures {
         }
 
         /** Copies this pod's state into {@code next}, a fresh detector's; true when it is ejected. */
-        synchronized boolean copyTo(Pod next) {
+        synchronized boolean copyTo(PodHealth next) {
             next.consecutive = consecutive;
             next.windowStart = windowStart;
             next.windowRequests = windowRequests;

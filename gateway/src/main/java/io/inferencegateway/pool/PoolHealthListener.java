@@ -26,7 +26,7 @@ public interface PoolHealthListener {
     }
 
     /** A request's wait in the pool's queue ended after {@code nanos}. */
-    default void waited(String pool, int priority, FlowControl.Outcome outcome, long nanos) {
+    default void waited(String pool, int priority, FlowControl.WaitOutcome outcome, long nanos) {
     }
 
     /** Flow control refused a request with a 429. */

@@ -48,7 +48,7 @@ import io.netty.handler.stream.ChunkedWriteHandler;
 public final class StreamingBody implements ChunkedInput<HttpContent> {
 
     /** How a relayed body ended. */
-    public enum Outcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE }
+    public enum RelayOutcome { COMPLETED, UPSTREAM_FAILED, CLIENT_GONE }
 
     /** What the body needs from the upstream connection. */
     interface Upstream {
@@ -85,7 +85,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private volatile ChannelHandlerContext direct; // the writer's context: writes there go on past it, in order
     private volatile ChannelHandlerContext framed; // the encoder's context for a chunked response, else null
     private volatile boolean closeClientAtEnd;
-    private volatile Consumer<Outcome> onEnd = outcome -> { };
+    private volatile Consumer<RelayOutcome> onEnd = outcome -> { };
     private ResponseScanner scanner; // set before the first chunk, used on the upstream event loop only
     private boolean discarding; // likewise
     private ResponseModelRename modelRename; // likewise; null unless a model rewrite asks (docs/rollouts.md)
@@ -107,7 +107,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     }
 
     /** Called once, when the body ended one way or another. Set before {@link #attach}. */
-    public void onEnd(Consumer<Outcome> listener) {
+    public void onEnd(Consumer<RelayOutcome> listener) {
         this.onEnd = listener;
     }
 
@@ -250,7 +250,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
         }
         state = FINISHED;
         if (discarding) {
-            end(Outcome.COMPLETED);
+            end(RelayOutcome.COMPLETED);
             return;
         }
         wake();
@@ -261,7 +261,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
         failure = cause;
         state = FAILED;
         if (discarding) {
-            end(Outcome.UPSTREAM_FAILED);
+            end(RelayOutcome.UPSTREAM_FAILED);
             return;
         }
         wake();
@@ -351,16 +351,16 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     /** Called by the writer when the body was fully written, or when the client went away first. */
     @Override
     public void close() {
-        Outcome outcome;
+        RelayOutcome outcome;
         if (lastSent) {
-            outcome = state == FAILED ? Outcome.UPSTREAM_FAILED : Outcome.COMPLETED;
+            outcome = state == FAILED ? RelayOutcome.UPSTREAM_FAILED : RelayOutcome.COMPLETED;
             Channel c = client;
             if (closeClientAtEnd && c != null) {
                 c.close();
             }
         } else {
             upstream.cancel();
-            outcome = Outcome.CLIENT_GONE;
+            outcome = RelayOutcome.CLIENT_GONE;
         }
         end(outcome);
     }
@@ -369,11 +369,11 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     public void abandon() {
         if (!ended.get()) {
             upstream.cancel();
-            end(Outcome.CLIENT_GONE);
+            end(RelayOutcome.CLIENT_GONE);
         }
     }
 
-    private void end(Outcome outcome) {
+    private void end(RelayOutcome outcome) {
         if (ended.compareAndSet(false, true)) {
             releaseQueued();
             releaseHeldBack();

@@ -99,7 +99,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         Channel ch = channel;
         if (cancelled) {
             client.recycle(endpoint, tls, handler);
-            fail(UpstreamFailure.Kind.CANCELLED, "cancelled before sending");
+            fail(UpstreamFailure.Stage.CANCELLED, "cancelled before sending");
             return;
         }
         if (!ch.isActive()) {
@@ -132,7 +132,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
     }
 
     void connectFailed(Throwable cause) {
-        fail(UpstreamFailure.Kind.CONNECT, describe(cause));
+        fail(UpstreamFailure.Stage.CONNECT, describe(cause));
     }
 
     /**
@@ -141,7 +141,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
      */
     void handshakeFailed(Throwable cause) {
         if (cancelled) {
-            fail(UpstreamFailure.Kind.CANCELLED, "cancelled");
+            fail(UpstreamFailure.Stage.CANCELLED, "cancelled");
             return;
         }
         Throwable root = cause;
@@ -149,7 +149,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
             root = root.getCause();
         }
         String why = root == cause ? describe(cause) : describe(cause) + " (" + describe(root) + ")";
-        fail(UpstreamFailure.Kind.CONNECT, "TLS handshake with " + endpoint + " failed: " + why);
+        fail(UpstreamFailure.Stage.CONNECT, "TLS handshake with " + endpoint + " failed: " + why);
     }
 
     void onHeaders(HttpResponse head) {
@@ -206,7 +206,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         }
         if (body == null) {
             if (cancelled) {
-                fail(UpstreamFailure.Kind.CANCELLED, "cancelled");
+                fail(UpstreamFailure.Stage.CANCELLED, "cancelled");
             } else if (tlsRefused(cause)) {
                 // with TLS 1.3 a server checks the client's certificate after the client's handshake is over: its
                 // refusal arrives as the request goes out, before any HTTP reached the server
@@ -233,7 +233,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
             client.connect(this);
             return;
         }
-        fail(UpstreamFailure.Kind.BROKEN, cause == null ? "connection closed before the response" : describe(cause));
+        fail(UpstreamFailure.Stage.BROKEN, cause == null ? "connection closed before the response" : describe(cause));
     }
 
     private void abortOnLoop() {
@@ -248,11 +248,11 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         }
         ch.close();
         if (body == null) {
-            fail(UpstreamFailure.Kind.CANCELLED, "cancelled");
+            fail(UpstreamFailure.Stage.CANCELLED, "cancelled");
         }
     }
 
-    private void fail(UpstreamFailure.Kind kind, String detail) {
+    private void fail(UpstreamFailure.Stage kind, String detail) {
         done = true;
         cancelTimer();
         if (answered.compareAndSet(false, true)) {
@@ -292,7 +292,7 @@ public final class UpstreamCall implements StreamingBody.Upstream {
         handler.end();
         ch.close();
         if (body == null) {
-            fail(UpstreamFailure.Kind.TIMEOUT, "no response within the route timeout");
+            fail(UpstreamFailure.Stage.TIMEOUT, "no response within the route timeout");
         } else {
             done = true;
             body.fail(GatewayError.upstreamTimeout());

@@ -1,9 +1,9 @@
 package io.inferencegateway.proxy;
 
 /** Why an upstream call produced no response. */
-public record UpstreamFailure(Kind kind, String detail) {
+public record UpstreamFailure(Stage kind, String detail) {
 
-    public enum Kind {
+    public enum Stage {
         /** The endpoint could not be reached; nothing was sent, so another endpoint may be tried. */
         CONNECT,
         /** The endpoint took the request but closed the connection or broke before answering. */

@@ -17,11 +17,11 @@ import io.inferencegateway.config.AccessConfig;
  * @param streamUsage           whether a pool's {@code streamUsage} asks this route's streams for their usage (the
  *                              paths that know {@code stream_options})
  */
-public record IngressRoute(String id, Auth auth, boolean answeredWhileDraining, String operation,
+public record IngressRoute(String id, AuthRule auth, boolean answeredWhileDraining, String operation,
         boolean streamUsage) {
 
     /** Whether a route needs credentials while {@code spec.auth} is on. */
-    public enum Auth {
+    public enum AuthRule {
         /** Never (the probes). */
         NONE,
         /** Credentials that name a tenant: every route that says nothing else. */
@@ -54,6 +54,6 @@ public record IngressRoute(String id, Auth auth, boolean answeredWhileDraining, 
 
     /** A route that needs credentials, is refused while draining and has no trace operation nor stream usage. */
     public static IngressRoute of(String id) {
-        return new IngressRoute(id, Auth.REQUIRED, false, null, false);
+        return new IngressRoute(id, AuthRule.REQUIRED, false, null, false);
     }
 }

@@ -12,16 +12,16 @@ final class LocalProgressStore implements ProgressStore {
 
     static final int MAX_ROLLOUTS = 256;
 
-    private static final class Entry {
+    private static final class StoredProgress {
         Progress progress;
         int countedStep;
         Tally baseline = Tally.EMPTY;
         Tally candidate = Tally.EMPTY;
     }
 
-    private final Map<String, Entry> entries = new LinkedHashMap<>(16, 0.75f, true) {
+    private final Map<String, StoredProgress> entries = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, StoredProgress> eldest) {
             return size() > MAX_ROLLOUTS;
         }
     };
@@ -29,7 +29,7 @@ final class LocalProgressStore implements ProgressStore {
     @Override
     public synchronized CompletableFuture<StepCounts> exchange(String key, int step, Tally baseline, Tally candidate,
             long nowMillis) {
-        Entry e = entries.computeIfAbsent(key, k -> new Entry());
+        StoredProgress e = entries.computeIfAbsent(key, k -> new StoredProgress());
         if (e.progress == null) {
             e.progress = Progress.start(nowMillis);
         }
@@ -47,7 +47,7 @@ final class LocalProgressStore implements ProgressStore {
 
     @Override
     public synchronized CompletableFuture<Transition> transition(String key, long expectedRev, Progress next) {
-        Entry e = entries.computeIfAbsent(key, k -> new Entry());
+        StoredProgress e = entries.computeIfAbsent(key, k -> new StoredProgress());
         if (e.progress == null || e.progress.rev() != expectedRev) {
             return CompletableFuture.completedFuture(new Transition(false, e.progress));
         }

@@ -15,10 +15,10 @@ import java.util.Map;
  * @param reason          why the last transition happened (the breach, for a rollback); empty at first
  * @param rev             the store's revision of this progress
  */
-public record Progress(int step, long stepStartMillis, long pausedAtMillis, Phase phase, String reason, long rev) {
+public record Progress(int step, long stepStartMillis, long pausedAtMillis, RolloutPhase phase, String reason, long rev) {
 
     /** How the rollout stands, whatever the config asks. */
-    public enum Phase {
+    public enum RolloutPhase {
         /** Stepping on. */
         RUNNING,
         /** Passed every step: the candidate has all of the traffic. */
@@ -30,24 +30,24 @@ public record Progress(int step, long stepStartMillis, long pausedAtMillis, Phas
             return name().toLowerCase(Locale.ROOT);
         }
 
-        static Phase of(String label) {
+        static RolloutPhase of(String label) {
             return valueOf(label.toUpperCase(Locale.ROOT));
         }
     }
 
     /** A rollout that has just begun, at {@code nowMillis}. */
     static Progress start(long nowMillis) {
-        return new Progress(0, nowMillis, 0, Phase.RUNNING, "", 0);
+        return new Progress(0, nowMillis, 0, RolloutPhase.RUNNING, "", 0);
     }
 
-    Progress with(int nextStep, long start, long pausedAt, Phase nextPhase, String why) {
+    Progress with(int nextStep, long start, long pausedAt, RolloutPhase nextPhase, String why) {
         return new Progress(nextStep, start, pausedAt, nextPhase, why, rev);
     }
 
     /** As the Redis hash holds it. */
     static Progress of(Map<String, String> hash) {
         return new Progress(Integer.parseInt(hash.get("step")), Long.parseLong(hash.get("start")),
-                Long.parseLong(hash.get("paused")), Phase.of(hash.get("phase")), hash.getOrDefault("reason", ""),
+                Long.parseLong(hash.get("paused")), RolloutPhase.of(hash.get("phase")), hash.getOrDefault("reason", ""),
                 Long.parseLong(hash.get("rev")));
     }
 }

@@ -1,6 +1,7 @@
 package io.inferencegateway.rollout;
 
 import io.inferencegateway.config.RolloutConfig;
+import io.inferencegateway.config.RolloutConfig.RolloutState;
 
 /** Where each rollout stands: the share of its rewrite's traffic that goes to its candidate now. */
 @FunctionalInterface
@@ -10,5 +11,5 @@ public interface RolloutWeights {
     int candidatePercent(RolloutConfig rollout);
 
     /** Every rollout at its first step (none when aborted): what a gateway that keeps no rollout progress serves. */
-    RolloutWeights FIRST_STEP = r -> r.state() == RolloutConfig.State.ABORTED ? 0 : r.steps().get(0).weight();
+    RolloutWeights FIRST_STEP = r -> r.state() == RolloutState.ABORTED ? 0 : r.steps().get(0).weight();
 }

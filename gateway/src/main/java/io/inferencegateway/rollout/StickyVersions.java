@@ -45,7 +45,7 @@ public final class StickyVersions {
         Stripe s = stripe(key);
         long now = clock.nanoTime();
         synchronized (s) {
-            Entry e = s.get(key);
+            StickyChoice e = s.get(key);
             if (e == null) {
                 return null;
             }
@@ -63,7 +63,7 @@ public final class StickyVersions {
         Stripe s = stripe(key);
         long now = clock.nanoTime();
         synchronized (s) {
-            s.put(key, new Entry(model, now));
+            s.put(key, new StickyChoice(model, now));
         }
     }
 
@@ -82,17 +82,17 @@ public final class StickyVersions {
         return stripes[(int) (key ^ (key >>> 32)) & (STRIPES - 1)];
     }
 
-    private static final class Entry {
+    private static final class StickyChoice {
         final String model;
         long lastUsed;
 
-        Entry(String model, long lastUsed) {
+        StickyChoice(String model, long lastUsed) {
             this.model = model;
             this.lastUsed = lastUsed;
         }
     }
 
-    private static final class Stripe extends BoundedLruMap<Long, Entry> {
+    private static final class Stripe extends BoundedLruMap<Long, StickyChoice> {
         Stripe(int capacity) {
             super(capacity);
         }

@@ -29,16 +29,16 @@ public final class VersionedModel {
 
     private final ModelRewriteConfig config;
     private final StickyVersions sticky;
-    private final Rule[] rules;
+    private final MatchingRule[] rules;
 
     VersionedModel(ModelRewriteConfig config, StickyVersions sticky, MeterRegistry registry) {
         this.config = config;
         this.sticky = sticky;
-        List<ModelRewriteConfig.Rule> list = config.rules();
-        this.rules = new Rule[list.size()];
+        List<ModelRewriteConfig.RewriteRuleConfig> list = config.rules();
+        this.rules = new MatchingRule[list.size()];
         for (int k = 0; k < rules.length; k++) {
             boolean rolled = k == rules.length - 1 && config.rollout() != null;
-            rules[k] = new Rule(list.get(k), rolled ? config.rollout() : null, config.name(), registry);
+            rules[k] = new MatchingRule(list.get(k), rolled ? config.rollout() : null, config.name(), registry);
         }
     }
 
@@ -60,7 +60,7 @@ public final class VersionedModel {
         while (!rules[k].holds(header)) {
             k++; // the last rule has no matches and always holds
         }
-        Rule rule = rules[k];
+        MatchingRule rule = rules[k];
         int[] w = rule.weights(weights);
         String key = stickyKey(request, header, tenant);
         int chosen;
@@ -126,20 +126,20 @@ public final class VersionedModel {
     }
 
     /** A rule compiled for the request path: matches, targets in range order, their counters. */
-    private static final class Rule {
+    private static final class MatchingRule {
         private final List<Map<String, String>> matches;
         private final String[] models;
         private final int[] weights;
         private final Counter[] counters;
         private final RolloutConfig rollout; // null, or the rollout whose baseline is models[0], candidate the last
 
-        Rule(ModelRewriteConfig.Rule rule, RolloutConfig rollout, String rewrite, MeterRegistry registry) {
+        MatchingRule(ModelRewriteConfig.RewriteRuleConfig rule, RolloutConfig rollout, String rewrite, MeterRegistry registry) {
             this.matches = rule.matches();
             this.rollout = rollout;
-            List<ModelRewriteConfig.Target> targets = rule.targets();
+            List<ModelRewriteConfig.WeightedVersion> targets = rule.targets();
             if (rollout != null) { // validation: exactly the baseline and the candidate
-                targets = List.of(new ModelRewriteConfig.Target(rollout.baseline(), 0),
-                        new ModelRewriteConfig.Target(rollout.candidate(), 0));
+                targets = List.of(new ModelRewriteConfig.WeightedVersion(rollout.baseline(), 0),
+                        new ModelRewriteConfig.WeightedVersion(rollout.candidate(), 0));
             }
             int n = targets.size();
             models = new String[n];

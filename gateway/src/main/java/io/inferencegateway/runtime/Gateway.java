@@ -20,6 +20,7 @@ import io.inferencegateway.config.InvalidConfigException;
 import io.inferencegateway.config.ObservabilityConfig;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.ReplicaConfig;
+import io.inferencegateway.config.ReplicaConfig.Coordination;
 import io.inferencegateway.config.Secrets;
 import io.inferencegateway.config.GlobalConfig;
 import io.inferencegateway.config.TargetConfig;
@@ -215,7 +216,7 @@ public final class Gateway implements AutoCloseable {
 
     /** The pool's side of {@code replicas.placement: shared}: one Redis client per URL, for the gateway's life. */
     private PrefixSharing prefixSharing(PoolConfig p) {
-        if (p.replicas().placement() != ReplicaConfig.Placement.SHARED) {
+        if (p.replicas().placement() != Coordination.SHARED) {
             return PrefixSharing.NONE;
         }
         return prefixSharings.computeIfAbsent(p.replicas().redisUrl(),
@@ -230,7 +231,7 @@ public final class Gateway implements AutoCloseable {
     private void retireSharings(GatewayConfig next) {
         Map<URI, Set<String>> users = new HashMap<>();
         for (PoolConfig p : next.pools()) {
-            if (p.replicas().placement() == ReplicaConfig.Placement.SHARED) {
+            if (p.replicas().placement() == Coordination.SHARED) {
                 users.computeIfAbsent(p.replicas().redisUrl(), u -> new HashSet<>()).add(p.name());
             }
         }

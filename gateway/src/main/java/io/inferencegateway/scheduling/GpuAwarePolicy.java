@@ -407,7 +407,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         return predictor;
     }
 
-    private void estimate(EndpointState into, Endpoint e, MetricsView.Reader reader, InFlightRequests.Tally tally,
+    private void estimate(EndpointState into, Endpoint e, MetricsView.Reader reader, InFlightRequests.EndpointTally tally,
             long now, double factor) {
         EndpointMetrics m = reader.latest();
         long finished = tally.finished(); // first: a request counted as finished is always counted as started too
@@ -522,7 +522,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
         final DeferredPicks deferred = new DeferredPicks();
         final EndpointState probe = new EndpointState();
         MetricsView.Reader[] readers = new MetricsView.Reader[0];
-        InFlightRequests.Tally[] tallies = new InFlightRequests.Tally[0];
+        InFlightRequests.EndpointTally[] tallies = new InFlightRequests.EndpointTally[0];
 
         /** Makes {@code readers[i]} and {@code tallies[i]} those of {@code e}. */
         void refresh(int i, Endpoint e, MetricsView metrics, InFlightRequests inFlight) {
@@ -531,7 +531,7 @@ public final class GpuAwarePolicy implements SchedulingPolicy {
                 tallies = Arrays.copyOf(tallies, n);
                 readers = Arrays.copyOf(readers, n);
             }
-            InFlightRequests.Tally t = tallies[i];
+            InFlightRequests.EndpointTally t = tallies[i];
             if (t == null || !t.live() || !same(t.endpoint(), e)) {
                 tallies[i] = inFlight.tallyOf(e);
             }

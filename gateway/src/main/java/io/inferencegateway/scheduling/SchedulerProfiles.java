@@ -6,6 +6,7 @@ import io.inferencegateway.config.EndpointPickerConfig;
 import io.inferencegateway.config.PluginConfig;
 import io.inferencegateway.config.ProfileConfig;
 import io.inferencegateway.config.ReplicaConfig;
+import io.inferencegateway.config.ReplicaConfig.Coordination;
 import io.inferencegateway.config.SessionAffinityConfig;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.InvalidPluginException;
@@ -16,8 +17,8 @@ import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SessionKeeping;
 import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
-import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
+import io.inferencegateway.scheduling.prefix.RendezvousHomes;
 
 /**
  * Builds the {@link SchedulerProfile} a pool's config describes. The one place a pipeline is put together,
@@ -55,7 +56,7 @@ public final class SchedulerProfiles {
             PrefixSharing sharing, SessionAffinityConfig sessions) {
         SchedulerProfile.Builder b = SchedulerProfile.builder();
         boolean keepsSessions = false;
-        for (ProfileConfig.Entry entry : config.profile().plugins()) {
+        for (ProfileConfig.ProfileEntry entry : config.profile().plugins()) {
             PluginConfig plugin = config.plugin(entry.pluginRef());
             PluginType<?> type = BuiltInPlugins.REGISTRY.type(plugin.type());
             if (type == null) {
@@ -66,8 +67,8 @@ public final class SchedulerProfiles {
             }
             Object built = create(type, plugin, random);
             if (built instanceof PlacementAware prefix && replicas.rendezvousHomes()) {
-                PrefixPlacement placement = new PrefixPlacement(replicas.loadBound(), replicas.keyBlocks());
-                built = replicas.placement() == ReplicaConfig.Placement.SHARED ? prefix.sharedBy(sharing, placement)
+                RendezvousHomes placement = new RendezvousHomes(replicas.loadBound(), replicas.keyBlocks());
+                built = replicas.placement() == Coordination.SHARED ? prefix.sharedBy(sharing, placement)
                         : prefix.placedBy(placement);
             }
             if (built instanceof SessionKeeping keeping) {

@@ -9,6 +9,7 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.openai.ResponseScanner;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.proxy.StreamingBody;
+import io.inferencegateway.proxy.StreamingBody.RelayOutcome;
 import io.inferencegateway.proxy.UpstreamClient;
 import io.inferencegateway.proxy.UpstreamFailure;
 import io.inferencegateway.proxy.UpstreamListener;
@@ -55,7 +56,7 @@ final class ShadowCall implements UpstreamListener {
             client.send(pod, request, timeout, this, loop, tls);
         } catch (RuntimeException e) { // the client could not take the call (it is closing): the request is still ours
             ReferenceCountUtil.safeRelease(request);
-            end(ShadowMeters.Outcome.FAILED, e.toString());
+            end(ShadowMeters.ShadowOutcome.FAILED, e.toString());
         }
     }
 
@@ -78,23 +79,23 @@ final class ShadowCall implements UpstreamListener {
             }
         }));
         body.onEnd(outcome -> {
-            boolean answered = outcome == StreamingBody.Outcome.COMPLETED && status < 500;
+            boolean answered = outcome == RelayOutcome.COMPLETED && status < 500;
             if (answered && firstTokenNanos == 0) { // a plain answer: its first token is its end
                 firstTokenNanos = clock.nanoTime();
                 meters.firstToken(firstTokenNanos - sentNanos);
             }
-            end(answered ? ShadowMeters.Outcome.SENT : ShadowMeters.Outcome.FAILED, outcome.name());
+            end(answered ? ShadowMeters.ShadowOutcome.SENT : ShadowMeters.ShadowOutcome.FAILED, outcome.name());
         });
         body.discard();
     }
 
     @Override
     public void onFailure(UpstreamFailure failure) {
-        end(ShadowMeters.Outcome.FAILED, failure.kind() + ": " + failure.detail());
+        end(ShadowMeters.ShadowOutcome.FAILED, failure.kind() + ": " + failure.detail());
     }
 
     /** Once: the budget and the pod's slot back, the pool's queue told the pod has room, the outcome counted. */
-    private void end(ShadowMeters.Outcome outcome, String detail) {
+    private void end(ShadowMeters.ShadowOutcome outcome, String detail) {
         if (!ended.compareAndSet(false, true)) {
             return;
         }

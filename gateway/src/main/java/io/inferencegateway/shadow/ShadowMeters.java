@@ -18,7 +18,7 @@ import io.micrometer.core.instrument.Timer;
 final class ShadowMeters {
 
     /** How a sampled copy ended; each is counted once. */
-    enum Outcome {
+    enum ShadowOutcome {
         /** The candidate answered (below 500) and its body was read to the end. */
         SENT,
         /** Dropped before sending: the pool's copies in flight were at {@code maxInFlight}. */
@@ -52,7 +52,7 @@ final class ShadowMeters {
     final class Pair {
         private final String pool;
         private final String candidate;
-        private final Counter[] outcomes = new Counter[Outcome.values().length];
+        private final Counter[] outcomes = new Counter[ShadowOutcome.values().length];
         private final ConcurrentHashMap<Integer, Counter> statuses = new ConcurrentHashMap<>();
         private final Timer ttft;
         private final Timer duration;
@@ -62,7 +62,7 @@ final class ShadowMeters {
         private Pair(String pool, String candidate) {
             this.pool = pool;
             this.candidate = candidate;
-            for (Outcome o : Outcome.values()) {
+            for (ShadowOutcome o : ShadowOutcome.values()) {
                 outcomes[o.ordinal()] = Counter.builder("inference_gateway_shadow_requests")
                         .description("Shadow copies of a pool's requests, by how each ended")
                         .tags("pool", pool, "candidate", candidate, "outcome", o.label).register(registry);
@@ -85,7 +85,7 @@ final class ShadowMeters {
                     .tags("pool", pool, "candidate", candidate, "type", type).register(registry);
         }
 
-        void ended(Outcome o) {
+        void ended(ShadowOutcome o) {
             outcomes[o.ordinal()].increment();
         }
 

@@ -95,25 +95,25 @@ public final class ShadowTraffic {
         ByteBuf body = copy.body();
         ShadowMeters.Pair m = meters.of(copy.pool().name(), s.model());
         try {
-            ModelPools.Target target = pools.get().resolve(s.model());
+            ModelPools.Resolution target = pools.get().resolve(s.model());
             if (target == null || target.pool().config().global()) { // a reload took the candidate away
-                dropped(copy, m, ShadowMeters.Outcome.FAILED, "no pool of pods serves the candidate");
+                dropped(copy, m, ShadowMeters.ShadowOutcome.FAILED, "no pool of pods serves the candidate");
                 return;
             }
             ModelPool pool = target.pool();
             List<Endpoint> candidates = pool.outliers().admitted(pool.endpoints());
             if (candidates.isEmpty()) {
-                dropped(copy, m, ShadowMeters.Outcome.FAILED, "the candidate's pool has no pod");
+                dropped(copy, m, ShadowMeters.ShadowOutcome.FAILED, "the candidate's pool has no pod");
                 return;
             }
             if (pool.flowControl().queued() > 0 || pool.policy().saturated(candidates)) {
-                dropped(copy, m, ShadowMeters.Outcome.DROPPED_SATURATED, "the candidate's pool is full");
+                dropped(copy, m, ShadowMeters.ShadowOutcome.DROPPED_SATURATED, "the candidate's pool is full");
                 return;
             }
             AtomicInteger budget = budget(copy.pool().name());
             if (budget.incrementAndGet() > s.maxInFlight()) {
                 budget.decrementAndGet();
-                dropped(copy, m, ShadowMeters.Outcome.DROPPED_BUDGET, "maxInFlight copies in flight");
+                dropped(copy, m, ShadowMeters.ShadowOutcome.DROPPED_BUDGET, "maxInFlight copies in flight");
                 return;
             }
             InferenceRequest request = copy.request().withModel(s.model(), target.adapter())
@@ -123,7 +123,7 @@ public final class ShadowTraffic {
                 pick = pool.policy().decide(request, candidates);
             } catch (GatewayError e) {
                 budget.decrementAndGet();
-                dropped(copy, m, ShadowMeters.Outcome.FAILED, e.getMessage());
+                dropped(copy, m, ShadowMeters.ShadowOutcome.FAILED, e.getMessage());
                 return;
             }
             Endpoint pod = pick.decision().endpoint();
@@ -145,7 +145,7 @@ public final class ShadowTraffic {
             if (body != null) {
                 body.release();
             }
-            m.ended(ShadowMeters.Outcome.FAILED);
+            m.ended(ShadowMeters.ShadowOutcome.FAILED);
             LOG.warn("shadow copy of {} to {} failed: {}", copy.pool().name(), s.model(), e.toString());
         }
     }
@@ -170,7 +170,7 @@ public final class ShadowTraffic {
         return b == null ? 0 : b.get();
     }
 
-    private static void dropped(ShadowCopy copy, ShadowMeters.Pair m, ShadowMeters.Outcome why, String detail) {
+    private static void dropped(ShadowCopy copy, ShadowMeters.Pair m, ShadowMeters.ShadowOutcome why, String detail) {
         copy.body().release();
         m.ended(why);
         if (LOG.isDebugEnabled()) {

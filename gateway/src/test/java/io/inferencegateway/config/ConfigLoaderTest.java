@@ -80,7 +80,7 @@ class ConfigLoaderTest {
         assertThat(p.engine()).isEqualTo("vllm");
         assertThat(p.policy()).isEqualTo(Policy.GPU_AWARE);
         assertThat(p.endpointPicker()).isEqualTo(Weights.DEFAULT.endpointPicker());
-        assertThat(p.endpointPicker().profile().plugins()).extracting(ProfileConfig.Entry::pluginRef).containsExactly(
+        assertThat(p.endpointPicker().profile().plugins()).extracting(ProfileConfig.ProfileEntry::pluginRef).containsExactly(
                 "saturation-filter", "lora-affinity-filter", "latency-target-filter", "queue-scorer", "kv-cache-scorer",
                 "lora-affinity-scorer", "prefix-cache-scorer", "latency-scorer", "max-score-picker");
         assertThat(scorerWeights(p)).containsExactly(entry("queue-scorer", 2.0), entry("kv-cache-scorer", 2.0),
@@ -190,20 +190,20 @@ class ConfigLoaderTest {
                 """);
         assertThat(c.pools().get(0).replicas()).isEqualTo(ReplicaConfig.SINGLE);
         PoolConfig b = c.pools().get(1);
-        assertThat(b.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Placement.RENDEZVOUS, 1.25, 4, true, null));
+        assertThat(b.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Coordination.RENDEZVOUS, 1.25, 4, true, null));
         assertThat(b.scrapeInterval()).isEqualTo(Duration.ofMillis(150));
         assertThat(b.metricsStalenessThreshold()).as("four spread scrapes").isEqualTo(Duration.ofMillis(600));
         PoolConfig cc = c.pools().get(2);
-        assertThat(cc.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Placement.INDEPENDENT, 1.5, 8, false, null));
+        assertThat(cc.replicas()).isEqualTo(new ReplicaConfig(3, ReplicaConfig.Coordination.INDEPENDENT, 1.5, 8, false, null));
         assertThat(cc.scrapeInterval()).isEqualTo(Duration.ofMillis(50));
-        assertThat(c.pools().get(3).replicas()).isEqualTo(new ReplicaConfig(2, ReplicaConfig.Placement.SHARED, 1.25, 4,
+        assertThat(c.pools().get(3).replicas()).isEqualTo(new ReplicaConfig(2, ReplicaConfig.Coordination.SHARED, 1.25, 4,
                 true, java.net.URI.create("redis://redis:6379")));
     }
 
     /** The profile's scorers and their weights, in profile order. */
     static Map<String, Double> scorerWeights(PoolConfig p) {
         Map<String, Double> weights = new LinkedHashMap<>();
-        for (ProfileConfig.Entry e : p.endpointPicker().profile().plugins()) {
+        for (ProfileConfig.ProfileEntry e : p.endpointPicker().profile().plugins()) {
             if (p.endpointPicker().plugin(e.pluginRef()).type().endsWith("-scorer")) {
                 weights.put(e.pluginRef(), e.weight());
             }

@@ -73,7 +73,7 @@ class GlobalSchedulerConfigTest {
                             - {pluginRef: priority-scorer, weight: 6}
                 """);
 
-        assertThat(pool.endpointPicker().profile().plugins()).extracting(ProfileConfig.Entry::pluginRef)
+        assertThat(pool.endpointPicker().profile().plugins()).extracting(ProfileConfig.ProfileEntry::pluginRef)
                 .containsExactly("residency-filter", "overflow-filter", "cost-scorer", "priority-scorer",
                         "max-score-picker");
     }

@@ -45,9 +45,9 @@ class ModelRewriteConfigTest {
         assertThat(chat.responseModel()).isEqualTo(ModelRewriteConfig.ResponseModel.TARGET);
         assertThat(chat.stickiness()).isEqualTo(ModelRewriteConfig.Stickiness.SESSION);
         assertThat(chat.rules().get(0).matches()).containsExactly(Map.of("x-model-version", "v2"));
-        assertThat(chat.rules().get(0).targets()).containsExactly(new ModelRewriteConfig.Target("llama-v2", 100));
-        assertThat(chat.catchAll().targets()).containsExactly(new ModelRewriteConfig.Target("llama-v1", 90),
-                new ModelRewriteConfig.Target("llama-v2", 10));
+        assertThat(chat.rules().get(0).targets()).containsExactly(new ModelRewriteConfig.WeightedVersion("llama-v2", 100));
+        assertThat(chat.catchAll().targets()).containsExactly(new ModelRewriteConfig.WeightedVersion("llama-v1", 90),
+                new ModelRewriteConfig.WeightedVersion("llama-v2", 10));
         assertThat(chat.targetModels()).containsExactly("llama-v2", "llama-v1");
         assertThat(chat.rollout()).isNull();
     }

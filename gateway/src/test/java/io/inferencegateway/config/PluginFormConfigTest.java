@@ -52,8 +52,8 @@ class PluginFormConfigTest {
                         Map.of("queueDepthThreshold", 8, "kvCacheThreshold", 0.9)),
                 PluginConfig.of("max-score-picker"));
         assertThat(picker.profile()).isEqualTo(new ProfileConfig("default", java.util.List.of(
-                new ProfileConfig.Entry("saturation-filter", 0), new ProfileConfig.Entry("queue-scorer", 2),
-                new ProfileConfig.Entry("prefix", 3.5), new ProfileConfig.Entry("max-score-picker", 0))));
+                new ProfileConfig.ProfileEntry("saturation-filter", 0), new ProfileConfig.ProfileEntry("queue-scorer", 2),
+                new ProfileConfig.ProfileEntry("prefix", 3.5), new ProfileConfig.ProfileEntry("max-score-picker", 0))));
     }
 
     @Test
@@ -65,8 +65,8 @@ class PluginFormConfigTest {
                   - {type: queue-scorer}
                 """);
         assertThat(p.endpointPicker().profile()).isEqualTo(new ProfileConfig("default", java.util.List.of(
-                new ProfileConfig.Entry("saturation-filter", 0), new ProfileConfig.Entry("kv-cache-scorer", 1),
-                new ProfileConfig.Entry("queue-scorer", 1), new ProfileConfig.Entry("max-score-picker", 0))));
+                new ProfileConfig.ProfileEntry("saturation-filter", 0), new ProfileConfig.ProfileEntry("kv-cache-scorer", 1),
+                new ProfileConfig.ProfileEntry("queue-scorer", 1), new ProfileConfig.ProfileEntry("max-score-picker", 0))));
         assertThat(p.endpointPicker().plugin("max-score-picker")).isEqualTo(PluginConfig.of("max-score-picker"));
     }
 
@@ -78,7 +78,7 @@ class PluginFormConfigTest {
                   - {type: prefix-cache-scorer, name: long-blocks, parameters: {blockSize: 256}}
                   - {type: weighted-random-picker}
                 """);
-        assertThat(p.endpointPicker().profile().plugins()).extracting(ProfileConfig.Entry::pluginRef)
+        assertThat(p.endpointPicker().profile().plugins()).extracting(ProfileConfig.ProfileEntry::pluginRef)
                 .containsExactly("short-blocks", "long-blocks", "weighted-random-picker");
     }
 

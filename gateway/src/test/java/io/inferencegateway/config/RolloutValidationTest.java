@@ -42,7 +42,7 @@ class RolloutValidationTest {
     @Test
     void aRolloutWithOnlyItsVersionsGetsTheDefaults() throws Exception {
         RolloutConfig r = validate(new Rollout("llama-v1", "llama-v2", null, null, null, null));
-        assertThat(r.state()).isEqualTo(RolloutConfig.State.RUNNING);
+        assertThat(r.state()).isEqualTo(RolloutConfig.RolloutState.RUNNING);
         assertThat(r.steps()).extracting(RolloutConfig.Step::weight).containsExactly(1, 5, 25, 100);
         assertThat(r.analysis()).isEqualTo(new RolloutConfig.Analysis(100, Duration.ofSeconds(10), 0.01, 0.01, 1.5,
                 1.5));
@@ -58,7 +58,7 @@ class RolloutValidationTest {
         Rollout own = new Rollout("llama-v1", "llama-v2", "paused", STEPS, null, "redis://canary:6379");
         RolloutConfig r = RolloutValidation.rollout(AT, own, SERVED, shared);
         assertThat(r.redisUrl()).isEqualTo(URI.create("redis://canary:6379"));
-        assertThat(r.state()).isEqualTo(RolloutConfig.State.PAUSED);
+        assertThat(r.state()).isEqualTo(RolloutConfig.RolloutState.PAUSED);
         assertThat(r.steps()).containsExactly(new RolloutConfig.Step(5, Duration.ofMinutes(1)),
                 new RolloutConfig.Step(100, Duration.ZERO));
     }

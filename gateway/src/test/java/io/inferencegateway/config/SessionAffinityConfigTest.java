@@ -12,8 +12,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import io.inferencegateway.config.SessionAffinityConfig.Key;
-
 /** A scheduler's {@code sessionAffinity} section: its defaults, its shape, and every value it refuses, by path. */
 class SessionAffinityConfigTest {
 
@@ -34,7 +32,7 @@ class SessionAffinityConfigTest {
         SessionAffinityConfig s = pool("").sessionAffinity();
 
         assertThat(s).isEqualTo(SessionAffinityConfig.DEFAULT);
-        assertThat(s.keys()).containsExactly(Key.PROMPT_CACHE_KEY, Key.USER, Key.HEADER);
+        assertThat(s.keys()).containsExactly(SessionAffinityConfig.SessionKey.PROMPT_CACHE_KEY, SessionAffinityConfig.SessionKey.USER, SessionAffinityConfig.SessionKey.HEADER);
         assertThat(s.header()).isEqualTo("x-session-id");
         assertThat(s.idleTimeout()).isEqualTo(Duration.ofMinutes(30));
         assertThat(s.maxSessions()).isEqualTo(100_000);
@@ -52,7 +50,7 @@ class SessionAffinityConfigTest {
                   maxSessions: 5000
                 """).sessionAffinity();
 
-        assertThat(s).isEqualTo(new SessionAffinityConfig(true, List.of(Key.HEADER, Key.PROMPT_CACHE_KEY),
+        assertThat(s).isEqualTo(new SessionAffinityConfig(true, List.of(SessionAffinityConfig.SessionKey.HEADER, SessionAffinityConfig.SessionKey.PROMPT_CACHE_KEY),
                 "x-conversation", Duration.ofMinutes(5), 5000));
     }
 

@@ -39,9 +39,9 @@ class PodSetTest {
         pods.put("a", "10.0.0.1");
         pods.put("b", "10.0.0.2");
 
-        PodSet.Resync result = pods.resync(pods.beginResync(), list("a", "10.0.0.1", "c", "10.0.0.3"));
+        PodSet.ResyncResult result = pods.resync(pods.beginResync(), list("a", "10.0.0.1", "c", "10.0.0.3"));
 
-        assertThat(result).isEqualTo(new PodSet.Resync(true, 2));
+        assertThat(result).isEqualTo(new PodSet.ResyncResult(true, 2));
         assertThat(pods.servingIps()).containsExactly("10.0.0.1", "10.0.0.3");
     }
 
@@ -51,7 +51,7 @@ class PodSetTest {
         pods.put("b", null);
 
         assertThat(pods.resync(pods.beginResync(), list("a", "10.0.0.1", "b", null)))
-                .isEqualTo(new PodSet.Resync(false, 0));
+                .isEqualTo(new PodSet.ResyncResult(false, 0));
     }
 
     @Test
@@ -61,7 +61,7 @@ class PodSetTest {
         pods.put("a", null);         // turned not ready while the list was on its way
         pods.put("new", "10.0.0.9"); // created after the list was taken
 
-        PodSet.Resync result = pods.resync(ticket, list("a", "10.0.0.1"));
+        PodSet.ResyncResult result = pods.resync(ticket, list("a", "10.0.0.1"));
 
         assertThat(result.corrected()).isZero();
         assertThat(pods.servingIps()).containsExactly("10.0.0.9");
@@ -86,7 +86,7 @@ class PodSetTest {
         pods.put("web-0", "10.0.0.1");
         pods.delete("web-0");
 
-        PodSet.Resync result = pods.resync(pods.beginResync(), list("web-0", "10.0.0.5"));
+        PodSet.ResyncResult result = pods.resync(pods.beginResync(), list("web-0", "10.0.0.5"));
 
         assertThat(result.corrected()).isEqualTo(1);
         assertThat(pods.servingIps()).containsExactly("10.0.0.5");

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.RolloutConfig;
+import io.inferencegateway.config.RolloutConfig.RolloutState;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.RequestRecord;
@@ -220,7 +221,7 @@ class FleetPageChromiumTest {
         String candidate = fleet.adapterNames().get(0);
         // the rewrite's first request makes its rollout join (docs/rollouts.md, "Automatic canary"); its requests'
         // records then count
-        RolloutConfig rollout = new RolloutConfig("chat", MODEL, candidate, RolloutConfig.State.RUNNING,
+        RolloutConfig rollout = new RolloutConfig("chat", MODEL, candidate, RolloutState.RUNNING,
                 List.of(new RolloutConfig.Step(10, Duration.ofMinutes(1)), new RolloutConfig.Step(100, Duration.ZERO)),
                 new RolloutConfig.Analysis(20, Duration.ofMillis(50), 0.01, 0.01, 1.5, 1.5), null);
         assertThat(g.rolloutWeights().candidatePercent(rollout)).isEqualTo(10);

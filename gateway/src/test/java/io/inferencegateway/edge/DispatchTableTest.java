@@ -23,6 +23,7 @@ import io.inferencegateway.config.AccessConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
 import io.inferencegateway.request.IngressRoute;
+import io.inferencegateway.request.IngressRoute.AuthRule;
 import io.inferencegateway.testing.ProjectFiles;
 
 /** The ingress's dispatch table: which route a request goes to and what that route is, or which 404/405 it gets. */
@@ -110,12 +111,12 @@ class DispatchTableTest {
                 """);
 
         assertThat(table.dispatch("POST", "/v1/chat/completions").route())
-                .isEqualTo(new IngressRoute("inference", IngressRoute.Auth.REQUIRED, false, "chat", true));
+                .isEqualTo(new IngressRoute("inference", AuthRule.REQUIRED, false, "chat", true));
         assertThat(table.dispatch("POST", "/v1/rerank").route()).isEqualTo(IngressRoute.of("inference"));
         assertThat(table.dispatch("GET", "/health").route())
-                .isEqualTo(new IngressRoute("liveness", IngressRoute.Auth.NONE, true, null, false));
-        assertThat(table.dispatch("GET", "/metrics").route().auth()).isEqualTo(IngressRoute.Auth.METRICS);
-        assertThat(table.dispatch("GET", "/ui").route().auth()).isEqualTo(IngressRoute.Auth.UI);
+                .isEqualTo(new IngressRoute("liveness", AuthRule.NONE, true, null, false));
+        assertThat(table.dispatch("GET", "/metrics").route().auth()).isEqualTo(AuthRule.METRICS);
+        assertThat(table.dispatch("GET", "/ui").route().auth()).isEqualTo(AuthRule.UI);
         assertThat(table.routeIds()).containsExactly("inference", "liveness", "gateway-metrics", "fleet-page");
     }
 
@@ -124,8 +125,8 @@ class DispatchTableTest {
         AccessConfig protecting = new AccessConfig(true, Path.of("keys"), null, true, false);
         AccessConfig open = new AccessConfig(true, Path.of("keys"), null, false, false);
 
-        assertThat(IngressRoute.Auth.CLUSTER.required(protecting)).isTrue();
-        assertThat(IngressRoute.Auth.CLUSTER.required(open)).isFalse();
+        assertThat(AuthRule.CLUSTER.required(protecting)).isTrue();
+        assertThat(AuthRule.CLUSTER.required(open)).isFalse();
     }
 
     static Stream<Arguments> badTables() {
@@ -185,18 +186,18 @@ class DispatchTableTest {
 
         for (String probe : List.of("/health", "/ready")) {
             assertThat(table.dispatch("GET", probe).route()).satisfies(r -> {
-                assertThat(r.auth()).isEqualTo(IngressRoute.Auth.NONE);
+                assertThat(r.auth()).isEqualTo(AuthRule.NONE);
                 assertThat(r.answeredWhileDraining()).isTrue();
             });
         }
-        assertThat(table.dispatch("GET", "/metrics").route().auth()).isEqualTo(IngressRoute.Auth.METRICS);
-        assertThat(table.dispatch("GET", "/ui").route().auth()).isEqualTo(IngressRoute.Auth.UI);
+        assertThat(table.dispatch("GET", "/metrics").route().auth()).isEqualTo(AuthRule.METRICS);
+        assertThat(table.dispatch("GET", "/ui").route().auth()).isEqualTo(AuthRule.UI);
         assertThat(table.dispatch("GET", "/capacity").route()).satisfies(r -> {
-            assertThat(r.auth()).isEqualTo(IngressRoute.Auth.CLUSTER);
+            assertThat(r.auth()).isEqualTo(AuthRule.CLUSTER);
             assertThat(r.answeredWhileDraining()).isTrue();
         });
         assertThat(table.dispatch("POST", "/v1/chat/completions").route())
-                .isEqualTo(new IngressRoute("inference", IngressRoute.Auth.REQUIRED, false, "chat", true));
+                .isEqualTo(new IngressRoute("inference", AuthRule.REQUIRED, false, "chat", true));
         assertThat(table.dispatch("POST", "/v1/completions").route().operation()).isEqualTo("text_completion");
         assertThat(table.dispatch("POST", "/v1/embeddings").route().streamUsage()).isFalse();
     }

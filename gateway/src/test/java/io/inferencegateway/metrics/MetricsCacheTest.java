@@ -35,7 +35,7 @@ class MetricsCacheTest {
         cache.recordSuccess(A, metrics(3, 100), 150);
 
         assertThat(cache.latest(A).waiting()).isEqualTo(3);
-        assertThat(cache.state(A)).isEqualTo(new MetricsCache.EndpointState(metrics(3, 100), 150, 0, 0, null));
+        assertThat(cache.state(A)).isEqualTo(new MetricsCache.ScrapeState(metrics(3, 100), 150, 0, 0, null));
         assertThat(cache.latest(B)).isNull();
     }
 
@@ -45,7 +45,7 @@ class MetricsCacheTest {
         cache.recordFailure(A, "HTTP 503");
         cache.recordFailure(A, "timed out");
 
-        MetricsCache.EndpointState failing = cache.state(A);
+        MetricsCache.ScrapeState failing = cache.state(A);
         assertThat(failing.latest().waiting()).isEqualTo(3);
         assertThat(failing.consecutiveFailures()).isEqualTo(2);
         assertThat(failing.totalFailures()).isEqualTo(2);
@@ -53,7 +53,7 @@ class MetricsCacheTest {
 
         cache.recordSuccess(A, metrics(4, 300), 320);
 
-        MetricsCache.EndpointState recovered = cache.state(A);
+        MetricsCache.ScrapeState recovered = cache.state(A);
         assertThat(recovered.latest().waiting()).isEqualTo(4);
         assertThat(recovered.lastSuccessNanos()).isEqualTo(320);
         assertThat(recovered.consecutiveFailures()).isZero();

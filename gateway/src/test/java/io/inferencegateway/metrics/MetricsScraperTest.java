@@ -67,7 +67,7 @@ class MetricsScraperTest {
         assertThat(first.scrapeStartedNanos()).isEqualTo(5_000);
         assertThat(cache.latest(b.endpoint()).waiting()).isEqualTo(7);
         assertThat(a.lastPath()).isEqualTo("/metrics");
-        assertThat(scraper.stats()).isEqualTo(new MetricsScraper.Stats(2, 2, 0, 0, 0, 0));
+        assertThat(scraper.stats()).isEqualTo(new MetricsScraper.ScrapeStats(2, 2, 0, 0, 0, 0));
     }
 
     /** Scrapes the pool {@code times} times, each once the one before has succeeded. */
@@ -166,7 +166,7 @@ class MetricsScraperTest {
         scraper.scrape("llama");
 
         await().atMost(WAIT).until(() -> cache.state(stuck.endpoint()) != null && noScrapeInFlight());
-        MetricsCache.EndpointState state = cache.state(stuck.endpoint());
+        MetricsCache.ScrapeState state = cache.state(stuck.endpoint());
         assertThat(state.consecutiveFailures()).isEqualTo(1);
         assertThat(state.lastError()).contains("timed out");
         assertThat(scraper.stats().timedOut()).isEqualTo(1);
@@ -376,7 +376,7 @@ class MetricsScraperTest {
     }
 
     private boolean noScrapeInFlight() {
-        MetricsScraper.Stats stats = scraper.stats();
+        MetricsScraper.ScrapeStats stats = scraper.stats();
         return stats.succeeded() + stats.failed() == stats.started();
     }
 

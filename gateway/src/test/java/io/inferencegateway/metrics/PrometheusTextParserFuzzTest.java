@@ -49,7 +49,7 @@ class PrometheusTextParserFuzzTest {
     private static List<Sample> parse(byte[] text, Set<String> wanted) {
         List<Sample> samples = new ArrayList<>();
         int[] lineStarts = lineStarts(text);
-        PrometheusTextParser.Stats stats = new PrometheusTextParser().parse(text, new SampleVisitor() {
+        PrometheusTextParser.ParseStats stats = new PrometheusTextParser().parse(text, new SampleVisitor() {
             private final List<int[]> selected = new ArrayList<>();
             private final List<String> selectedNames = new ArrayList<>();
 

@@ -64,7 +64,7 @@ class PrometheusTextParserTest {
     @MethodSource("wellFormedLines")
     void readsWellFormedLine(String scenario, String text, Sample expected) {
         RecordingVisitor visitor = RecordingVisitor.all();
-        PrometheusTextParser.Stats stats = parse(text, visitor);
+        PrometheusTextParser.ParseStats stats = parse(text, visitor);
 
         assertThat(stats.garbageLines()).isZero();
         assertThat(visitor.samples).hasSize(1);
@@ -101,7 +101,7 @@ class PrometheusTextParserTest {
     @MethodSource("garbageLines")
     void skipsAndCountsGarbageLineThenReadsTheNextOne(String scenario, String garbage, int garbageLines) {
         RecordingVisitor visitor = RecordingVisitor.all();
-        PrometheusTextParser.Stats stats = parse("before 1\n" + garbage + "after 2\n", visitor);
+        PrometheusTextParser.ParseStats stats = parse("before 1\n" + garbage + "after 2\n", visitor);
 
         assertThat(stats.garbageLines()).isEqualTo(garbageLines);
         assertThat(visitor.samples).extracting(Sample::name, Sample::value)
@@ -120,9 +120,9 @@ class PrometheusTextParserTest {
                 + "q 1\n";
         RecordingVisitor visitor = RecordingVisitor.all();
 
-        PrometheusTextParser.Stats stats = parse(text, visitor);
+        PrometheusTextParser.ParseStats stats = parse(text, visitor);
 
-        assertThat(stats).isEqualTo(new PrometheusTextParser.Stats(1, 1, 0));
+        assertThat(stats).isEqualTo(new PrometheusTextParser.ParseStats(1, 1, 0));
         assertThat(visitor.offered).containsExactly("q");
     }
 
@@ -133,11 +133,11 @@ class PrometheusTextParserTest {
                 + "a{x=\"2\"} 3\n";
         RecordingVisitor visitor = new RecordingVisitor("a"::equals);
 
-        PrometheusTextParser.Stats stats = parse(text, visitor);
+        PrometheusTextParser.ParseStats stats = parse(text, visitor);
 
         assertThat(visitor.offered).containsExactly("a", "b", "a");
         assertThat(visitor.samples).extracting(Sample::value).containsExactly(1.0, 3.0);
-        assertThat(stats).isEqualTo(new PrometheusTextParser.Stats(3, 2, 0));
+        assertThat(stats).isEqualTo(new PrometheusTextParser.ParseStats(3, 2, 0));
     }
 
     @Test
@@ -145,7 +145,7 @@ class PrometheusTextParserTest {
         byte[] text = "junk junk\nq 7\nmore junk".getBytes(StandardCharsets.UTF_8);
         RecordingVisitor visitor = RecordingVisitor.all();
 
-        PrometheusTextParser.Stats stats = new PrometheusTextParser().parse(text, 10, 4, visitor);
+        PrometheusTextParser.ParseStats stats = new PrometheusTextParser().parse(text, 10, 4, visitor);
 
         assertThat(stats.garbageLines()).isZero();
         assertThat(visitor.samples).extracting(Sample::name, Sample::value)
@@ -169,7 +169,7 @@ class PrometheusTextParserTest {
         text.setLength(text.length() - 1); // last line without its newline
         RecordingVisitor visitor = new RecordingVisitor("want"::equals);
 
-        PrometheusTextParser.Stats stats = parse(text.toString(), visitor);
+        PrometheusTextParser.ParseStats stats = parse(text.toString(), visitor);
 
         assertThat(stats.garbageLines()).isZero();
         assertThat(visitor.samples).extracting(Sample::value).containsExactlyElementsOf(expected);
@@ -194,7 +194,7 @@ class PrometheusTextParserTest {
 
     @Test
     void emptyInputHasNoSamples() {
-        assertThat(parse("", RecordingVisitor.all())).isEqualTo(new PrometheusTextParser.Stats(0, 0, 0));
+        assertThat(parse("", RecordingVisitor.all())).isEqualTo(new PrometheusTextParser.ParseStats(0, 0, 0));
     }
 
     @Test
@@ -220,7 +220,7 @@ class PrometheusTextParserTest {
                 .count();
         RecordingVisitor visitor = RecordingVisitor.all();
 
-        PrometheusTextParser.Stats stats = new PrometheusTextParser().parse(text, visitor);
+        PrometheusTextParser.ParseStats stats = new PrometheusTextParser().parse(text, visitor);
 
         assertThat(stats.garbageLines()).isZero();
         assertThat(stats.sampleLines()).isEqualTo(expectedSamples);
@@ -241,7 +241,7 @@ class PrometheusTextParserTest {
         }
         RecordingVisitor visitor = RecordingVisitor.naming("m");
 
-        PrometheusTextParser.Stats stats = new PrometheusTextParser().parse(bytes(text.toString()), visitor);
+        PrometheusTextParser.ParseStats stats = new PrometheusTextParser().parse(bytes(text.toString()), visitor);
 
         assertThat(visitor.samples).isEqualTo(expected);
         assertThat(stats.garbageLines()).isZero();
@@ -262,8 +262,8 @@ class PrometheusTextParserTest {
         RecordingVisitor scanning = new RecordingVisitor(Set.of(wanted)::contains);
         RecordingVisitor early = RecordingVisitor.naming(wanted);
 
-        PrometheusTextParser.Stats whole = new PrometheusTextParser().parse(text, scanning);
-        PrometheusTextParser.Stats cut = new PrometheusTextParser().parse(text, early);
+        PrometheusTextParser.ParseStats whole = new PrometheusTextParser().parse(text, scanning);
+        PrometheusTextParser.ParseStats cut = new PrometheusTextParser().parse(text, early);
 
         assertThat(cut).isEqualTo(whole);
         assertThat(early.samples).isEqualTo(scanning.samples).isNotEmpty();
@@ -311,7 +311,7 @@ class PrometheusTextParserTest {
         assertThat(PrometheusNumbers.parse(b, 0, b.length)).as(s).isEqualTo(Double.parseDouble(s));
     }
 
-    static PrometheusTextParser.Stats parse(String text, SampleVisitor visitor) {
+    static PrometheusTextParser.ParseStats parse(String text, SampleVisitor visitor) {
         return new PrometheusTextParser().parse(bytes(text), visitor);
     }
 

@@ -68,7 +68,7 @@ class FleetViewTest {
         }
         serve(A, PickReason.LEAST_LOADED, 20); // the running second: in the window, not yet in the rate
 
-        FleetSnapshot.Pod a = pod("llama", A);
+        FleetSnapshot.PodView a = pod("llama", A);
         assertThat(a.picksPerSecond()).isEqualTo(3.0);
         assertThat(a.picksInWindow()).isEqualTo(31);
         assertThat(a.picksHistory()).hasSize(60).endsWith(3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1);
@@ -91,7 +91,7 @@ class FleetViewTest {
         }
         serve(B, PickReason.LEAST_LOADED, 1000);
 
-        FleetSnapshot.Pod a = pod("llama", A);
+        FleetSnapshot.PodView a = pod("llama", A);
         assertThat(a.ttftP50Ms()).isEqualTo(50.0);
         assertThat(a.ttftP99Ms()).isEqualTo(99.0);
         assertThat(a.ttftSamples()).isEqualTo(100);
@@ -225,7 +225,7 @@ class FleetViewTest {
         gateway.inFlight().started(A, 100);
         gateway.inFlight().started(B, 100);
 
-        FleetSnapshot.Pod a = pod("llama", A);
+        FleetSnapshot.PodView a = pod("llama", A);
         assertThat(a.queue()).isEqualTo(4);
         assertThat(a.running()).isEqualTo(2);
         assertThat(a.kvUsage()).isEqualTo(0.375);
@@ -237,14 +237,14 @@ class FleetViewTest {
         assertThat(a.lastError()).isEqualTo("connection refused");
         assertThat(a.inFlight()).isEqualTo(2);
 
-        FleetSnapshot.Pod b = pod("llama", B);
+        FleetSnapshot.PodView b = pod("llama", B);
         assertThat(b.queue()).isNull();
         assertThat(b.kvUsage()).isNull();
         assertThat(b.metricsAgeMs()).isNull();
         assertThat(b.stale()).as("never scraped").isTrue();
         assertThat(b.inFlight()).isEqualTo(1);
 
-        FleetSnapshot.Pool llama = pool("llama");
+        FleetSnapshot.PoolView llama = pool("llama");
         assertThat(llama.freshPods()).isEqualTo(1);
         assertThat(llama.inFlight()).isEqualTo(3);
         assertThat(llama.staleAfterMs()).isEqualTo(500);
@@ -284,8 +284,8 @@ class FleetViewTest {
                       endpoints: ["10.0.0.2:8000"]
                 """.formatted(MODEL)));
         FleetSnapshot snapshot = fleet.snapshot();
-        assertThat(snapshot.pools()).extracting(FleetSnapshot.Pool::name).containsExactly("llama");
-        assertThat(snapshot.pools().get(0).pods()).extracting(FleetSnapshot.Pod::pod).containsExactly("10.0.0.2:8000");
+        assertThat(snapshot.pools()).extracting(FleetSnapshot.PoolView::name).containsExactly("llama");
+        assertThat(snapshot.pools().get(0).pods()).extracting(FleetSnapshot.PodView::pod).containsExactly("10.0.0.2:8000");
         assertThat(snapshot.pools().get(0).decisions()).as("the pool was rebuilt, its history kept").hasSize(1);
     }
 
@@ -313,7 +313,7 @@ class FleetViewTest {
         serveTargeted(1, 300); // critical, first token late
         serveTargeted(-1, 100); // sheddable, in time
         serve(A, PickReason.LEAST_LOADED, 100); // no targets: not judged
-        FleetSnapshot.Pool llama = pool("llama");
+        FleetSnapshot.PoolView llama = pool("llama");
         assertThat(llama.attainment()).extracting(FleetSnapshot.Attainment::priority)
                 .containsExactly("critical", "standard", "sheddable");
         assertThat(llama.attainment().get(0)).isEqualTo(new FleetSnapshot.Attainment("critical", 1, 1, 0.5));
@@ -366,20 +366,20 @@ class FleetViewTest {
         r.end(RequestRecord.Ending.COMPLETED, now.get() + 40 * MS);
         view.ended(r);
 
-        FleetSnapshot.Pool pool = view.snapshot().pools().get(0);
+        FleetSnapshot.PoolView pool = view.snapshot().pools().get(0);
         assertThat(pool.homeRegion()).isEqualTo("home");
         assertThat(pool.pods()).extracting(p -> p.target().name()).containsExactly("east", "west", "vendor");
-        FleetSnapshot.Pod eastRow = pool.pods().get(0);
-        assertThat(eastRow.target()).isEqualTo(new FleetSnapshot.Target("east", "cluster", "home", true, 0.5, 2.0,
+        FleetSnapshot.PodView eastRow = pool.pods().get(0);
+        assertThat(eastRow.target()).isEqualTo(new FleetSnapshot.TargetView("east", "cluster", "home", true, 0.5, 2.0,
                 12.35, 3, 4, 2, 0.4, 0.02, 0.25, 180.5, null, 21.0, null, 40L));
         assertThat(eastRow.queue()).as("the pods' queues and the cluster gateway's").isEqualTo(7);
         assertThat(eastRow.stale()).isFalse();
-        FleetSnapshot.Pod westRow = pool.pods().get(1);
+        FleetSnapshot.PodView westRow = pool.pods().get(1);
         assertThat(westRow.stale()).as("never read").isTrue();
         assertThat(westRow.target().home()).isFalse();
         assertThat(westRow.target().readyPods()).isNull();
         assertThat(westRow.target().inputPricePerMillion()).isZero();
-        FleetSnapshot.Pod vendorRow = pool.pods().get(2);
+        FleetSnapshot.PodView vendorRow = pool.pods().get(2);
         assertThat(vendorRow.target().kind()).isEqualTo("provider");
         assertThat(vendorRow.target().region()).isEmpty();
         assertThat(vendorRow.stale()).as("a provider is never polled, so never stale").isFalse();
@@ -451,11 +451,11 @@ class FleetViewTest {
         fleet.ended(r);
     }
 
-    FleetSnapshot.Pool pool(String name) {
+    FleetSnapshot.PoolView pool(String name) {
         return fleet.snapshot().pools().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
     }
 
-    FleetSnapshot.Pod pod(String pool, Endpoint e) {
+    FleetSnapshot.PodView pod(String pool, Endpoint e) {
         return pool(pool).pods().stream().filter(p -> p.pod().equals(e.toString())).findFirst().orElseThrow();
     }
 }

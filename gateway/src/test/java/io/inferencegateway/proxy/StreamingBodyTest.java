@@ -94,14 +94,14 @@ class StreamingBodyTest {
     @Test
     void theClientLeavingCancelsUpstreamAndReleasesWhatWasQueued() {
         StreamingBody body = new StreamingBody(upstream, true);
-        List<StreamingBody.Outcome> outcomes = new ArrayList<>();
+        List<StreamingBody.RelayOutcome> outcomes = new ArrayList<>();
         body.onEnd(outcomes::add);
         ByteBuf queued = text("data: never read\n\n");
         body.offer(queued);
         body.close();
         assertThat(upstream.calls).containsExactly("cancel");
         assertThat(queued.refCnt()).isZero();
-        assertThat(outcomes).containsExactly(StreamingBody.Outcome.CLIENT_GONE);
+        assertThat(outcomes).containsExactly(StreamingBody.RelayOutcome.CLIENT_GONE);
         body.close();
         assertThat(outcomes).as("ends once").hasSize(1);
     }
@@ -113,7 +113,7 @@ class StreamingBodyTest {
         HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
         head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
         StreamingBody body = new StreamingBody(upstream, true);
-        List<StreamingBody.Outcome> outcomes = new ArrayList<>();
+        List<StreamingBody.RelayOutcome> outcomes = new ArrayList<>();
         body.onEnd(outcomes::add);
         body.attach(client, writer, head, false);
         client.write(head);
@@ -134,7 +134,7 @@ class StreamingBodyTest {
         assertThat(wire.toString()).isEqualTo("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"
                 + "9\r\ndata: 1\n\n\r\n" + Integer.toHexString(large.length()) + "\r\n" + large + "\r\n0\r\n\r\n");
         assertThat(writes).as("the small chunk is one buffer").contains("9\r\ndata: 1\n\n\r\n");
-        assertThat(outcomes).containsExactly(StreamingBody.Outcome.COMPLETED);
+        assertThat(outcomes).containsExactly(StreamingBody.RelayOutcome.COMPLETED);
         assertThat(client.finishAndReleaseAll()).isFalse();
     }
 

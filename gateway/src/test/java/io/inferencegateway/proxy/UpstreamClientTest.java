@@ -142,7 +142,7 @@ class UpstreamClientTest {
                 }
             });
             // the first call's 60 s deadline is not the second's
-            assertThat(failed.get(20, TimeUnit.SECONDS).kind()).isEqualTo(UpstreamFailure.Kind.TIMEOUT);
+            assertThat(failed.get(20, TimeUnit.SECONDS).kind()).isEqualTo(UpstreamFailure.Stage.TIMEOUT);
             assertThat(server.connectionsAccepted()).as("both calls on one connection").isEqualTo(1);
         }
     }

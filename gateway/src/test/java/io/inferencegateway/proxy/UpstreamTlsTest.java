@@ -87,7 +87,7 @@ class UpstreamTlsTest {
         Endpoint target = new Endpoint("127.0.0.1", untrusted.port());
         long start = System.nanoTime();
         Outcome outcome = call(target, UpstreamTls.client(pki.caFile(), null, null));
-        assertThat(outcome.failure().kind()).isEqualTo(UpstreamFailure.Kind.CONNECT);
+        assertThat(outcome.failure().kind()).isEqualTo(UpstreamFailure.Stage.CONNECT);
         assertThat(outcome.failure().detail()).startsWith("TLS handshake with " + target + " failed");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
         assertThat(untrusted.received()).as("nothing was sent").isEmpty();
@@ -99,7 +99,7 @@ class UpstreamTlsTest {
         Endpoint target = new Endpoint("127.0.0.1", mismatched.port());
         UpstreamTls tls = UpstreamTls.client(pki.caFile(), null, null);
         Outcome outcome = call(target, tls);
-        assertThat(outcome.failure().kind()).isEqualTo(UpstreamFailure.Kind.CONNECT);
+        assertThat(outcome.failure().kind()).isEqualTo(UpstreamFailure.Stage.CONNECT);
         assertThat(outcome.failure().detail()).contains("TLS handshake").contains("127.0.0.1");
         assertThat(mismatched.received()).isEmpty();
 
@@ -110,7 +110,7 @@ class UpstreamTlsTest {
     @Test
     void theJdksTrustStoreIsUsedWithoutACaFileAndDoesNotTrustATestCa() throws Exception {
         Outcome outcome = call(new Endpoint("localhost", trusted.port()), UpstreamTls.systemDefault());
-        assertThat(outcome.failure().kind()).isEqualTo(UpstreamFailure.Kind.CONNECT);
+        assertThat(outcome.failure().kind()).isEqualTo(UpstreamFailure.Stage.CONNECT);
     }
 
     @Test
@@ -122,7 +122,7 @@ class UpstreamTlsTest {
         int received = mutual.received().size();
         Outcome without = call(target, UpstreamTls.client(pki.caFile(), null, null));
         assertThat(without.failure()).as("refused").isNotNull();
-        assertThat(without.failure().kind()).as("another endpoint may be tried").isEqualTo(UpstreamFailure.Kind.CONNECT);
+        assertThat(without.failure().kind()).as("another endpoint may be tried").isEqualTo(UpstreamFailure.Stage.CONNECT);
         assertThat(without.failure().detail()).contains("TLS handshake");
         assertThat(mutual.received()).as("the server's HTTP layer saw nothing").hasSize(received);
     }
@@ -145,7 +145,7 @@ class UpstreamTlsTest {
             long start = System.nanoTime();
             Outcome outcome = call(new Endpoint("127.0.0.1", silent.getLocalPort()),
                     UpstreamTls.client(pki.caFile(), null, null));
-            assertThat(outcome.failure().kind()).isEqualTo(UpstreamFailure.Kind.CONNECT);
+            assertThat(outcome.failure().kind()).isEqualTo(UpstreamFailure.Stage.CONNECT);
             assertThat(outcome.failure().detail()).contains("TLS handshake");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the 500 ms connect timeout bounds it")
                     .isLessThan(Duration.ofSeconds(3));

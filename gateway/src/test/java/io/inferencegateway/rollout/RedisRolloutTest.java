@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.RolloutConfig;
+import io.inferencegateway.config.RolloutConfig.RolloutState;
 import io.inferencegateway.simulator.RedisServer;
 import io.inferencegateway.runtime.RedisClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -48,7 +49,7 @@ class RedisRolloutTest {
     @BeforeEach
     void freshKeys() {
         redis.command("FLUSHALL");
-        running = rollout(RolloutConfig.State.RUNNING, URI.create(redis.url()));
+        running = rollout(RolloutState.RUNNING, URI.create(redis.url()));
     }
 
     Rollouts gateway(MeterRegistry registry) {

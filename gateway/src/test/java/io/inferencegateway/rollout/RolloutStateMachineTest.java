@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.RolloutConfig;
+import io.inferencegateway.config.RolloutConfig.RolloutState;
 import io.inferencegateway.domain.GatewayError;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -30,7 +31,7 @@ class RolloutStateMachineTest {
     final Rollouts rollouts = new Rollouts(registry, url -> {
         throw new AssertionError("no Redis here");
     }, clock::get, false);
-    final RolloutConfig running = rollout(RolloutConfig.State.RUNNING, null);
+    final RolloutConfig running = rollout(RolloutState.RUNNING, null);
 
     @AfterEach
     void close() {
@@ -150,14 +151,14 @@ class RolloutStateMachineTest {
         rollouts.candidatePercent(running);
         goodStep();
         analyseAfter(Duration.ofSeconds(30));
-        RolloutConfig paused = rollout(RolloutConfig.State.PAUSED, null);
+        RolloutConfig paused = rollout(RolloutState.PAUSED, null);
         assertThat(rollouts.candidatePercent(paused)).isEqualTo(10);
         analyseAfter(Duration.ofSeconds(10)); // the clock stops here, 40 s into the step
         analyseAfter(Duration.ofMinutes(10));
         assertThat(rollouts.candidatePercent(paused)).isEqualTo(10);
         assertThat(view().state()).isEqualTo("paused");
 
-        RolloutConfig resumed = rollout(RolloutConfig.State.RUNNING, null);
+        RolloutConfig resumed = rollout(RolloutState.RUNNING, null);
         assertThat(rollouts.candidatePercent(resumed)).isEqualTo(10);
         analyseAfter(Duration.ofSeconds(10)); // the clock goes on
         analyseAfter(Duration.ofSeconds(10)); // 50 s of the step's 60
@@ -174,12 +175,12 @@ class RolloutStateMachineTest {
         goodStep();
         analyseAfter(Duration.ofSeconds(60));
         assertThat(rollouts.candidatePercent(running)).isEqualTo(50);
-        RolloutConfig aborted = rollout(RolloutConfig.State.ABORTED, null);
+        RolloutConfig aborted = rollout(RolloutState.ABORTED, null);
         assertThat(rollouts.candidatePercent(aborted)).as("at once, before any analysis").isZero();
         analyseAfter(Duration.ofMinutes(10));
         assertThat(view().state()).isEqualTo("aborted");
         assertThat(gauge("inference_gateway_rollout_state", "rollout", "chat", "state", "aborted")).isEqualTo(1);
-        assertThat(rollouts.candidatePercent(rollout(RolloutConfig.State.RUNNING, null))).isEqualTo(50);
+        assertThat(rollouts.candidatePercent(rollout(RolloutState.RUNNING, null))).isEqualTo(50);
     }
 
     @Test
@@ -190,7 +191,7 @@ class RolloutStateMachineTest {
         analyseAfter(Duration.ofSeconds(10));
         assertThat(rollouts.candidatePercent(running)).isZero();
 
-        RolloutConfig next = new RolloutConfig("chat", BASELINE, "chat-v3", RolloutConfig.State.RUNNING,
+        RolloutConfig next = new RolloutConfig("chat", BASELINE, "chat-v3", RolloutState.RUNNING,
                 running.steps(), running.analysis(), null);
         assertThat(rollouts.candidatePercent(next)).isEqualTo(10);
         assertThat(view().state()).isEqualTo("running");
@@ -203,7 +204,7 @@ class RolloutStateMachineTest {
         rollouts.candidatePercent(running);
         goodStep();
         analyseAfter(Duration.ofSeconds(60));
-        RolloutConfig stricter = new RolloutConfig("chat", BASELINE, CANDIDATE, RolloutConfig.State.RUNNING,
+        RolloutConfig stricter = new RolloutConfig("chat", BASELINE, CANDIDATE, RolloutState.RUNNING,
                 running.steps(), new RolloutConfig.Analysis(50, Duration.ofSeconds(5), 0, 0, 1.2, 1.2), null);
         assertThat(rollouts.candidatePercent(stricter)).isEqualTo(50);
         assertThat(rollouts.views()).extracting(RolloutView::name).isEqualTo(List.of("chat"));

@@ -19,7 +19,7 @@ final class RolloutTraffic {
     }
 
     /** 10 % for a minute, 50 % for a minute, then 100; 20 samples a side, every other margin the default. */
-    static RolloutConfig rollout(RolloutConfig.State state, URI redis) {
+    static RolloutConfig rollout(RolloutConfig.RolloutState state, URI redis) {
         return new RolloutConfig("chat", BASELINE, CANDIDATE, state,
                 List.of(new RolloutConfig.Step(10, Duration.ofMinutes(1)),
                         new RolloutConfig.Step(50, Duration.ofMinutes(1)),

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.ReplicaConfig;
+import io.inferencegateway.config.ReplicaConfig.Coordination;
 import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
@@ -223,7 +224,7 @@ class GpuAwarePolicyTest {
 
     @Test
     void withSharedPlacementTheMeasuredTrafficFactorReplacesTheConfiguredCount() {
-        PoolConfig shared = replicated(new ReplicaConfig(1, ReplicaConfig.Placement.SHARED, 1.25, 4, false,
+        PoolConfig shared = replicated(new ReplicaConfig(1, Coordination.SHARED, 1.25, 4, false,
                 java.net.URI.create("redis://127.0.0.1:6379")));
         double[] measured = {Double.NaN};
         PrefixSharing sharing = receiver -> new PrefixSharing.Feed() {
@@ -275,7 +276,7 @@ class GpuAwarePolicyTest {
 
     @Test
     void withRendezvousPlacementTheFallbackKeepsEachPromptOnItsHome() {
-        PoolConfig replicated = replicated(new ReplicaConfig(2, ReplicaConfig.Placement.RENDEZVOUS, 1.25, 4, false,
+        PoolConfig replicated = replicated(new ReplicaConfig(2, Coordination.RENDEZVOUS, 1.25, 4, false,
                 null));
         GpuAwarePolicy a = policy(replicated);
         GpuAwarePolicy b = policy(replicated);

@@ -69,7 +69,7 @@ public final class LoadEstimator {
 
     /**
      * As {@link #estimate(EndpointState, Endpoint, EndpointMetrics, Counters, long)}, with the endpoint's counters now
-     * given one by one (read from its live {@link io.inferencegateway.domain.InFlightRequests.Tally}, no copy).
+     * given one by one (read from its live {@link io.inferencegateway.domain.InFlightRequests.EndpointTally}, no copy).
      */
     public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, long startedNow, long finishedNow,
             long promptTokensNow, long nowNanos) {

@@ -17,9 +17,9 @@ import io.inferencegateway.scheduling.framework.PromptReader;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
-import io.inferencegateway.scheduling.prefix.PrefixPlacement;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
+import io.inferencegateway.scheduling.prefix.RendezvousHomes;
 
 /**
  * {@value #TYPE}: prefers the endpoint that probably still holds the longest part of this prompt in its
@@ -42,7 +42,7 @@ import io.inferencegateway.scheduling.prefix.PromptBlocks;
  *
  * <p>With several active replicas ({@code replicas.placement: rendezvous}, see {@link #placedBy}), each replica
  * sees only part of the traffic, so their indexes would send one shared prefix to different pods. The scorer
- * then also credits the prompt's {@link PrefixPlacement home}, which every replica computes alike: the home scores
+ * then also credits the prompt's {@link RendezvousHomes home}, which every replica computes alike: the home scores
  * as a full hit and other holders half their match, so a prefix lives on one pod fleet-wide and a hot prefix
  * spills to the same second pod on every replica.
  *
@@ -101,7 +101,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     private final int blockChars;
     private final int maxBlocks;
     private final int blockTokens;
-    private final PrefixPlacement placement;
+    private final RendezvousHomes placement;
     /** Shared placement: the other replicas' side; null otherwise. Set once, before the scorer is used. */
     private PrefixSharing.Feed feed;
     private volatile Set<Endpoint> members;
@@ -118,7 +118,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         this(index, blockChars, maxBlocks, null);
     }
 
-    private PrefixCacheScorer(PrefixIndex index, int blockChars, int maxBlocks, PrefixPlacement placement) {
+    private PrefixCacheScorer(PrefixIndex index, int blockChars, int maxBlocks, RendezvousHomes placement) {
         this.index = index;
         this.blockChars = blockChars;
         this.maxBlocks = maxBlocks;
@@ -128,7 +128,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
 
     /** The same scorer (sharing its index) that also credits each known prefix's rendezvous home. */
     @Override
-    public PrefixCacheScorer placedBy(PrefixPlacement placement) {
+    public PrefixCacheScorer placedBy(RendezvousHomes placement) {
         return new PrefixCacheScorer(index, blockChars, maxBlocks, placement);
     }
 
@@ -137,7 +137,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
      * its own; while they cannot be reached, prefixes no pod holds go to their home by {@code whileAway}.
      */
     @Override
-    public PrefixCacheScorer sharedBy(PrefixSharing sharing, PrefixPlacement whileAway) {
+    public PrefixCacheScorer sharedBy(PrefixSharing sharing, RendezvousHomes whileAway) {
         PrefixCacheScorer shared = new PrefixCacheScorer(index, blockChars, maxBlocks, whileAway);
         shared.feed = sharing.join(shared::routedElsewhere);
         return shared;
@@ -231,7 +231,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
      * with bounded loads, on the pods' (corrected) queues; the load scorers still choose among the pods within the
      * bound.
      */
-    private void credit(PrefixPlacement placement, PromptBlocks blocks, int total, int best,
+    private void credit(RendezvousHomes placement, PromptBlocks blocks, int total, int best,
             List<EndpointState> endpoints, List<Endpoint> pods, int[] scratch, double[] scores, SchedulingCycle cycle) {
         int n = endpoints.size();
         for (int i = 0; i < n; i++) {
@@ -301,7 +301,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     }
 
     /** The rendezvous placement it credits, null when it follows its own index only. */
-    public PrefixPlacement placement() {
+    public RendezvousHomes placement() {
         return placement;
     }
 

@@ -12,7 +12,7 @@ import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SessionKeeping;
-import io.inferencegateway.scheduling.prefix.PrefixPlacement;
+import io.inferencegateway.scheduling.prefix.RendezvousHomes;
 import io.inferencegateway.scheduling.session.SessionTable;
 
 /**
@@ -22,7 +22,7 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * affinity and load decide them as before.
  *
  * <p>Where a session goes needs no talking between gateway replicas: a new session's pod is its rendezvous home over
- * the candidates the filters kept (the pods with room; {@link PrefixPlacement#rank0}), so every replica that sees the
+ * the candidates the filters kept (the pods with room; {@link RendezvousHomes#rank0}), so every replica that sees the
  * same pods saturated sends it to the same pod. There is no load bound beyond the saturation filter's: replicas read
  * different corrected queues (each counts its own dispatches), and a bound on them made two replicas place a third of
  * new sessions apart under load, where each then kept its own choice (docs/sessions.md). When its pod is filtered out (saturated) or
@@ -75,7 +75,7 @@ public final class SessionAffinityScorer implements Scorer, PickObserver, Sessio
             }
             table.leaving(session, candidate(cycle.states(), pod) ? SessionTable.SATURATED : SessionTable.POD_GONE);
         }
-        int home = PrefixPlacement.rank0(session, cycle.endpointView(endpoints));
+        int home = RendezvousHomes.rank0(session, cycle.endpointView(endpoints));
         if (home >= 0) {
             scores[home] = 1.0;
         }
@@ -107,7 +107,7 @@ public final class SessionAffinityScorer implements Scorer, PickObserver, Sessio
             }
             table.leaving(session, SessionTable.POD_GONE);
         }
-        return PrefixPlacement.rank0(session, cycle.endpointView(states));
+        return RendezvousHomes.rank0(session, cycle.endpointView(states));
     }
 
     @Override

@@ -59,7 +59,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
     private final RedisClient client;
     private final RedisURI uri;
     private final MeterRegistry registry;
-    private final Map<String, Pool> pools = new ConcurrentHashMap<>();
+    private final Map<String, PoolChannel> pools = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> trafficTimer;
 
     private volatile CompletableFuture<StatefulRedisConnection<byte[], byte[]>> publisher;
@@ -83,14 +83,14 @@ public final class RedisPrefixSharing implements AutoCloseable {
                 .build());
         connect();
         trafficTimer = resources.eventExecutorGroup().scheduleAtFixedRate(
-                () -> pools.values().forEach(Pool::measureTraffic),
+                () -> pools.values().forEach(PoolChannel::measureTraffic),
                 trafficWindow.toMillis(), trafficWindow.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The sharing of one pool's decisions. */
     public PrefixSharing forPool(String pool) {
         return receiver -> {
-            Pool p = pools.computeIfAbsent(pool, Pool::new);
+            PoolChannel p = pools.computeIfAbsent(pool, PoolChannel::new);
             p.receiver = receiver;
             // now if connected, else once connected (a later reconnect subscribes every pool's channel again)
             subscriber.thenAccept(c -> subscribe(c, List.of(p)));
@@ -123,7 +123,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
     }
 
     /** Subscribes to the pools' channels; each pool counts as live once Redis confirmed. */
-    private static void subscribe(StatefulRedisPubSubConnection<byte[], byte[]> c, List<Pool> some) {
+    private static void subscribe(StatefulRedisPubSubConnection<byte[], byte[]> c, List<PoolChannel> some) {
         if (!some.isEmpty()) {
             c.async().subscribe(some.stream().map(p -> p.channel).toArray(byte[][]::new))
                     .thenRun(() -> some.forEach(p -> p.subscribed = true));
@@ -131,7 +131,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
     }
 
     private void received(byte[] channel, byte[] message) {
-        Pool pool = pools.get(new String(channel, CHANNEL.length(), channel.length - CHANNEL.length(),
+        PoolChannel pool = pools.get(new String(channel, CHANNEL.length(), channel.length - CHANNEL.length(),
                 StandardCharsets.UTF_8));
         ByteBuffer in = ByteBuffer.wrap(message);
         if (pool == null || in.remaining() < 20 || in.getLong() == replicaId) {
@@ -184,7 +184,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
      * channels are left and their meters removed, so that a pool's meters always describe the client serving it.
      */
     public void retainPools(Set<String> names) {
-        for (Pool p : pools.values()) {
+        for (PoolChannel p : pools.values()) {
             if (!names.contains(p.name) && pools.remove(p.name, p)) {
                 p.receiver = null;
                 p.meters.forEach(registry::remove);
@@ -206,7 +206,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
     }
 
     /** One pool's channel, its current index and its counts; kept across reloads (one per pool name). */
-    private final class Pool implements PrefixSharing.Feed {
+    private final class PoolChannel implements PrefixSharing.Feed {
         final String name;
         final byte[] channel;
         final List<Meter> meters = new ArrayList<>();
@@ -219,7 +219,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
         private long publishedBefore;
         private long receivedBefore;
 
-        Pool(String name) {
+        PoolChannel(String name) {
             this.name = name;
             this.channel = (CHANNEL + name).getBytes(StandardCharsets.UTF_8);
             for (var d : Map.of("published", published, "received", received, "dropped", dropped).entrySet()) {
@@ -231,7 +231,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
             meters.add(Gauge.builder("inference_gateway_prefix_sharing_up", this, p -> p.live() ? 1 : 0)
                     .description("1 while this replica shares its routing decisions through Redis")
                     .tags("pool", name).register(registry));
-            meters.add(Gauge.builder("inference_gateway_prefix_sharing_traffic_factor", this, Pool::trafficFactor)
+            meters.add(Gauge.builder("inference_gateway_prefix_sharing_traffic_factor", this, PoolChannel::trafficFactor)
                     .description("The pool's routing decisions per decision of this replica (about the active "
                             + "replicas); NaN while unknown")
                     .tags("pool", name).register(registry));

@@ -69,7 +69,7 @@ public final class SessionTable {
     public Endpoint pod(long session, long nowNanos) {
         Segment s = segment(session);
         synchronized (s) {
-            Entry e = s.get(session);
+            SessionEntry e = s.get(session);
             if (e == null) {
                 return null;
             }
@@ -89,7 +89,7 @@ public final class SessionTable {
     public void leaving(long session, String reason) {
         Segment s = segment(session);
         synchronized (s) {
-            Entry e = s.get(session);
+            SessionEntry e = s.get(session);
             if (e != null) {
                 e.leaving = reason;
             }
@@ -107,11 +107,11 @@ public final class SessionTable {
         Endpoint before;
         String reason = null;
         synchronized (s) {
-            Entry e = s.get(session);
+            SessionEntry e = s.get(session);
             if (e == null || nowNanos - e.seen >= idleNanos) {
                 before = null;
                 s.dropExpired(nowNanos, idleNanos);
-                s.put(session, new Entry(pod, nowNanos));
+                s.put(session, new SessionEntry(pod, nowNanos));
             } else {
                 before = e.pod;
                 if (!before.equals(pod)) {
@@ -159,26 +159,26 @@ public final class SessionTable {
     }
 
     /** One session's pod, when it was last seen, and why it is about to leave (null: it is not). */
-    private static final class Entry {
+    private static final class SessionEntry {
         Endpoint pod;
         long seen;
         String leaving;
 
-        Entry(Endpoint pod, long seen) {
+        SessionEntry(Endpoint pod, long seen) {
             this.pod = pod;
             this.seen = seen;
         }
     }
 
     /** An access-ordered map that drops its least recently seen session beyond its capacity. */
-    private static final class Segment extends BoundedLruMap<Long, Entry> {
+    private static final class Segment extends BoundedLruMap<Long, SessionEntry> {
         Segment(int capacity) {
             super(capacity);
         }
 
         /** Drops the sessions unseen for {@code idleNanos}: in access order, they are at the head. */
         void dropExpired(long nowNanos, long idleNanos) {
-            Iterator<Entry> it = values().iterator();
+            Iterator<SessionEntry> it = values().iterator();
             while (it.hasNext()) {
                 if (nowNanos - it.next().seen < idleNanos) {
                     return;

@@ -23,7 +23,7 @@ import io.inferencegateway.scheduling.Scenarios;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
-import io.inferencegateway.scheduling.prefix.PrefixPlacement;
+import io.inferencegateway.scheduling.prefix.RendezvousHomes;
 
 class PrefixCacheScorerTest {
 
@@ -104,12 +104,12 @@ class PrefixCacheScorerTest {
     private static int homeOfDoc(List<EndpointState> states) {
         long[] hashes = cycle(base(prompt("doc", 8))).promptBlocks(64, 256).hashes();
         List<io.inferencegateway.domain.Endpoint> endpoints = states.stream().map(EndpointState::endpoint).toList();
-        return PrefixPlacement.rank0(new PrefixPlacement(1.25, 4).key(hashes, 8), endpoints);
+        return RendezvousHomes.rank0(new RendezvousHomes(1.25, 4).key(hashes, 8), endpoints);
     }
 
     @Test
     void withRendezvousPlacementTheHomeScoresAsAFullHitAndOtherHoldersHalfTheirMatch() {
-        PrefixCacheScorer placed = scorer.placedBy(new PrefixPlacement(1.25, 4));
+        PrefixCacheScorer placed = scorer.placedBy(new RendezvousHomes(1.25, 4));
         double[] scores = new double[3];
         placed.score(cycle(base(prompt("doc", 8))), pods, scores);
         double[] expected = {0.5, 0.25 * 0.5, 0.0};
@@ -120,11 +120,11 @@ class PrefixCacheScorerTest {
 
     @Test
     void withRendezvousPlacementAPromptNeverSeenBeforeGoesToItsHomeToo() {
-        PrefixCacheScorer placed = scorer.placedBy(new PrefixPlacement(1.25, 4));
+        PrefixCacheScorer placed = scorer.placedBy(new RendezvousHomes(1.25, 4));
         double[] scores = new double[3];
         placed.score(cycle(base(prompt("one-off", 8))), pods, scores);
         long[] hashes = cycle(base(prompt("one-off", 8))).promptBlocks(64, 256).hashes();
-        int home = PrefixPlacement.rank0(new PrefixPlacement(1.25, 4).key(hashes, 8),
+        int home = RendezvousHomes.rank0(new RendezvousHomes(1.25, 4).key(hashes, 8),
                 pods.stream().map(EndpointState::endpoint).toList());
         double[] expected = {0.0, 0.0, 0.0};
         expected[home] = 1.0;
@@ -137,7 +137,7 @@ class PrefixCacheScorerTest {
         EndpointMetrics[] scrapes = {scrape(1, 1, 0), scrape(1, 1, 0), scrape(1, 1, 0)};
         scrapes[home] = scrape(20, 10, 0); // far above 1.25 × the average
         List<EndpointState> loaded = states(scrapes);
-        PrefixCacheScorer placed = new PrefixCacheScorer(new PrefixIndex()).placedBy(new PrefixPlacement(1.25, 4));
+        PrefixCacheScorer placed = new PrefixCacheScorer(new PrefixIndex()).placedBy(new RendezvousHomes(1.25, 4));
         placed.picked(cycle(base(prompt("doc", 8))), loaded.get(home));
         double[] scores = new double[3];
         placed.score(cycle(base(prompt("doc", 8))), loaded, scores);

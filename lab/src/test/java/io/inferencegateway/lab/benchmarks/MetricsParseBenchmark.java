@@ -75,7 +75,7 @@ public class MetricsParseBenchmark {
     }
 
     @Benchmark
-    public PrometheusTextParser.Stats everySample(Blackhole blackhole) {
+    public PrometheusTextParser.ParseStats everySample(Blackhole blackhole) {
         return new PrometheusTextParser().parse(text, new SampleVisitor() {
             @Override
             public int select(byte[] bytes, int nameOffset, int nameLength, int nameHash) {

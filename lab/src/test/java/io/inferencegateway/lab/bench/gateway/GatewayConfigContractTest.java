@@ -17,6 +17,7 @@ import io.inferencegateway.lab.bench.ScenarioCatalog;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.ReplicaConfig.Coordination;
 import io.inferencegateway.config.Weights;
 
 /**
@@ -90,9 +91,9 @@ class GatewayConfigContractTest {
 
         assertThat(pool.replicas().count()).isEqualTo(mode == ReplicaMode.NAIVE ? 1 : 3);
         assertThat(pool.replicas().placement()).isEqualTo(switch (mode) {
-            case NAIVE -> io.inferencegateway.config.ReplicaConfig.Placement.INDEPENDENT;
-            case SHARED -> io.inferencegateway.config.ReplicaConfig.Placement.SHARED;
-            default -> io.inferencegateway.config.ReplicaConfig.Placement.RENDEZVOUS;
+            case NAIVE -> Coordination.INDEPENDENT;
+            case SHARED -> Coordination.SHARED;
+            default -> Coordination.RENDEZVOUS;
         });
         assertThat(pool.scrapeInterval()).isEqualTo(mode == ReplicaMode.RENDEZVOUS || mode == ReplicaMode.SHARED
                 ? pool.metricsInterval().multipliedBy(3) : pool.metricsInterval());

@@ -24,7 +24,7 @@ import io.inferencegateway.domain.Endpoint;
  *
  * <p>Stateless and thread-safe; no allocation per call.
  */
-public final class PrefixPlacement {
+public final class RendezvousHomes {
 
     public static final double DEFAULT_LOAD_BOUND = 1.25;
     public static final int DEFAULT_KEY_BLOCKS = 4;
@@ -36,7 +36,7 @@ public final class PrefixPlacement {
      * @param loadBound the bounded-load factor, at least 1: a pod may carry this much more than the average
      * @param keyBlocks leading blocks that identify a prefix (prompts sharing them share a home)
      */
-    public PrefixPlacement(double loadBound, int keyBlocks) {
+    public RendezvousHomes(double loadBound, int keyBlocks) {
         if (!(loadBound >= 1) || Double.isInfinite(loadBound)) {
             throw new IllegalArgumentException("loadBound must be at least 1, got " + loadBound);
         }

@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import io.inferencegateway.domain.Endpoint;
 
 /** Rendezvous placement of prefixes: what moves when pods come and go, and when a hot prefix spills. */
-class PrefixPlacementTest {
+class RendezvousHomesTest {
 
-    private static final PrefixPlacement PLACEMENT = new PrefixPlacement(1.25, 4);
+    private static final RendezvousHomes PLACEMENT = new RendezvousHomes(1.25, 4);
     private static final int KEYS = 20_000;
 
     static List<Endpoint> pods(int n) {
@@ -34,7 +34,7 @@ class PrefixPlacementTest {
         int[] idle = new int[pods.size()];
         Map<Long, Endpoint> homes = new HashMap<>();
         for (long k = 0; k < KEYS; k++) {
-            long key = PrefixPlacement.mix(k + 1);
+            long key = RendezvousHomes.mix(k + 1);
             homes.put(key, pods.get(PLACEMENT.home(key, pods, idle, 0)));
         }
         return homes;
@@ -121,7 +121,7 @@ class PrefixPlacementTest {
         int home = PLACEMENT.home(key, pods, loads, 0);
         assertThat(pods.get(home)).as(scenario).isEqualTo(ranking.get(expectedRank));
         // a second replica with its own instance and the same readings agrees
-        assertThat(new PrefixPlacement(1.25, 4).home(key, pods, loads, 0)).isEqualTo(home);
+        assertThat(new RendezvousHomes(1.25, 4).home(key, pods, loads, 0)).isEqualTo(home);
     }
 
     @Test
@@ -135,7 +135,7 @@ class PrefixPlacementTest {
     /** Pods by falling weight for the key. */
     static List<Endpoint> ranking(long key, List<Endpoint> pods) {
         List<Endpoint> sorted = new ArrayList<>(pods);
-        sorted.sort((a, b) -> Long.compareUnsigned(PrefixPlacement.weight(key, b), PrefixPlacement.weight(key, a)));
+        sorted.sort((a, b) -> Long.compareUnsigned(RendezvousHomes.weight(key, b), RendezvousHomes.weight(key, a)));
         return sorted;
     }
 }
