@@ -9,6 +9,7 @@ import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.Priority;
+import io.inferencegateway.domain.Scheduling;
 import io.inferencegateway.pool.FlowControl;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.Placement;
@@ -57,8 +58,9 @@ public class AdmitRequest extends AsyncProcessorSupport {
             ModelPool pool = request.pool();
             request.service(priority(pool.config().flowControl(), request.parsed(), request.headers(), request.tenant()),
                     targets(pool.config().slo(), request.parsed(), request.headers(), request.tenant()));
-            if (pool.flowControl().admitNow(request.parsed())) {
-                request.admitted(0);
+            Scheduling scheduling = pool.flowControl().admit(request.parsed());
+            if (scheduling != null) {
+                request.admitted(scheduling);
                 callback.done(true);
                 return true;
             }

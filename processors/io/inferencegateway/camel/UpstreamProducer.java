@@ -142,7 +142,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                 }
             }
             RequestRecord record = request.record();
-            record.answered(status, request.now());
+            request.answered(status);
             String asked = request.responseModel();
             if (asked != null) { // a model rewrite's responseModel: requested; the length changes, so chunked
                 head.headers().remove(HttpHeaderNames.CONTENT_LENGTH);
@@ -160,6 +160,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                             record.usage(input, output, cached);
                         }
                     }));
+            streamingBody.onChunk(request::chunk);
             request.relaying();
             streamingBody.onEnd(outcome -> {
                 unwatchClient();

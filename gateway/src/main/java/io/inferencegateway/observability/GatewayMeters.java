@@ -21,7 +21,7 @@ import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolHealthListener;
-import io.inferencegateway.scheduling.GpuAwarePolicy;
+import io.inferencegateway.scheduling.PluginPolicy;
 import io.inferencegateway.scheduling.SchedulerEvents;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.micrometer.core.instrument.Counter;
@@ -310,14 +310,14 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
 
     private void registerPrefixIndex(ModelPool pool) {
         String name = pool.name();
-        boolean hasIndex = pool.policy() instanceof GpuAwarePolicy g && g.prefixIndexEntries() >= 0;
+        boolean hasIndex = pool.policy() instanceof PluginPolicy g && g.prefixIndexEntries() >= 0;
         Meter.Id id = new Meter.Id("inference_extension_prefix_indexer_size", Tags.of("pool", name), null, null, Meter.Type.GAUGE);
         if (!hasIndex) {
             registry.remove(id); // a reload may have turned the prefix scorer off
             return;
         }
         Gauge.builder("inference_extension_prefix_indexer_size", state, g -> poolValue(g, name,
-                p -> p.policy() instanceof GpuAwarePolicy gpu && gpu.prefixIndexEntries() >= 0
+                p -> p.policy() instanceof PluginPolicy gpu && gpu.prefixIndexEntries() >= 0
                         ? gpu.prefixIndexEntries() : Double.NaN))
                 .description("Prompt blocks the pool's prefix index holds, over all its pods")
                 .tag("pool", name).register(registry);
@@ -339,7 +339,7 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
         }
         ids.add(new Meter.Id("inference_gateway_latency_prediction_samples", Tags.of("pool", name), null, null,
                 Meter.Type.GAUGE));
-        if (!(pool.policy() instanceof GpuAwarePolicy)) {
+        if (!(pool.policy() instanceof PluginPolicy)) {
             ids.forEach(registry::remove);
             return;
         }
@@ -364,7 +364,7 @@ public final class GatewayMeters implements SchedulerEvents, MetricsScraper.List
     }
 
     private static double predictorValue(LiveState g, String pool, ToDoubleFunction<LatencyPredictor> value) {
-        return poolValue(g, pool, p -> p.policy() instanceof GpuAwarePolicy gpu ? value.applyAsDouble(gpu.predictor())
+        return poolValue(g, pool, p -> p.policy() instanceof PluginPolicy gpu ? value.applyAsDouble(gpu.predictor())
                 : Double.NaN);
     }
 

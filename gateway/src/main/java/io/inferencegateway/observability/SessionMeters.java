@@ -5,8 +5,7 @@ import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 import io.inferencegateway.pool.ModelPool;
-import io.inferencegateway.scheduling.GpuAwarePolicy;
-import io.inferencegateway.scheduling.framework.SessionKeeping;
+import io.inferencegateway.scheduling.PluginPolicy;
 import io.inferencegateway.scheduling.session.SessionTable;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -51,11 +50,7 @@ final class SessionMeters {
     }
 
     private static SessionTable table(ModelPool pool) {
-        if (pool.policy() instanceof GpuAwarePolicy gpu) {
-            SessionKeeping keeping = gpu.sessionKeeping();
-            return keeping == null ? null : keeping.sessions();
-        }
-        return null;
+        return pool.policy() instanceof PluginPolicy plugins ? plugins.sessions() : null;
     }
 
     /** {@code read} of the pool's table as it is now; {@code none} when the pool (or its table) is gone. */

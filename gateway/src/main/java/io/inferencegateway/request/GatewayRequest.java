@@ -5,9 +5,9 @@ import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.NanoClock;
-import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.domain.Scheduling;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.Placement;
 import io.netty.buffer.ByteBuf;
@@ -52,6 +52,7 @@ public final class GatewayRequest {
     private InferenceRequest parsed;
     private ModelPool pool;
     private String responseModel; // what the response's model must name instead of the pod's, or null
+    private Scheduling scheduling; // begun by admission, until the pick takes it
     private Placement placement;
     private HttpHeaders responseHeaders;
     private boolean relaying;
@@ -202,6 +203,22 @@ public final class GatewayRequest {
         record.admitted(waitedNanos);
     }
 
+    /**
+     * Flow control let the request go at once, on {@code begun}: the scheduling its admission began, whose snapshot
+     * the pick uses ({@link #takeScheduling}); ended with the request should the request never reach the pick.
+     */
+    public void admitted(Scheduling begun) {
+        this.scheduling = begun;
+        record.admitted(0);
+    }
+
+    /** The scheduling admission began, handed to the pick (which ends it); null when there is none (any more). */
+    public Scheduling takeScheduling() {
+        Scheduling s = scheduling;
+        scheduling = null;
+        return s;
+    }
+
     /** The request was placed on a pod, chosen in {@code pickNanos}; it counts in flight there until it ends. */
     public void placed(Placement p, long pickNanos) {
         this.placement = p;
@@ -227,19 +244,35 @@ public final class GatewayRequest {
         return record;
     }
 
+    /** The model server's response headers arrived with {@code status}: the record, the listeners and learners hear. */
+    public void answered(int status) {
+        record.answered(status, clock.nanoTime());
+        listener.responseHeaders(record);
+        if (placement != null) {
+            placement.lifecycle().responseHeaders(record);
+        }
+    }
+
+    /** A chunk of {@code bytes} of the response's body is relayed to the client. */
+    public void chunk(int bytes) {
+        listener.chunk(record, bytes);
+        if (placement != null) {
+            placement.lifecycle().chunk(record, bytes);
+        }
+    }
+
     /**
-     * The first generated content passed: the record notes it and, for a streamed 200, the pod's latency prediction
-     * learns its time to first token at once, not when the stream ends (a pod that slowed down is seen sooner).
+     * The first generated content passed: the record notes it, and the listeners and the placing policy's learners
+     * hear of it at once, not when the stream ends (the latency predictor sees a pod that slowed down sooner).
      */
     public void firstToken() {
         if (record.firstTokenNanos() != 0) {
             return;
         }
-        long now = clock.nanoTime();
-        record.firstToken(now);
-        PickDecision d = record.decision();
-        if (d != null && d.prediction() != null && record.stream() && record.status() == 200) {
-            d.prediction().learnFirstToken(now);
+        record.firstToken(clock.nanoTime());
+        listener.firstToken(record);
+        if (placement != null) {
+            placement.lifecycle().firstToken(record);
         }
     }
 
@@ -302,19 +335,29 @@ public final class GatewayRequest {
         }
     }
 
-    /** The one ending: the pod's in-flight count back (and the pool's queue told), then the record ended. */
+    /**
+     * The one ending: a scheduling never picked ended, the pod's in-flight count back (and the pool's queue told), then
+     * the record ended, for the listeners and the placing policy's learners.
+     */
     private void end(RequestRecord.Ending how) {
         if (ended) {
             return;
         }
         ended = true;
         try {
+            Scheduling unpicked = takeScheduling();
+            if (unpicked != null) {
+                unpicked.close();
+            }
             if (placement != null) {
                 placement.finish();
             }
         } finally {
             if (record != null && record.end(how, clock.nanoTime())) {
                 listener.ended(record);
+                if (placement != null) {
+                    placement.lifecycle().ended(record);
+                }
             }
         }
     }

@@ -36,7 +36,6 @@ import io.inferencegateway.rollout.RolloutWeights;
 import io.inferencegateway.rollout.Rollouts;
 import io.inferencegateway.rollout.StickyVersions;
 import io.inferencegateway.scheduling.SchedulingPolicies;
-import io.inferencegateway.scheduling.latency.LatencyLearning;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.scheduling.prefix.RedisPrefixSharing;
@@ -54,7 +53,7 @@ import io.inferencegateway.observability.CapacitySummary;
 import io.inferencegateway.observability.FleetView;
 import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.observability.LiveState;
-import io.inferencegateway.observability.RequestListeners;
+import io.inferencegateway.domain.RequestListeners;
 import io.inferencegateway.observability.RequestMeters;
 import io.inferencegateway.observability.TargetMeters;
 import io.inferencegateway.tracing.RequestTracer;
@@ -140,7 +139,6 @@ public final class Gateway implements AutoCloseable {
         this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meterRegistry) : null;
         this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry, redisResources::get);
         requestListeners.add(rateLimiter);
-        requestListeners.add(new LatencyLearning());
         requestListeners.add(new TargetMeters(meterRegistry, () -> this.config.global()));
         this.rollouts = new Rollouts(meterRegistry, config.rateLimits().redisTimeout(), redisResources::get);
         this.rolloutWeights = rollouts;
@@ -187,9 +185,9 @@ public final class Gateway implements AutoCloseable {
     }
 
     private ModelPool newPool(PoolConfig p) {
-        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metricsOf(p), inFlight, clock, meters,
-                prefixSharing(p), predictors.computeIfAbsent(predictorKey(p), k -> new LatencyPredictor(p.name()))),
-                p.endpoints(), inFlight, clock);
+        LatencyPredictor predictor = predictors.computeIfAbsent(predictorKey(p), k -> new LatencyPredictor(p.name()));
+        ModelPool pool = new ModelPool(p, failures -> SchedulingPolicies.create(p, metricsOf(p), inFlight, clock,
+                meters, prefixSharing(p), predictor, failures), p.endpoints(), inFlight, clock);
         meters.registerPool(pool);
         pool.secrets(secrets);
         if (requestMeters != null) {

@@ -16,6 +16,7 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PendingPick;
+import io.inferencegateway.domain.Scheduling;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.openai.ModelRename;
 import io.inferencegateway.openai.StreamUsage;
@@ -106,21 +107,27 @@ public final class ShadowTraffic {
                 dropped(copy, m, ShadowMeters.ShadowOutcome.FAILED, "the candidate's pool has no pod");
                 return;
             }
-            if (pool.flowControl().queued() > 0 || pool.policy().saturated(candidates)) {
+            InferenceRequest request = copy.request().withModel(s.model(), target.adapter())
+                    .withService(Priority.SHEDDABLE, LatencyTargets.NONE);
+            Scheduling scheduling = pool.flowControl().queued() > 0 ? null
+                    : pool.policy().begin(request, candidates, 0);
+            if (scheduling == null || scheduling.saturated()) {
+                if (scheduling != null) {
+                    scheduling.close();
+                }
                 dropped(copy, m, ShadowMeters.ShadowOutcome.DROPPED_SATURATED, "the candidate's pool is full");
                 return;
             }
             AtomicInteger budget = budget(copy.pool().name());
             if (budget.incrementAndGet() > s.maxInFlight()) {
                 budget.decrementAndGet();
+                scheduling.close();
                 dropped(copy, m, ShadowMeters.ShadowOutcome.DROPPED_BUDGET, "maxInFlight copies in flight");
                 return;
             }
-            InferenceRequest request = copy.request().withModel(s.model(), target.adapter())
-                    .withService(Priority.SHEDDABLE, LatencyTargets.NONE);
             PendingPick pick;
             try {
-                pick = pool.policy().decide(request, candidates);
+                pick = scheduling.pick(); // on the snapshot that found room
             } catch (GatewayError e) {
                 budget.decrementAndGet();
                 dropped(copy, m, ShadowMeters.ShadowOutcome.FAILED, e.getMessage());

@@ -154,7 +154,7 @@ class MetricsScrapeRouteTest {
     /** Queues a request in the saturated pool; {@code heard} gets how its wait ends. */
     private void queue(ModelPool pool, Queue<String> heard) {
         InferenceRequest request = new InferenceRequest("m", null, "hi", 1, false);
-        assertThat(pool.flowControl().admitNow(request)).as("saturated: it waits").isFalse();
+        assertThat(pool.flowControl().admit(request)).as("saturated: it waits").isNull();
         pool.flowControl().enqueue(request, null, new FlowControl.Waiter() {
             @Override
             public void bound(Placement placement, long pickNanos) {

@@ -256,7 +256,7 @@ class FleetViewTest {
     }
 
     @Test
-    void fallbackIsTheGpuAwarePolicysStateAndNullForALoadBlindOne() {
+    void fallbackIsThePluginPolicysStateAndNullForALoadBlindOne() {
         assertThat(pool("llama").policy()).isEqualTo("gpu-aware");
         assertThat(pool("llama").fallback()).isFalse();
         decideNow(gateway.pools().pool("llama").policy(), new InferenceRequest(MODEL, null, "hi", 1, false), List.of(A, B)).endpoint();

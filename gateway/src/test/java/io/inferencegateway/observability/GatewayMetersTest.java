@@ -16,7 +16,7 @@ import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.pool.ModelPool;
-import io.inferencegateway.scheduling.GpuAwarePolicy;
+import io.inferencegateway.scheduling.PluginPolicy;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
@@ -139,7 +139,7 @@ class GatewayMetersTest {
             assertThat(predictorGauge("inference_gateway_latency_prediction_mape", "ttft")).as("before any").isNaN();
             assertThat(registry.get("inference_gateway_latency_prediction_samples").gauge().value()).isZero();
 
-            LatencyPredictor predictor = ((GpuAwarePolicy) gateway.pools().pool("llama").policy()).predictor();
+            LatencyPredictor predictor = ((PluginPolicy) gateway.pools().pool("llama").policy()).predictor();
             // predicted 100 ms to the first token and 10 ms a token; measured 80 then 125, and 10 both times
             predictor.learn(predicted(predictor, 100, 10), 80, 10, 10);
             predictor.learn(predicted(predictor, 100, 10), 125, 10, 10);

@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.inferencegateway.testing.ScriptedPolicy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
@@ -30,9 +31,7 @@ class PlacementTest {
     final List<String> events = new ArrayList<>();
 
     /** Picks the first candidate; says when it decides and when each decision is committed. */
-    final SchedulingPolicy policy = new SchedulingPolicy() {
-        @Override
-        public PendingPick decide(InferenceRequest request, List<Endpoint> candidates) {
+    final SchedulingPolicy policy = ScriptedPolicy.picking((request, candidates) -> {
             PickDecision d = PickDecision.byPolicy(candidates.get(0), candidates.size());
             events.add("decided " + d.endpoint());
             return new PendingPick() {
@@ -46,8 +45,7 @@ class PlacementTest {
                     events.add("committed " + d.endpoint() + ", in flight " + inFlight.inFlight(d.endpoint()));
                 }
             };
-        }
-    };
+        });
 
     final ModelPool pool = new ModelPool(PoolConfig.builder("m").name("p").endpoints(List.of(A, B))
             .routeTimeout(Duration.ofSeconds(30)).build(), policy, List.of(A, B), inFlight, NanoClock.SYSTEM);

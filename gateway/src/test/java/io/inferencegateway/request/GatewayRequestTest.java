@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.inferencegateway.testing.ScriptedPolicy;
 import io.inferencegateway.config.FlowControlConfig;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.Endpoint;
@@ -44,17 +45,8 @@ class GatewayRequestTest {
 
     final InFlightRequests inFlight = new InFlightRequests();
     /** One request at a time per pod: a second one waits in the pool's queue. */
-    final SchedulingPolicy oneSlot = new SchedulingPolicy() {
-        @Override
-        public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
-            return PickDecision.byPolicy(candidates.get(0), candidates.size());
-        }
-
-        @Override
-        public boolean saturated(List<Endpoint> candidates) {
-            return candidates.stream().allMatch(e -> inFlight.inFlight(e) > 0);
-        }
-    };
+    final SchedulingPolicy oneSlot = ScriptedPolicy.first()
+            .saturatedWhen(candidates -> candidates.stream().allMatch(e -> inFlight.inFlight(e) > 0));
     final ModelPool pool = new ModelPool(poolConfig(), oneSlot, List.of(POD), inFlight, NanoClock.SYSTEM);
     final List<RequestRecord> ended = new ArrayList<>();
     final List<String> waiter = new ArrayList<>();
@@ -92,7 +84,7 @@ class GatewayRequestTest {
         upToThePick();
         request.placed(Placement.choose(pool, request.parsed()), 1_000);
         InferenceRequest second = new InferenceRequest("m", null, "next", 1, true);
-        assertThat(pool.flowControl().admitNow(second)).as("the pod is full").isFalse();
+        assertThat(pool.flowControl().admit(second)).as("the pod is full").isNull();
         pool.flowControl().enqueue(second, null,
                 new FlowControl.Waiter() {
                     @Override

@@ -16,6 +16,9 @@ import java.util.random.RandomGenerator;
 
 import org.junit.jupiter.api.Test;
 
+import io.inferencegateway.domain.SchedulingPolicy;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.config.GlobalWeights;
 import io.inferencegateway.config.OutlierConfig;
 import io.inferencegateway.config.PoolConfig;
@@ -76,8 +79,8 @@ class GlobalPolicyTest {
                 .build();
     }
 
-    private GpuAwarePolicy policy() {
-        return GpuAwarePolicy.forPool(pool(TARGETS), summaries::get, inFlight, clock, SchedulerEvents.NONE,
+    private PluginPolicy policy() {
+        return PluginPolicy.forPool(pool(TARGETS), summaries::get, inFlight, clock, SchedulerEvents.NONE,
                 FIRST_OF_TIES);
     }
 
@@ -129,7 +132,7 @@ class GlobalPolicyTest {
 
     @Test
     void aStandardRequestStaysHomeUntilHomeSaturatesThenSpillsToAnotherRegionNotToTheProvider() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         usual();
 
         PickDecision home = decideNow(policy, request(Priority.STANDARD), all);
@@ -146,7 +149,7 @@ class GlobalPolicyTest {
 
     @Test
     void aStandardRequestHomeWouldServeLateGoesWhereItIsInTime() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         usual(); // east 205 ms to the first token, west 140, south 330
         InferenceRequest within = request(Priority.STANDARD).withService(Priority.STANDARD, new LatencyTargets(180, 0));
 
@@ -155,7 +158,7 @@ class GlobalPolicyTest {
 
     @Test
     void aCriticalRequestGoesToTheFastestTargetEvenIfItIsFar() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         polled(east, 400, 5); // 405 ms
         polled(west, 50, 80); // 130 ms
         polled(south, 150, 180); // 330 ms
@@ -168,7 +171,7 @@ class GlobalPolicyTest {
 
     @Test
     void aSheddableRequestGoesToTheCheapestClusterThatIsNotSaturatedAndNeverToTheProviderWhileOneCan() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         usual();
 
         PickDecision cheapest = decideNow(policy, request(Priority.SHEDDABLE), all);
@@ -181,7 +184,7 @@ class GlobalPolicyTest {
 
     @Test
     void theProviderServesOnlyWhenEveryClusterIsSaturatedStaleOrWithoutReadyPods() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         polled(east, 200, 5, Summary::saturated);
         polled(west, 60, 80, Summary::saturated);
         polled(south, 150, 180, Summary::saturated);
@@ -200,7 +203,7 @@ class GlobalPolicyTest {
     @Test
     void theProviderServesWhenOutlierDetectionEjectedEveryCluster() {
         PoolConfig config = pool(TARGETS);
-        GpuAwarePolicy policy = GpuAwarePolicy.forPool(config, summaries::get, inFlight, clock, SchedulerEvents.NONE,
+        PluginPolicy policy = PluginPolicy.forPool(config, summaries::get, inFlight, clock, SchedulerEvents.NONE,
                 FIRST_OF_TIES);
         ModelPool pool = new ModelPool(config, policy, all, inFlight, clock);
         usual();
@@ -218,9 +221,10 @@ class GlobalPolicyTest {
     @Test
     void whatTheGatewaySawFailSteersAwayFromAFailingClusterAmongEqualOnes() {
         PoolConfig config = pool(TARGETS);
-        GpuAwarePolicy policy = GpuAwarePolicy.forPool(config, summaries::get, inFlight, clock, SchedulerEvents.NONE,
-                FIRST_OF_TIES);
-        ModelPool pool = new ModelPool(config, policy, all, inFlight, clock);
+        ModelPool pool = new ModelPool(config, failures -> PluginPolicy.forPool(config, summaries::get, inFlight, clock,
+                SchedulerEvents.NONE, FIRST_OF_TIES, PrefixSharing.NONE, new LatencyPredictor("p"), failures), all,
+                inFlight, clock);
+        SchedulingPolicy policy = pool.policy();
         polled(east, 100, 40);
         polled(west, 100, 40);
         polled(south, 100, 40, Summary::saturated);
@@ -236,7 +240,7 @@ class GlobalPolicyTest {
 
     @Test
     void aTenantPinnedToARegionIsServedThereAndOneAllowedNowhereGetsAClearError() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         usual();
         InferenceRequest pinnedWest = request(Priority.STANDARD).withResidency(new Residency(Set.of("eu-west"), false));
 
@@ -257,7 +261,7 @@ class GlobalPolicyTest {
 
     @Test
     void aConversationStaysOnItsClusterWhileItIsHealthyAndMovesWhenItIsNot() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         polled(east, 400, 5);
         polled(west, 50, 80); // 130 ms: the fastest
         polled(south, 150, 180);
@@ -278,7 +282,7 @@ class GlobalPolicyTest {
 
     @Test
     void aClusterWithAStaleSummaryIsSkipped() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         polled(east, 200, 5);
         now[0] += 2_000 * MS;
         polled(west, 60, 80);

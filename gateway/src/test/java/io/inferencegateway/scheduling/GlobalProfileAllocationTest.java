@@ -57,7 +57,7 @@ class GlobalProfileAllocationTest {
                     estimator.estimate(s, targets.get(i).address(), scrapes[i], Counters.ZERO, 0);
                     s.target(targets.get(i), Double.NaN);
                 }
-                profile.decide(cycle, cycle.states());
+                profile.run(cycle, cycle.states());
                 cycle.end();
             }
         };

@@ -168,7 +168,7 @@ class PluginFormEquivalenceTest {
         long[] now = {1_000 * MS};
         InFlightRequests inFlight = new InFlightRequests();
         Map<Endpoint, EndpointMetrics> scrapes = new HashMap<>();
-        GpuAwarePolicy policy = GpuAwarePolicy.forPool(pool, scrapes::get, inFlight, () -> now[0],
+        PluginPolicy policy = PluginPolicy.forPool(pool, scrapes::get, inFlight, () -> now[0],
                 SchedulerEvents.NONE, new SplittableRandom(seed * 31 + 7));
         List<Endpoint> pods = new ArrayList<>();
         for (int i = 1; i <= PODS; i++) {

@@ -54,6 +54,18 @@ public final class Scenarios {
         return new SchedulingCycle().begin(request, 0);
     }
 
+    /** A cycle whose snapshot is {@code scrapes} (pods 1, 2, ...), fresh, with nothing sent since. */
+    public static SchedulingCycle cycle(InferenceRequest request, EndpointMetrics... scrapes) {
+        SchedulingCycle cycle = cycle(request);
+        LoadEstimator estimator = new LoadEstimator(Long.MAX_VALUE);
+        for (int i = 0; i < scrapes.length; i++) {
+            EndpointMetrics m = scrapes[i];
+            estimator.estimate(cycle.addState(), pod(i + 1), m, m == null ? Counters.ZERO : m.dispatchedAtScrape(),
+                    m == null ? 0 : m.scrapeStartedNanos());
+        }
+        return cycle;
+    }
+
     /** States of fresh scrapes with nothing sent since: exactly what was scraped. */
     public static List<EndpointState> states(EndpointMetrics... scrapes) {
         LoadEstimator estimator = new LoadEstimator(Long.MAX_VALUE);

@@ -9,7 +9,6 @@ import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
-import io.inferencegateway.scheduling.framework.StrictFilter;
 
 /**
  * {@value #TYPE}: at a global tier, keeps the clusters and providers the request's tenant may use: those in the regions
@@ -17,7 +16,7 @@ import io.inferencegateway.scheduling.framework.StrictFilter;
  * A rule, not a preference: when it keeps nobody the request is refused (503, naming the pin) instead of being sent
  * where it must not go. Pods (no target) and requests without a pin pass untouched.
  */
-public final class ResidencyFilter implements StrictFilter {
+public final class ResidencyFilter implements Filter {
 
     public static final String TYPE = "residency-filter";
     /** Outcome of a target removed because the tenant's pin forbids it. */

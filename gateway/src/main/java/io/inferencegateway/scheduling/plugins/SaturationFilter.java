@@ -17,8 +17,8 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * without the metric) never saturates.
  *
  * <p>When every pod is saturated the framework keeps them all (fail open): the scorers then pick the
- * least bad one. Before that, the pool's flow control asks this filter (as the profile's {@link SaturationDetector})
- * whether every pod is saturated, and holds or sheds the request in the gateway while they are.
+ * least bad one. Before that, the pool's flow control asks this filter (its pool's {@link SaturationDetector}, which
+ * its factory registers) whether every pod is saturated, and holds or sheds the request in the gateway while they are.
  */
 public final class SaturationFilter implements Filter, SaturationDetector {
 
@@ -31,9 +31,13 @@ public final class SaturationFilter implements Filter, SaturationDetector {
     public static final String STALE = "stale";
 
     /** Parameters: {@code queueDepthThreshold} (at least 1) and {@code kvCacheThreshold} (above 0, at most 1). */
-    public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> new SaturationFilter(
-            parameters.integer("queueDepthThreshold", DEFAULT_WAITING_LIMIT, 1, Integer.MAX_VALUE),
-            parameters.fraction("kvCacheThreshold", DEFAULT_KV_LIMIT)));
+    public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> {
+        SaturationFilter filter = new SaturationFilter(
+                parameters.integer("queueDepthThreshold", DEFAULT_WAITING_LIMIT, 1, Integer.MAX_VALUE),
+                parameters.fraction("kvCacheThreshold", DEFAULT_KV_LIMIT));
+        parameters.pool().saturationDetector(filter);
+        return filter;
+    });
 
     private final int waitingLimit;
     private final double kvLimit;

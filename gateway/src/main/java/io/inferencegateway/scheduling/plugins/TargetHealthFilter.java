@@ -6,7 +6,6 @@ import io.inferencegateway.metrics.ClusterCapacity;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.scheduling.framework.Filter;
-import io.inferencegateway.scheduling.framework.StrictFilter;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
@@ -21,9 +20,9 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * started, or a poll it cannot make while requests go through) and those with no ready pod (their gateway answers, if
  * only with its own error). A cluster whose summary was read and has since gone stale is <em>lost</em> (a partition, a
  * dead gateway): a request sent there could wait its whole route timeout for nothing, so when only lost clusters are
- * left the request is refused at once, 503 naming the pool ({@link StrictFilter}).
+ * left the request is refused at once, 503 naming the pool ({@link Filter#refusal}).
  */
-public final class TargetHealthFilter implements StrictFilter {
+public final class TargetHealthFilter implements Filter {
 
     public static final String TYPE = "target-health-filter";
     /** Outcome of a cluster removed because its summary is stale or was never read. */

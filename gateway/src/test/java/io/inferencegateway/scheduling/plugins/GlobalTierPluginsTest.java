@@ -249,7 +249,7 @@ class GlobalTierPluginsTest {
 
     @Test
     void kvHeadroomIsTheKvCacheScorerOnAClustersUsage() {
-        assertThat(score(new KvCacheScorer(), request(0), cluster("a", "x", 100, 5).kv(0.25),
+        assertThat(score(LoadScorer.kvCache(), request(0), cluster("a", "x", 100, 5).kv(0.25),
                 cluster("b", "x", 100, 5).kv(0.75))).containsExactly(new double[] {0.75, 0.25}, within(1e-12));
     }
 
@@ -260,7 +260,7 @@ class GlobalTierPluginsTest {
         T idle = cluster("idle", "x", 100, 5);
 
         // 2, 5 and 0 per pod: (5-2)/5, 0, 1
-        assertThat(score(new QueueDepthScorer(), request(0), big, small, idle))
+        assertThat(score(LoadScorer.queueDepth(), request(0), big, small, idle))
                 .containsExactly(new double[] {0.6, 0.0, 1.0}, within(1e-12));
     }
 

@@ -89,10 +89,10 @@ class LatencyPluginsTest {
     void inAProfileTheOnlyPodInTimeWinsAndSaysWhy() {
         List<EndpointState> all = predicted(1.4, 0.8, 2.0);
         SchedulerProfile profile = SchedulerProfile.builder().filter(new LatencyTargetFilter())
-                .scorer(new QueueScorer(), 2).scorer(new LatencyScorer(LatencyScorer.BY_PRIORITY), 2)
+                .scorer(LoadScorer.queue(), 2).scorer(new LatencyScorer(LatencyScorer.BY_PRIORITY), 2)
                 .picker(new MaxScorePicker()).build();
         SchedulingCycle cycle = cycle(request(Priority.STANDARD, INTERACTIVE));
-        assertThat(profile.decide(cycle, all)).isSameAs(all.get(1));
+        assertThat(profile.run(cycle, all)).isSameAs(all.get(1));
         assertThat(cycle.reason()).isEqualTo(PickReason.LATENCY_TARGET);
         assertThat(cycle.outcomeOf(0)).isEqualTo(LatencyTargetFilter.PREDICTED_LATE);
         assertThat(cycle.endpointsOf(0)).isEqualTo(2);

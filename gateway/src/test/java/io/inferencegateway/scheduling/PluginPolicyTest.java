@@ -25,6 +25,11 @@ import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.ReplicaConfig;
 import io.inferencegateway.config.ReplicaConfig.Coordination;
 import io.inferencegateway.config.Weights;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
+import io.inferencegateway.domain.RecentFailures;
+import io.inferencegateway.domain.Scheduling;
+import io.inferencegateway.domain.GatewayError;
+import io.inferencegateway.domain.AdmissionDecision;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
@@ -41,7 +46,7 @@ import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 
 /** The policy end to end with default weights: state building, herding correction, LoRA, prefix, fallback. */
-class GpuAwarePolicyTest {
+class PluginPolicyTest {
 
     private static final long MS = 1_000_000L;
     /** Always the first of tied endpoints: makes herding visible, since ties then never spread load. */
@@ -59,12 +64,12 @@ class GpuAwarePolicyTest {
     private final Map<Endpoint, EndpointMetrics> scrapes = new HashMap<>();
     private final List<Boolean> fallbackEvents = new ArrayList<>();
 
-    private GpuAwarePolicy policy(Weights weights) {
+    private PluginPolicy policy(Weights weights) {
         return policy(pool(weights, Policy.GPU_AWARE));
     }
 
-    private GpuAwarePolicy policy(PoolConfig pool) {
-        return GpuAwarePolicy.forPool(pool, scrapes::get, inFlight, clock,
+    private PluginPolicy policy(PoolConfig pool) {
+        return PluginPolicy.forPool(pool, scrapes::get, inFlight, clock,
                 (poolName, active) -> fallbackEvents.add(active), FIRST_OF_TIES);
     }
 
@@ -91,7 +96,7 @@ class GpuAwarePolicyTest {
     }
 
     /** What the gateway does: choose, then count the request as started. */
-    private Endpoint send(GpuAwarePolicy policy, InferenceRequest r, List<Endpoint> candidates) {
+    private Endpoint send(PluginPolicy policy, InferenceRequest r, List<Endpoint> candidates) {
         Endpoint chosen = decideNow(policy, r, candidates).endpoint();
         inFlight.started(chosen, r.promptTokensEstimate());
         return chosen;
@@ -109,7 +114,7 @@ class GpuAwarePolicyTest {
      * Teaches the policy's predictor {@code n} responses on {@code pod}: first tokens after 40 ms per request queued
      * there plus 20 ms, times {@code slowness}.
      */
-    private void learn(GpuAwarePolicy policy, Endpoint pod, double slowness, int n) {
+    private void learn(PluginPolicy policy, Endpoint pod, double slowness, int n) {
         for (int i = 0; i < n; i++) {
             int waiting = i % 5;
             scraped(pod, s -> s.waiting(waiting).kv(0.1));
@@ -126,7 +131,7 @@ class GpuAwarePolicyTest {
 
     @Test
     void aTargetedRequestGoesToThePodPredictedInTimeAndItsDecisionCarriesThePrediction() {
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         learn(policy, p1, 1, 30);
         learn(policy, p2, 3, 30); // an older GPU: three times slower
         scraped(p1, s -> s.waiting(3).kv(0.1)); // ~140 ms here
@@ -137,15 +142,23 @@ class GpuAwarePolicyTest {
         assertThat(fast.reason()).isEqualTo(PickReason.LATENCY_TARGET);
         assertThat(fast.prediction().ttftMillis()).isBetween(40.0, 100.0);
 
-        LatencyPrediction best = policy.bestPrediction(targeted(Priority.STANDARD, 30), List.of(p1, p2));
-        assertThat(best.endpoint()).isEqualTo(p2);
-        assertThat(best.meets(new LatencyTargets(30, 0))).as("nobody is that fast").isFalse();
-        assertThat(policy.bestPrediction(base("untargeted"), List.of(p1, p2))).isNull();
+        AdmissionDecision late = admission(policy, targeted(Priority.SHEDDABLE, 30), List.of(p1, p2));
+        assertThat(late.reason()).as("nobody is that fast").isEqualTo(GatewayError.Dropped.SLO_UNATTAINABLE);
+        assertThat(late.detail()).startsWith("best predicted on " + p2);
+        assertThat(admission(policy, targeted(Priority.CRITICAL, 100), List.of(p1, p2))).isEqualTo(AdmissionDecision.ADMIT);
+        assertThat(admission(policy, base("untargeted"), List.of(p1, p2))).isEqualTo(AdmissionDecision.PASS);
+    }
+
+    /** What the policy's admission says of {@code request}, on one snapshot. */
+    private static AdmissionDecision admission(PluginPolicy policy, InferenceRequest request, List<Endpoint> candidates) {
+        try (Scheduling scheduling = policy.begin(request, candidates, 0)) {
+            return scheduling.admission();
+        }
     }
 
     @Test
     void withTheLatencyWeightAtZeroTargetsChangeNothingButThePredictorStillLearns() {
-        GpuAwarePolicy policy = policy(Weights.DEFAULT.with("latency", 0));
+        PluginPolicy policy = policy(Weights.DEFAULT.with("latency", 0));
         learn(policy, p1, 1, 30);
         learn(policy, p2, 3, 30);
         scraped(p1, s -> s.waiting(3).kv(0.1));
@@ -154,12 +167,12 @@ class GpuAwarePolicyTest {
         PickDecision d = decideNow(policy, targeted(Priority.STANDARD, 100), List.of(p1, p2));
         assertThat(d.reason()).isNotEqualTo(PickReason.LATENCY_TARGET);
         assertThat(d.prediction().predicted()).as("learned, for the accuracy metrics").isTrue();
-        assertThat(policy.bestPrediction(targeted(Priority.STANDARD, 100), List.of(p1, p2))).isNull();
+        assertThat(admission(policy, targeted(Priority.SHEDDABLE, 1), List.of(p1, p2))).isEqualTo(AdmissionDecision.PASS);
     }
 
     @Test
     void aTargetedRequestStillFindsItsCachedPrefixCountedOnceForThePredictionAndTheScore() {
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         learn(policy, p1, 1, 30);
         learn(policy, p2, 1, 30);
         idle(p1, p2);
@@ -175,12 +188,12 @@ class GpuAwarePolicyTest {
 
     @Test
     void untilThePredictorHasLearnedTargetsChangeNothing() {
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         idle(p1, p2);
         PickDecision d = decideNow(policy, targeted(Priority.STANDARD, 100), List.of(p1, p2));
         assertThat(d.prediction().predicted()).isFalse();
         assertThat(d.reason()).isNotEqualTo(PickReason.LATENCY_TARGET);
-        assertThat(policy.bestPrediction(targeted(Priority.STANDARD, 100), List.of(p1, p2))).isNull();
+        assertThat(admission(policy, targeted(Priority.SHEDDABLE, 1), List.of(p1, p2))).isEqualTo(AdmissionDecision.PASS);
     }
 
     // ------------------------------------------------------------------ herding
@@ -188,7 +201,7 @@ class GpuAwarePolicyTest {
     @Test
     void aBurstBetweenScrapesSpreadsOverIdlePods() {
         idle(p1, p2, p3, p4);
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         List<Endpoint> picks = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             picks.add(send(policy, base("hi"), pods));
@@ -202,7 +215,7 @@ class GpuAwarePolicyTest {
         scraped(p1, s -> s.waiting(0).kv(0.1));
         scraped(p2, s -> s.waiting(2).kv(0.1));
         scraped(p3, s -> s.waiting(2).kv(0.1));
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         List<Endpoint> picks = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             picks.add(send(policy, base("hi"), List.of(p1, p2, p3)));
@@ -242,8 +255,9 @@ class GpuAwarePolicyTest {
                 return measured[0];
             }
         };
-        GpuAwarePolicy policy = GpuAwarePolicy.forPool(shared, scrapes::get, inFlight, clock,
-                (poolName, active) -> fallbackEvents.add(active), FIRST_OF_TIES, sharing);
+        PluginPolicy policy = PluginPolicy.forPool(shared, scrapes::get, inFlight, clock,
+                (poolName, active) -> fallbackEvents.add(active), FIRST_OF_TIES, sharing,
+                new LatencyPredictor(shared.name()), RecentFailures.NONE);
         scraped(p1, s -> s.waiting(0).kv(0.1));
         scraped(p2, s -> s.waiting(3).kv(0.1));
         inFlight.started(p1, 10); // this replica sent one request to p1 since the scrape
@@ -278,8 +292,8 @@ class GpuAwarePolicyTest {
     void withRendezvousPlacementTheFallbackKeepsEachPromptOnItsHome() {
         PoolConfig replicated = replicated(new ReplicaConfig(2, Coordination.RENDEZVOUS, 1.25, 4, false,
                 null));
-        GpuAwarePolicy a = policy(replicated);
-        GpuAwarePolicy b = policy(replicated);
+        PluginPolicy a = policy(replicated);
+        PluginPolicy b = policy(replicated);
         String prompt = "a long shared system prompt that fills more than one block of sixty-four characters, twice";
         // never scraped: both replicas are in the fallback, and both pick the same pod for the prompt, every time
         Endpoint first = decideNow(a, base(prompt), pods).endpoint();
@@ -292,7 +306,7 @@ class GpuAwarePolicyTest {
 
     @Test
     void fallsBackToLeastInFlightWhenNoMetricsAreFreshAndSaysSoOncePerTransition() {
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         inFlight.started(p1, 1);
         inFlight.started(p2, 1);
         inFlight.started(p2, 1);
@@ -352,7 +366,7 @@ class GpuAwarePolicyTest {
     @Test
     void aRepeatedPromptFollowsItsCacheUntilThePodSaturates() {
         idle(p1, p2, p3);
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         String doc = prompt("doc", 40);
         List<Endpoint> picks = new ArrayList<>();
         for (int i = 0; i < 7; i++) {
@@ -365,7 +379,7 @@ class GpuAwarePolicyTest {
 
     @Test
     void theFallbackKeepsFeedingThePrefixIndex() {
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         inFlight.started(p1, 1);
         String doc = prompt("doc", 10);
         assertThat(send(policy, base(doc), List.of(p1, p2))).as("fallback: fewest in flight").isEqualTo(p2);
@@ -376,25 +390,25 @@ class GpuAwarePolicyTest {
     @Test
     void aDeferredDecisionTeachesTheIndexOnlyOnceCommittedAndOnAnyThread() throws InterruptedException {
         idle(p1, p2, p3);
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         String doc = prompt("doc", 10);
-        PendingPick first = policy.decide(base(doc), List.of(p3, p2, p1));
+        PendingPick first = policy.begin(base(doc), List.of(p3, p2, p1), 0).pick();
         assertThat(first.decision().endpoint()).as("all tie: the first").isEqualTo(p3);
         assertThat(prefixScorer(policy).index().entries()).as("nothing learnt before the commit").isZero();
-        PendingPick unrelated = policy.decide(base(prompt("other", 10)), List.of(p1, p2, p3));
+        PendingPick unrelated = policy.begin(base(prompt("other", 10)), List.of(p1, p2, p3), 0).pick();
         Thread elsewhere = new Thread(first::commit);
         elsewhere.start();
         elsewhere.join();
         unrelated.commit();
         assertThat(prefixScorer(policy).index().entries()).isEqualTo(20);
-        PendingPick again = policy.decide(base(doc), List.of(p1, p2, p3));
+        PendingPick again = policy.begin(base(doc), List.of(p1, p2, p3), 0).pick();
         assertThat(again.decision().endpoint()).as("the committed prompt's pod").isEqualTo(p3);
         assertThat(again.decision().reason()).isEqualTo(PickReason.PREFIX_HIT);
         again.commit();
         assertThatThrownBy(again::commit).isInstanceOf(IllegalStateException.class);
     }
 
-    private static PrefixCacheScorer prefixScorer(GpuAwarePolicy policy) {
+    private static PrefixCacheScorer prefixScorer(PluginPolicy policy) {
         return (PrefixCacheScorer) policy.profile().scorers().stream()
                 .map(ws -> ws.scorer()).filter(s -> s instanceof PrefixCacheScorer).findFirst().orElseThrow();
     }
@@ -402,7 +416,7 @@ class GpuAwarePolicyTest {
     @Test
     void podsThatLeaveThePoolLeaveTheIndex() {
         idle(p1, p2);
-        GpuAwarePolicy policy = policy(Weights.DEFAULT);
+        PluginPolicy policy = policy(Weights.DEFAULT);
         send(policy, base(prompt("doc", 10)), List.of(p1, p2));
         PrefixCacheScorer prefix = (PrefixCacheScorer) policy.profile().scorers().stream()
                 .map(ws -> ws.scorer()).filter(s -> s instanceof PrefixCacheScorer).findFirst().orElseThrow();
@@ -414,11 +428,11 @@ class GpuAwarePolicyTest {
     // ------------------------------------------------------------------ factory
 
     @Test
-    void theFactoryBuildsTheGpuAwarePolicyAndKeepsTheBaselines() {
+    void theFactoryBuildsThePluginPolicyAndKeepsTheBaselines() {
         MetricsViewStub none = new MetricsViewStub();
         assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.GPU_AWARE), none, inFlight, clock))
-                .isInstanceOf(GpuAwarePolicy.class)
-                .hasToString("gpu-aware[p: filters=[saturation-filter, lora-affinity-filter, latency-target-filter] "
+                .isInstanceOf(PluginPolicy.class)
+                .hasToString("plugins[p: filters=[saturation-filter, lora-affinity-filter, latency-target-filter] "
                         + "scorers=[queue-scorer×2, kv-cache-scorer×2, lora-affinity-scorer×2, prefix-cache-scorer×3, "
                         + "latency-scorer×2, session-affinity-scorer×8] picker=max-score-picker]");
         assertThat(SchedulingPolicies.create(pool(Weights.DEFAULT, Policy.ROUND_ROBIN), none, inFlight, clock))

@@ -1,18 +1,19 @@
-package io.inferencegateway.observability;
+package io.inferencegateway.domain;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import io.inferencegateway.domain.RequestListener;
-import io.inferencegateway.domain.RequestRecord;
-
-/**
- * Every {@link RequestListener} of a gateway as one: the meters, the access log, the fleet page, the rate limiter and
- * the tracer, as spec.observability and spec.rateLimits make them. The request path tells it (request/GatewayRequest).
- */
+/** Several listeners as one, told in the order they were added. */
 public final class RequestListeners implements RequestListener {
 
     private final List<RequestListener> listeners = new CopyOnWriteArrayList<>();
+
+    public RequestListeners() {
+    }
+
+    public RequestListeners(List<? extends RequestListener> all) {
+        listeners.addAll(all);
+    }
 
     public void add(RequestListener listener) {
         listeners.add(listener);
@@ -29,6 +30,27 @@ public final class RequestListeners implements RequestListener {
     public void picked(RequestRecord record) {
         for (RequestListener l : listeners) {
             l.picked(record);
+        }
+    }
+
+    @Override
+    public void responseHeaders(RequestRecord record) {
+        for (RequestListener l : listeners) {
+            l.responseHeaders(record);
+        }
+    }
+
+    @Override
+    public void firstToken(RequestRecord record) {
+        for (RequestListener l : listeners) {
+            l.firstToken(record);
+        }
+    }
+
+    @Override
+    public void chunk(RequestRecord record, int bytes) {
+        for (RequestListener l : listeners) {
+            l.chunk(record, bytes);
         }
     }
 
