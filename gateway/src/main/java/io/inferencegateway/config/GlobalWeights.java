@@ -25,9 +25,9 @@ public record GlobalWeights(int kvHeadroom, int queueDepth, int regionProximity,
 
     /**
      * Each key's scorer and default. Load (queue 2, KV 1) and health (errors 2) first among the clusters a standard
-     * request may use, the round trip and the price (1 each) as tie-breakers; a conversation's prefix (4) weighs as much
-     * as queue, KV and round trip together at their widest, so it stays on its cluster unless another is clearly better
-     * on all three or the filters take its own out; priority (8) makes a critical request's fastest target and a
+     * request may use, the round trip and the price (1 each) as tie-breakers; a conversation's prefix (4) weighs as
+     * much as queue, KV and round trip together at their widest, so it stays on its cluster unless another is clearly
+     * better on all three or the filters take its own out; priority (8) makes a critical request's fastest target and a
      * sheddable one's cheapest win unless the conversation's cluster is no worse than half as fast or twice the price
      * (docs/global.md, "Choosing a target"). In front, always: {@code residency-filter}, {@code target-health-filter},
      * {@code overflow-filter}.

@@ -14,9 +14,9 @@ import io.inferencegateway.config.WeightShorthand.WeightKey;
 public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int runningRequests, int latency) {
 
     /**
-     * Each key's scorer and default, in the order the profile lists the scorers: the defaults of HyperPod and the Gateway
-     * API Inference Extension (queue 2, KV cache 2, prefix 3); LoRA affinity matters only for adapter requests, and
-     * brings the LoRA affinity filter; latency only for requests with latency targets (docs/slo.md), and brings the
+     * Each key's scorer and default, in the order the profile lists the scorers: the defaults of HyperPod and the
+     * Gateway API Inference Extension (queue 2, KV cache 2, prefix 3); LoRA affinity matters only for adapter requests,
+     * and brings the LoRA affinity filter; latency only for requests with latency targets (docs/slo.md), and brings the
      * latency target filter. The saturation filter always goes first (docs/scheduling.md, "Weights and profiles").
      */
     static final WeightShorthand SHORTHAND = new WeightShorthand("a pool of pods", "",
