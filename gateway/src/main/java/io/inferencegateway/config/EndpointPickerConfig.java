@@ -13,6 +13,12 @@ public record EndpointPickerConfig(List<PluginConfig> plugins, ProfileConfig pro
     /** The picker a profile gets when it names none. */
     public static final String DEFAULT_PICKER = "max-score-picker";
 
+    /**
+     * The largest scorer weight, in either form. Weights are relative and the presets stay under 10; at 1000 one scorer
+     * already outvotes all the others together, so more is a typo, not a wish.
+     */
+    static final int MAX_WEIGHT = 1000;
+
     public EndpointPickerConfig {
         plugins = List.copyOf(plugins);
     }

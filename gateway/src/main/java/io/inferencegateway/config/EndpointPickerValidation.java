@@ -61,7 +61,7 @@ final class EndpointPickerValidation {
             if (raw == null) {
                 throw new InvalidConfigException(profilePath + " must not be empty");
             }
-            profileName = required(raw.name(), profilePath + ".name");
+            profileName = ConfigChecks.required(raw.name(), profilePath + ".name");
             refs = raw.plugins();
             if (refs == null || refs.isEmpty()) {
                 throw new InvalidConfigException(profilePath + ".plugins must list at least one pluginRef");
@@ -78,7 +78,7 @@ final class EndpointPickerValidation {
             if (ref == null) {
                 throw new InvalidConfigException(refPath + " must not be empty");
             }
-            String name = required(ref.pluginRef(), refPath + ".pluginRef");
+            String name = ConfigChecks.required(ref.pluginRef(), refPath + ".pluginRef");
             Integer k = indexOf.get(name);
             if (k == null) {
                 throw new InvalidConfigException(refPath + ".pluginRef '" + name + "' names no plugin in " + at
@@ -96,9 +96,9 @@ final class EndpointPickerValidation {
                 if (!(weight >= 0) || Double.isInfinite(weight)) {
                     throw new InvalidConfigException(refPath + ".weight must be a non-negative number, got " + weight);
                 }
-                if (weight > ConfigLoader.MAX_WEIGHT) {
-                    throw new InvalidConfigException(refPath + ".weight must be at most " + ConfigLoader.MAX_WEIGHT
-                            + ", got " + ref.weight());
+                if (weight > EndpointPickerConfig.MAX_WEIGHT) {
+                    throw new InvalidConfigException(refPath + ".weight must be at most "
+                            + EndpointPickerConfig.MAX_WEIGHT + ", got " + ref.weight());
                 }
             } else if (ref.weight() != null) {
                 throw new InvalidConfigException(refPath + ".weight applies to scorers only; '" + name + "' is a "
@@ -138,12 +138,12 @@ final class EndpointPickerValidation {
         if (raw == null) {
             throw new InvalidConfigException(path + " must not be empty");
         }
-        String type = required(raw.type(), path + ".type");
+        String type = ConfigChecks.required(raw.type(), path + ".type");
         if (catalog.role(type) == null) {
             throw new InvalidConfigException(path + ".type '" + type + "' is not a known plugin type ("
                     + String.join(", ", catalog.types()) + ")");
         }
-        String name = raw.name() == null ? type : required(raw.name(), path + ".name");
+        String name = raw.name() == null ? type : ConfigChecks.required(raw.name(), path + ".name");
         Map<String, Object> parameters = new LinkedHashMap<>();
         if (raw.parameters() != null) {
             for (Map.Entry<String, Object> e : raw.parameters().entrySet()) {
@@ -155,9 +155,5 @@ final class EndpointPickerValidation {
         }
         catalog.check(type, parameters, path + ".parameters");
         return new PluginConfig(name, type, parameters);
-    }
-
-    private static String required(String value, String path) throws InvalidConfigException {
-        return ConfigLoader.required(value, path);
     }
 }
