@@ -151,7 +151,8 @@ final class SchedulerValidation {
     /**
      * The pool's scheduler, in one of its two forms: the plugin form ({@link EndpointPickerValidation}), or the weights
      * shorthand of its kind of pool ({@link Weights} over a {@code profile} preset for pods, {@link GlobalWeights} for
-     * clusters and providers). A pool of clusters and providers must use a residency filter.
+     * clusters and providers). A pool of clusters and providers brings its residency filter itself (the scheduler puts
+     * one first when the profile names none).
      */
     private static EndpointPickerConfig endpointPicker(String at, Scheduler s, boolean ofTargets)
             throws InvalidConfigException {
@@ -179,13 +180,6 @@ final class SchedulerValidation {
             }
             endpointPicker = Weights.SHORTHAND.endpointPicker(Weights.SHORTHAND.read(at + ".weights", preset.asMap(),
                     s.weights(), GlobalWeights.SHORTHAND));
-        }
-        if (ofTargets && endpointPicker.profile().plugins().stream()
-                .noneMatch(e -> "residency-filter".equals(endpointPicker.plugin(e.pluginRef()).type()))) {
-            throw new InvalidConfigException(at + (s.schedulingProfiles() == null ? ".plugins"
-                    : ".schedulingProfiles[0].plugins") + " must use a residency-filter on a pool of clusters and "
-                    + "providers: it keeps each tenant's requests in the regions, and away from the providers, its "
-                    + "data-residency pin allows");
         }
         return endpointPicker;
     }

@@ -32,7 +32,6 @@ import io.inferencegateway.scheduling.framework.PluginContext;
 import io.inferencegateway.scheduling.framework.ProfileHandler;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
-import io.inferencegateway.scheduling.framework.SingleProfileHandler;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.inferencegateway.scheduling.plugins.LatencyLearner;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
@@ -105,9 +104,8 @@ public final class PluginPolicy implements SchedulingPolicy {
     public static PluginPolicy of(String pool, SchedulerProfile profile, Duration staleAfter, MetricsView metrics,
             InFlightRequests inFlight, NanoClock clock, SchedulerEvents events) {
         PluginContext none = PluginContext.forChecking(() -> 0L);
-        return new PluginPolicy(pool, new SchedulerProfiles.Built(List.of(profile), new SingleProfileHandler(),
-                none.registered()), false, null, staleAfter, () -> 1, metrics, inFlight, clock, events,
-                none.predictor());
+        return new PluginPolicy(pool, SchedulerProfiles.handBuilt(profile, none), false, null, staleAfter, () -> 1,
+                metrics, inFlight, clock, events, none.predictor());
     }
 
     /** The policy for a pool: its plugins as its config describes them, what it has seen fail, its predictor. */

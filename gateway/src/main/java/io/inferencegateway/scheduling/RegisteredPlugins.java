@@ -11,6 +11,7 @@ import io.inferencegateway.scheduling.framework.InvalidPluginException;
 import io.inferencegateway.scheduling.framework.Picker;
 import io.inferencegateway.scheduling.framework.PluginContext;
 import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.ProfileHandler;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
 
@@ -45,6 +46,9 @@ public final class RegisteredPlugins implements PluginCatalog {
         }
         if (t.role() == Picker.class) {
             return Role.PICKER;
+        }
+        if (t.role() == ProfileHandler.class) {
+            return Role.PROFILE_HANDLER;
         }
         throw new IllegalStateException("plugin type " + type + " has no known role");
     }

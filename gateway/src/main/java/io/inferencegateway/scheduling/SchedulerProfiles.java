@@ -16,7 +16,6 @@ import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.ProfileHandler;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.framework.Scorer;
-import io.inferencegateway.scheduling.framework.SingleProfileHandler;
 import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
 import io.inferencegateway.scheduling.plugins.KnownTargets;
 import io.inferencegateway.scheduling.plugins.LatencyLearner;
@@ -33,6 +32,8 @@ public final class SchedulerProfiles {
 
     /** The filter a pool of targets brings: it keeps each tenant's requests where its data-residency pin allows. */
     private static final String RESIDENCY_FILTER = "residency-filter";
+    /** The profile handler of a pool whose config names none: its one profile, once. */
+    private static final String DEFAULT_PROFILE_HANDLER = "single-profile-handler";
 
     private SchedulerProfiles() {
     }
@@ -87,7 +88,17 @@ public final class SchedulerProfiles {
             b.scorer((Scorer) create(type, PluginConfig.of(SessionAffinityConfig.SCORER), pool),
                     SessionAffinityConfig.SCORER_WEIGHT);
         }
-        return new Built(List.of(b.build()), new SingleProfileHandler(), pool.registered());
+        PluginConfig handler = config.profileHandler() != null ? config.profileHandler()
+                : PluginConfig.of(DEFAULT_PROFILE_HANDLER);
+        return new Built(List.of(b.build()), (ProfileHandler) create(type(handler.type()), handler, pool),
+                pool.registered());
+    }
+
+    /** A pool of one profile built by hand (tests, the lab): the default handler, nothing registered. */
+    static Built handBuilt(SchedulerProfile profile, PluginContext pool) {
+        PluginConfig handler = PluginConfig.of(DEFAULT_PROFILE_HANDLER);
+        return new Built(List.of(profile), (ProfileHandler) create(type(handler.type()), handler, pool),
+                pool.registered());
     }
 
     /** The profile {@code config} describes, for a pool with default facts: for tests and the lab. */

@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.domain.SchedulingPolicy;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
+import io.inferencegateway.config.EndpointPickerConfig;
+import io.inferencegateway.config.PluginConfig;
+import io.inferencegateway.config.ProfileConfig;
 import io.inferencegateway.config.GlobalWeights;
 import io.inferencegateway.config.OutlierConfig;
 import io.inferencegateway.config.PoolConfig;
@@ -298,5 +301,22 @@ class GlobalPolicyTest {
                 + "scorers=[kv-cache-scorer×1, queue-depth-scorer×2, region-proximity-scorer×1, error-rate-scorer×2, "
                 + "cost-scorer×1, prefix-cache-scorer×4, priority-scorer×8] picker=max-score-picker");
         assertThat(pool(TARGETS).endpointPicker()).isEqualTo(GlobalWeights.DEFAULT.endpointPicker());
+    }
+
+    @Test
+    void aPoolOfTargetsBringsItsResidencyFilterFirstWhenItsPluginsNameNone() {
+        PoolConfig config = PoolConfig.builder(MODEL).name("global").engine(PoolConfig.GATEWAY_ENGINE)
+                .endpoints(TARGETS.stream().map(TargetConfig::address).toList()).targets(TARGETS)
+                .homeRegion("us-east").endpointPicker(new EndpointPickerConfig(List.of(PluginConfig.of("overflow-filter"),
+                        PluginConfig.of("cost-scorer"), PluginConfig.of("max-score-picker")),
+                        new ProfileConfig("p", List.of(new ProfileConfig.ProfileEntry("overflow-filter", 0),
+                                new ProfileConfig.ProfileEntry("cost-scorer", 1),
+                                new ProfileConfig.ProfileEntry("max-score-picker", 0)))))
+                .build();
+        PluginPolicy policy = PluginPolicy.forPool(config, summaries::get, inFlight, clock, SchedulerEvents.NONE,
+                FIRST_OF_TIES);
+
+        assertThat(policy.profile().filters()).map(Object::toString)
+                .containsExactly("residency-filter", "overflow-filter");
     }
 }

@@ -30,7 +30,8 @@ public final class BuiltInPlugins {
             PriorityScorer.PLUGIN,
             SessionAffinityScorer.PLUGIN,
             MaxScorePicker.PLUGIN,
-            WeightedRandomPicker.PLUGIN));
+            WeightedRandomPicker.PLUGIN,
+            SingleProfileHandler.PLUGIN));
 
     private BuiltInPlugins() {
     }

@@ -1,6 +1,12 @@
-package io.inferencegateway.scheduling.framework;
+package io.inferencegateway.scheduling.plugins;
 
 import java.util.List;
+
+import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.ProfileHandler;
+import io.inferencegateway.scheduling.framework.ProfileResult;
+import io.inferencegateway.scheduling.framework.SchedulerProfile;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
 /** {@value #TYPE}: runs the pool's one profile once; its result is the request's. The default. Takes no parameters. */
 public final class SingleProfileHandler implements ProfileHandler {
