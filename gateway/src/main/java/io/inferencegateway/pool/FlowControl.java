@@ -86,8 +86,8 @@ public final class FlowControl {
                 return request;
             }
             long waitedMillis = (nowNanos - enqueuedNanos) / 1_000_000;
-            return request.withService(priority, new LatencyTargets(Math.max(1, t.ttftMillis() - waitedMillis),
-                    t.tpotMillis()));
+            return request.toBuilder().targets(new LatencyTargets(Math.max(1, t.ttftMillis() - waitedMillis),
+                    t.tpotMillis())).build();
         }
 
         /** Takes the request out of the queue; false when it was bound or refused already. */

@@ -116,8 +116,8 @@ public final class ShadowTraffic {
                 dropped(copy, m, ShadowMeters.ShadowOutcome.DROPPED_BUDGET, "maxInFlight copies in flight");
                 return;
             }
-            InferenceRequest request = copy.request().withModel(s.model(), target.adapter())
-                    .withService(Priority.SHEDDABLE, LatencyTargets.NONE);
+            InferenceRequest request = copy.request().toBuilder().model(s.model()).adapter(target.adapter())
+                    .priority(Priority.SHEDDABLE).targets(LatencyTargets.NONE).build();
             PendingPick pick;
             try {
                 pick = pool.policy().decide(request, candidates);

@@ -153,7 +153,7 @@ class MetricsScrapeRouteTest {
 
     /** Queues a request in the saturated pool; {@code heard} gets how its wait ends. */
     private void queue(ModelPool pool, Queue<String> heard) {
-        InferenceRequest request = new InferenceRequest("m", null, "hi", 1, false);
+        InferenceRequest request = InferenceRequest.builder("m").promptText("hi").promptTokensEstimate(1).build();
         assertThat(pool.flowControl().admitNow(request)).as("saturated: it waits").isFalse();
         pool.flowControl().enqueue(request, null, new FlowControl.Waiter() {
             @Override

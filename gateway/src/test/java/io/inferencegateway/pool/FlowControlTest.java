@@ -76,12 +76,12 @@ class FlowControlTest {
     final ModelPool pool = pool(queue(100), List.of(A, B));
 
     static InferenceRequest request(String name) {
-        return new InferenceRequest("m", null, name, 1, true);
+        return InferenceRequest.builder("m").promptText(name).promptTokensEstimate(1).stream(true).build();
     }
 
     /** Places the request or queues it; returns its ticket when it waits. */
     FlowControl.Ticket send(ModelPool p, String name, int priority, String key) {
-        InferenceRequest request = request(name).withService(priority, LatencyTargets.NONE);
+        InferenceRequest request = request(name).toBuilder().priority(priority).targets(LatencyTargets.NONE).build();
         if (p.flowControl().admitNow(request)) {
             Placement now = Placement.choose(p, request(name));
             placed.add(now);
@@ -296,7 +296,7 @@ class FlowControlTest {
     static final LatencyTargets CHAT = new LatencyTargets(500, 0);
 
     FlowControl.Ticket send(String name, int priority, LatencyTargets targets) {
-        InferenceRequest request = request(name).withService(priority, targets);
+        InferenceRequest request = request(name).toBuilder().priority(priority).targets(targets).build();
         if (pool.flowControl().admitNow(request)) {
             placed.add(Placement.choose(pool, request));
             heard.add(name + " placed");
