@@ -45,8 +45,8 @@ public class EndpointPicker implements Expression {
             ModelPool pool = request.pool();
             long start = pool.clock().nanoTime();
             Scheduling admitted = request.takeScheduling();
-            placement = admitted == null ? Placement.choose(pool, request.parsed())
-                    : Placement.place(pool, request.parsed(), admitted);
+            placement = admitted == null ? Placement.choose(pool, request.inference())
+                    : Placement.place(pool, request.inference(), admitted);
             request.placed(placement, pool.clock().nanoTime() - start);
         }
         return placement;

@@ -244,10 +244,13 @@ public final class FlowControl {
      * will take when the request is let out; the target itself is the one bound that holds). A critical one waits as
      * long as any request: it is served, late or not.
      *
-     * @param fairnessKey who the request counts against within its priority (a tenant, a user); null for everyone
+     * Within its priority the request counts against its {@link InferenceRequest#fairnessKey()} (a tenant, a user;
+     * none: everyone's).
+     *
      * @throws GatewayError 429 {@code queue_full} when the queue is full of requests that matter as much or more
      */
-    public Ticket enqueue(InferenceRequest request, String fairnessKey, Waiter waiter) {
+    public Ticket enqueue(InferenceRequest request, Waiter waiter) {
+        String fairnessKey = request.fairnessKey();
         int priority = request.priority();
         long now = clock.nanoTime();
         long deadline = Long.MAX_VALUE;

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 import io.inferencegateway.config.RateLimitConfig;
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
 import io.lettuce.core.resource.ClientResources;
@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * the change of state is logged once each way and metered. See docs/auth.md.
  */
 public final class RateLimiter implements RequestListener, AutoCloseable {
+
+    /** Where a request's record keeps its reservation, from admission to its end, when {@link #ended} settles it. */
+    public static final RequestRecord.Key<Admission> RESERVATION = RequestRecord.Key.of("rate-limit reservation",
+            Admission.class);
 
     private static final Logger LOG = LoggerFactory.getLogger(RateLimiter.class);
 
@@ -96,7 +100,7 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
     }
 
     /** What a request reserves: its prompt estimate and its completion budget. */
-    public long cost(InferenceRequest request) {
+    public long cost(ParsedBody request) {
         return (long) request.promptTokensEstimate()
                 + (request.maxTokens() >= 0 ? request.maxTokens() : config.defaultMaxTokens());
     }
@@ -106,7 +110,7 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
      * refused), or fails with a {@link GatewayError} when the store is unreachable and the limits fail closed.
      * The future may complete on the store's I/O thread.
      */
-    public CompletableFuture<Admission> admit(TenantConfig tenant, List<Scope> scopes, InferenceRequest request) {
+    public CompletableFuture<Admission> admit(TenantConfig tenant, List<Scope> scopes, ParsedBody request) {
         long cost = cost(request);
         RateLimitConfig c = config;
         return store.reserve(scopes, cost, c.window().toMillis()).handle((verdict, error) -> {
@@ -168,7 +172,8 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
     /** Settles an admitted request: its real usage replaces its reservation. */
     @Override
     public void ended(RequestRecord record) {
-        if (!(record.admission() instanceof Admission a) || !a.settle()) {
+        Admission a = record.get(RESERVATION);
+        if (a == null || !a.settle()) {
             return;
         }
         long actual;

@@ -7,7 +7,7 @@ import java.util.function.Function;
 
 import io.inferencegateway.config.ModelRewriteConfig;
 import io.inferencegateway.config.RolloutConfig;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -54,7 +54,7 @@ public final class VersionedModel {
      * @param tenant  the caller's tenant, or null while auth is off
      * @param weights where each rollout stands
      */
-    public String choose(InferenceRequest request, Function<String, String> header, String tenant,
+    public String choose(ParsedBody request, Function<String, String> header, String tenant,
             RolloutWeights weights) {
         int k = 0;
         while (!rules[k].holds(header)) {
@@ -83,7 +83,7 @@ public final class VersionedModel {
     }
 
     /** What keeps the caller on one target, as the rewrite's stickiness says; null: nothing. */
-    String stickyKey(InferenceRequest request, Function<String, String> header, String tenant) {
+    String stickyKey(ParsedBody request, Function<String, String> header, String tenant) {
         switch (config.stickiness()) {
             case SESSION -> {
                 if (request.promptCacheKey() != null) {

@@ -107,8 +107,8 @@ public final class ShadowTraffic {
                 dropped(copy, m, ShadowMeters.ShadowOutcome.FAILED, "the candidate's pool has no pod");
                 return;
             }
-            InferenceRequest request = copy.request().withModel(s.model(), target.adapter())
-                    .withService(Priority.SHEDDABLE, LatencyTargets.NONE);
+            InferenceRequest request = copy.request().toBuilder().model(s.model()).adapter(target.adapter())
+                    .priority(Priority.SHEDDABLE).targets(LatencyTargets.NONE).build();
             Scheduling scheduling = pool.flowControl().queued() > 0 ? null
                     : pool.policy().begin(request, candidates, 0);
             if (scheduling == null || scheduling.saturated()) {

@@ -346,7 +346,7 @@ class MetricsScraperTest {
                 config.endpoints());
         usePools(pool);
         List<String> heard = new CopyOnWriteArrayList<>();
-        pool.flowControl().enqueue(new InferenceRequest("m", null, "hi", 1, false), null,
+        pool.flowControl().enqueue(InferenceRequest.builder("m").promptText("hi").promptTokensEstimate(1).build(),
                 new FlowControl.Waiter() {
                     @Override
                     public void bound(Placement placement, long pickNanos) {

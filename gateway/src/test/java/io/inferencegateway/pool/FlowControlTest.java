@@ -68,7 +68,8 @@ class FlowControlTest {
                                 + candidates.get(0) + ": first token in " + Math.round(ttft) + " ms, target " + target
                                 + " ms");
                     }
-                    return request.priority() > Priority.STANDARD && meets ? AdmissionDecision.ADMIT : AdmissionDecision.PASS;
+                    return request.priority() > Priority.STANDARD && meets ? AdmissionDecision.ADMIT
+                            : AdmissionDecision.PASS;
                 });
 
         @Override
@@ -92,12 +93,13 @@ class FlowControlTest {
     final ModelPool pool = pool(queue(100), List.of(A, B));
 
     static InferenceRequest request(String name) {
-        return new InferenceRequest("m", null, name, 1, true);
+        return InferenceRequest.builder("m").promptText(name).promptTokensEstimate(1).stream(true).build();
     }
 
     /** Places the request or queues it; returns its ticket when it waits. */
     FlowControl.Ticket send(ModelPool p, String name, int priority, String key) {
-        InferenceRequest request = request(name).withService(priority, LatencyTargets.NONE);
+        InferenceRequest request = request(name).toBuilder().priority(priority).targets(LatencyTargets.NONE)
+                .fairnessKey(key).build();
         Scheduling admitted = p.flowControl().admit(request);
         if (admitted != null) {
             Placement now = Placement.place(p, request(name), admitted);
@@ -105,7 +107,7 @@ class FlowControlTest {
             heard.add(name + " placed on " + now.endpoint());
             return null;
         }
-        return p.flowControl().enqueue(request, key, new FlowControl.Waiter() {
+        return p.flowControl().enqueue(request, new FlowControl.Waiter() {
             @Override
             public void bound(Placement placement, long pickNanos) {
                 placed.add(placement);
@@ -313,14 +315,14 @@ class FlowControlTest {
     static final LatencyTargets CHAT = new LatencyTargets(500, 0);
 
     FlowControl.Ticket send(String name, int priority, LatencyTargets targets) {
-        InferenceRequest request = request(name).withService(priority, targets);
+        InferenceRequest request = request(name).toBuilder().priority(priority).targets(targets).build();
         Scheduling admitted = pool.flowControl().admit(request);
         if (admitted != null) {
             placed.add(Placement.place(pool, request, admitted));
             heard.add(name + " placed");
             return null;
         }
-        return pool.flowControl().enqueue(request, null, new FlowControl.Waiter() {
+        return pool.flowControl().enqueue(request, new FlowControl.Waiter() {
             @Override
             public void bound(Placement placement, long pickNanos) {
                 placed.add(placement);

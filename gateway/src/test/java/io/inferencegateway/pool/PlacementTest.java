@@ -51,7 +51,8 @@ class PlacementTest {
             .routeTimeout(Duration.ofSeconds(30)).build(), policy, List.of(A, B), inFlight, NanoClock.SYSTEM);
 
     Placement placement() {
-        return Placement.choose(pool, new InferenceRequest("m", null, "prompt", 1, false));
+        return Placement.choose(pool,
+                InferenceRequest.builder("m").promptText("prompt").promptTokensEstimate(1).build());
     }
 
     @Test
@@ -93,7 +94,8 @@ class PlacementTest {
                 .routeTimeout(Duration.ofSeconds(30)).build(), policy, List.of(A, B, c), inFlight, NanoClock.SYSTEM);
         three.outliers().success(B);
         three.outliers().failure(B); // B answered another request 503 a moment ago; the policy would pick it first
-        Placement p = Placement.choose(three, new InferenceRequest("m", null, "prompt", 1, false));
+        Placement p = Placement.choose(three,
+                InferenceRequest.builder("m").promptText("prompt").promptTokensEstimate(1).build());
         assertThat(p.failover()).isEqualTo(c);
         three.outliers().failure(c);
         assertThat(p.failover()).as("one whose last request failed is still tried when no other is left").isEqualTo(B);

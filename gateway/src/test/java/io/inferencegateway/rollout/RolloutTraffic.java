@@ -6,7 +6,7 @@ import java.util.List;
 
 import io.inferencegateway.config.RolloutConfig;
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.RequestRecord;
 
 /** Rollout configs and the ended requests of their versions, as the request path reports them. */
@@ -61,7 +61,7 @@ final class RolloutTraffic {
 
     private static RequestRecord record(String version, boolean stream) {
         RequestRecord r = new RequestRecord(0, 0, "POST", "/v1/chat/completions", "chat", null, null);
-        r.parsed(new InferenceRequest("chat", null, "hi", 1, stream), 0);
+        r.parsed(ParsedBody.builder("chat").promptText("hi").promptTokensEstimate(1).stream(stream).build(), 0);
         r.version("chat", version);
         return r;
     }

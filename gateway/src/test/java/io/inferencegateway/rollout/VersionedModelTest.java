@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.ModelRewriteConfig;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
+import io.inferencegateway.domain.ParsedBodyBuilder;
 import io.inferencegateway.observability.GatewayMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -45,11 +46,15 @@ class VersionedModelTest {
         return ModelVersions.of(config, sticky, registry).rewrite(config.get(0).name());
     }
 
-    private static InferenceRequest session(String key) {
-        return new InferenceRequest("chat", null, "hi", 1, false).withSessionKeys(key, null);
+    private static ParsedBody session(String key) {
+        return anonymous().promptCacheKey(key).build();
     }
 
-    private static final InferenceRequest ANONYMOUS = new InferenceRequest("chat", null, "hi", 1, false);
+    private static ParsedBodyBuilder anonymous() {
+        return ParsedBody.builder("chat").promptText("hi").promptTokensEstimate(1);
+    }
+
+    private static final ParsedBody ANONYMOUS = anonymous().build();
 
     private static RolloutWeights at(int percent) {
         return r -> percent;
@@ -94,10 +99,10 @@ class VersionedModelTest {
                     - name: chat
                       rules: [{targets: [{model: v1, weight: 50}, {model: v2, weight: 50}]}]
                 """);
-        InferenceRequest both = ANONYMOUS.withSessionKeys("cache-key", "end-user");
+        ParsedBody both = anonymous().promptCacheKey("cache-key").user("end-user").build();
 
         assertThat(chat.stickyKey(both, name -> "from-header", "acme")).isEqualTo("cache-key");
-        assertThat(chat.stickyKey(ANONYMOUS.withSessionKeys(null, "end-user"), name -> "from-header", "acme"))
+        assertThat(chat.stickyKey(anonymous().user("end-user").build(), name -> "from-header", "acme"))
                 .isEqualTo("end-user");
         assertThat(chat.stickyKey(ANONYMOUS, name -> name.equals("x-session-id") ? "from-header" : null, "acme"))
                 .isEqualTo("from-header");

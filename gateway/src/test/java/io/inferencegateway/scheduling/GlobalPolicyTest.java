@@ -124,13 +124,15 @@ class GlobalPolicyTest {
     }
 
     private static InferenceRequest request(int priority) {
-        return new InferenceRequest(MODEL, null, "a question", 1000, true, false, 500, priority, LatencyTargets.NONE);
+        return InferenceRequest.builder(MODEL).promptText("a question").promptTokensEstimate(1000).stream(true)
+                .maxTokens(500).priority(priority).build();
     }
 
     private static InferenceRequest conversation(int priority) {
         String history = prompt("conversation", 40);
-        return new InferenceRequest(MODEL, null, history, InferenceRequest.estimateTokens(history), true, false, 500,
-                priority, LatencyTargets.NONE);
+        return InferenceRequest.builder(MODEL).promptText(history)
+                .promptTokensEstimate(InferenceRequest.estimateTokens(history)).stream(true).maxTokens(500)
+                .priority(priority).build();
     }
 
     @Test
@@ -154,7 +156,8 @@ class GlobalPolicyTest {
     void aStandardRequestHomeWouldServeLateGoesWhereItIsInTime() {
         PluginPolicy policy = policy();
         usual(); // east 205 ms to the first token, west 140, south 330
-        InferenceRequest within = request(Priority.STANDARD).withService(Priority.STANDARD, new LatencyTargets(180, 0));
+        InferenceRequest within = request(Priority.STANDARD).toBuilder().priority(Priority.STANDARD)
+                .targets(new LatencyTargets(180, 0)).build();
 
         assertThat(decideNow(policy, within, all).endpoint()).isEqualTo(west);
     }
@@ -245,7 +248,8 @@ class GlobalPolicyTest {
     void aTenantPinnedToARegionIsServedThereAndOneAllowedNowhereGetsAClearError() {
         PluginPolicy policy = policy();
         usual();
-        InferenceRequest pinnedWest = request(Priority.STANDARD).withResidency(new Residency(Set.of("eu-west"), false));
+        InferenceRequest pinnedWest = request(Priority.STANDARD).toBuilder()
+                .residency(new Residency(Set.of("eu-west"), false)).build();
 
         assertThat(decideNow(policy, pinnedWest, all).endpoint()).isEqualTo(west);
 
@@ -253,7 +257,7 @@ class GlobalPolicyTest {
         assertThat(decideNow(policy, pinnedWest, all).endpoint()).isEqualTo(west);
 
         InferenceRequest pinnedNowhere = request(Priority.STANDARD)
-                .withResidency(new Residency(Set.of("sa-east"), false));
+                .toBuilder().residency(new Residency(Set.of("sa-east"), false)).build();
         assertThatThrownBy(() -> decideNow(policy, pinnedNowhere, all))
                 .isInstanceOfSatisfying(GatewayError.class,
                         e -> assertThat(e.reason()).isEqualTo(GatewayError.Reason.NO_ENDPOINT))

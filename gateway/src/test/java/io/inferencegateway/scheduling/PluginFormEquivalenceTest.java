@@ -220,8 +220,10 @@ class PluginFormEquivalenceTest {
         String prompt = prompt("doc" + w.nextInt(6), 1 + w.nextInt(20)) + "question " + w.nextInt(1000);
         if (w.nextInt(4) == 0) {
             String adapter = ADAPTERS[w.nextInt(ADAPTERS.length)];
-            return new InferenceRequest(adapter, adapter, prompt, InferenceRequest.estimateTokens(prompt), false);
+            return InferenceRequest.builder(adapter).adapter(adapter).promptText(prompt)
+                    .promptTokensEstimate(InferenceRequest.estimateTokens(prompt)).build();
         }
-        return new InferenceRequest(MODEL, null, prompt, InferenceRequest.estimateTokens(prompt), false);
+        return InferenceRequest.builder(MODEL).promptText(prompt)
+                .promptTokensEstimate(InferenceRequest.estimateTokens(prompt)).build();
     }
 }

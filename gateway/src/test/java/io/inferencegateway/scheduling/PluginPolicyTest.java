@@ -125,8 +125,8 @@ class PluginPolicyTest {
 
     /** A streamed request: a plain one's first byte would wait for its whole output. */
     private static InferenceRequest targeted(int priority, long ttftMillis) {
-        return new InferenceRequest(MODEL, null, "a question", 3, true)
-                .withService(priority, new LatencyTargets(ttftMillis, 0));
+        return InferenceRequest.builder(MODEL).promptText("a question").promptTokensEstimate(3).stream(true)
+                .priority(priority).targets(new LatencyTargets(ttftMillis, 0)).build();
     }
 
     @Test
@@ -177,8 +177,9 @@ class PluginPolicyTest {
         learn(policy, p2, 1, 30);
         idle(p1, p2);
         String prompt = Scenarios.prompt("chat", 40);
-        InferenceRequest first = new InferenceRequest(MODEL, null, prompt, InferenceRequest.estimateTokens(prompt), true)
-                .withService(Priority.STANDARD, new LatencyTargets(1000, 0));
+        InferenceRequest first = InferenceRequest.builder(MODEL).promptText(prompt)
+                .promptTokensEstimate(InferenceRequest.estimateTokens(prompt)).stream(true).priority(Priority.STANDARD)
+                .targets(new LatencyTargets(1000, 0)).build();
         Endpoint holder = send(policy, first, List.of(p1, p2));
 
         PickDecision again = decideNow(policy, first, List.of(p1, p2));

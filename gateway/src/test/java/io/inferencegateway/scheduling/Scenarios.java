@@ -43,11 +43,12 @@ public final class Scenarios {
     }
 
     public static InferenceRequest base(String prompt) {
-        return new InferenceRequest(MODEL, null, prompt, InferenceRequest.estimateTokens(prompt), false);
+        return InferenceRequest.builder(MODEL).promptText(prompt)
+                .promptTokensEstimate(InferenceRequest.estimateTokens(prompt)).build();
     }
 
     public static InferenceRequest adapter(String adapter) {
-        return new InferenceRequest(adapter, adapter, "", 0, false);
+        return InferenceRequest.builder(adapter).adapter(adapter).build();
     }
 
     public static SchedulingCycle cycle(InferenceRequest request) {

@@ -65,8 +65,8 @@ class SchedulingFrameworkTest {
 
     /** A critical request with a latency target: admission reads both saturation and the prediction. */
     private static InferenceRequest targeted() {
-        return new InferenceRequest(MODEL, null, "a question", 3, true)
-                .withService(Priority.CRITICAL, new LatencyTargets(500, 0));
+        return InferenceRequest.builder(MODEL).promptText("a question").promptTokensEstimate(3).stream(true)
+                .priority(Priority.CRITICAL).targets(new LatencyTargets(500, 0)).build();
     }
 
     @Test
@@ -128,7 +128,7 @@ class SchedulingFrameworkTest {
                 SchedulerEvents.NONE, pool.predictor());
 
         scrapeReads.set(0);
-        RequestCycle cycle = policy.begin(new InferenceRequest(MODEL, null, "hi", 1, true), pods, 0);
+        RequestCycle cycle = policy.begin(InferenceRequest.builder(MODEL).promptText("hi").promptTokensEstimate(1).build(), pods, 0);
         PickDecision decision = cycle.pick().decision();
         List<String> results = cycle.results().stream().map(r -> r.profile() + "->" + r.chosen().endpoint()).toList();
         cycle.commit();

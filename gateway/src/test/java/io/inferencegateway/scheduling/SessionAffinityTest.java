@@ -53,7 +53,7 @@ class SessionAffinityTest {
     }
 
     static InferenceRequest turn(String session, int turn) {
-        return base(prompt(session, 2 + turn)).withSession(session);
+        return base(prompt(session, 2 + turn)).toBuilder().session(session).build();
     }
 
     /** Decides and commits, as the request path does, without counting the request in flight (scrapes say it all). */

@@ -110,7 +110,8 @@ class ShadowTrafficTest {
         h.set("content-type", "application/json");
         h.set("authorization", "Bearer k");
         h.set("x-request-id", requestId);
-        return new ShadowCopy(primary, new InferenceRequest("llama-3-8b", null, "hello", 2, false), "POST",
+        return new ShadowCopy(primary,
+                InferenceRequest.builder("llama-3-8b").promptText("hello").promptTokensEstimate(2).build(), "POST",
                 "/v1/chat/completions", h, clientBody.retainedDuplicate(), requestId, true);
     }
 

@@ -154,7 +154,8 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
      */
     public InferenceRequest typicalRequest(String model) {
         int promptTokens = (int) Math.round(meanUncachedPromptTokens);
-        return new InferenceRequest(model, null, "", promptTokens, true, false, (int) Math.round(meanOutputTokens));
+        return InferenceRequest.builder(model).promptTokensEstimate(promptTokens).stream(true)
+                .maxTokens((int) Math.round(meanOutputTokens)).build();
     }
 
     /** The output tokens to expect: what the pool's responses averaged, within the request's budget. */

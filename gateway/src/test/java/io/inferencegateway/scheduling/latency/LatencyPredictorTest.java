@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.domain.LatencyTargets;
-import io.inferencegateway.domain.Priority;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 
@@ -54,8 +53,8 @@ class LatencyPredictorTest {
 
     private InferenceRequest request() {
         int tokens = random.nextInt(64, 4096);
-        return new InferenceRequest("m", null, "", tokens, true, false, 256, Priority.STANDARD,
-                new LatencyTargets(500, 50));
+        return InferenceRequest.builder("m").promptTokensEstimate(tokens).stream(true).maxTokens(256)
+                .targets(new LatencyTargets(500, 50)).build();
     }
 
     /** The predictor's features of {@code r} on {@code s}, whose pod caches {@code cached} of its prompt tokens. */
@@ -133,7 +132,8 @@ class LatencyPredictorTest {
             serve(1, 1);
         }
         EndpointState s = state(1);
-        InferenceRequest r = new InferenceRequest("m", null, "", 4000, true, false, 256, 0, new LatencyTargets(100, 0));
+        InferenceRequest r = InferenceRequest.builder("m").promptTokensEstimate(4000).stream(true).maxTokens(256)
+                .targets(new LatencyTargets(100, 0)).build();
         predict(s, r, 0);
         double cold = s.predictedTtftMillis();
         predict(s, r, 3500);
@@ -145,16 +145,17 @@ class LatencyPredictorTest {
         for (int n = 0; n < 300; n++) { // half the requests need their adapter loaded: 30 ms more
             EndpointState s = state(1);
             boolean load = n % 2 == 0;
-            InferenceRequest r = new InferenceRequest("sql", load ? "sql" : null, "", 500, true);
+            InferenceRequest r = InferenceRequest.builder("sql").adapter(load ? "sql" : null).promptTokensEstimate(500)
+                    .stream(true).build();
             LatencyPrediction p = prediction(s, r, 0);
             p.learn(trueTtft(s, r, 0) + (load ? 30 : 0), trueTpot(s), 100);
         }
         EndpointState s = state(1);
-        InferenceRequest adapter = new InferenceRequest("sql", "sql", "", 500, true, false, 64, 0,
-                new LatencyTargets(100, 0));
+        InferenceRequest adapter = InferenceRequest.builder("sql").adapter("sql").promptTokensEstimate(500).stream(true)
+                .maxTokens(64).targets(new LatencyTargets(100, 0)).build();
         predict(s, adapter, 0);
         double loading = s.predictedTtftMillis();
-        predict(s, adapter.withAdapter(null), 0);
+        predict(s, adapter.toBuilder().adapter(null).build(), 0);
         assertThat(loading - s.predictedTtftMillis()).isCloseTo(30, within(5.0));
     }
 

@@ -24,7 +24,8 @@ class LatencyPluginsTest {
     static final LatencyTargets INTERACTIVE = new LatencyTargets(500, 50);
 
     static InferenceRequest request(int priority, LatencyTargets targets) {
-        return new InferenceRequest("m", null, "", 100, true, false, 64, priority, targets);
+        return InferenceRequest.builder("m").promptTokensEstimate(100).stream(true).maxTokens(64).priority(priority)
+                .targets(targets).build();
     }
 
     /** Three idle pods whose predicted latency over the target is 0.4, 0.9 and 1.6 (NaN: not predicted). */

@@ -77,9 +77,10 @@ class PrefixCacheScorerTest {
                 Arguments.of("shorter than one block (63 chars): no blocks, 0 everywhere",
                         base(doc.substring(0, 63)), new double[] {0.0, 0.0, 0.0}),
                 Arguments.of("same text for another model: the seed differs, 0",
-                        new InferenceRequest("other-model", null, doc, 0, false), new double[] {0.0, 0.0, 0.0}),
+                        InferenceRequest.builder("other-model").promptText(doc).build(), new double[] {0.0, 0.0, 0.0}),
                 Arguments.of("same text through a LoRA adapter: the adapter's KV differs, 0",
-                        new InferenceRequest(MODEL, "sql", doc, 0, false), new double[] {0.0, 0.0, 0.0}));
+                        InferenceRequest.builder(MODEL).adapter("sql").promptText(doc)
+                                .build(), new double[] {0.0, 0.0, 0.0}));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -28,7 +28,6 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PendingPick;
 import io.inferencegateway.domain.PickDecision;
-import io.inferencegateway.domain.Priority;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.scheduling.SchedulerEvents;
@@ -115,9 +114,10 @@ public class PickLatencyBenchmark {
                 String prompt = prefix + text(random, 2_000);
                 int i = k * GROUPS + g; // interleave groups
                 String adapter = i % 8 == 7 ? ADAPTERS[random.nextInt(ADAPTERS.length)] : null;
-                requests[i] = new InferenceRequest(adapter == null ? MODEL : adapter, adapter, prompt,
-                        InferenceRequest.estimateTokens(prompt), true, false, 256, Priority.STANDARD,
-                        targets.startsWith("slo") ? new LatencyTargets(500, 50) : LatencyTargets.NONE);
+                requests[i] = InferenceRequest.builder(adapter == null ? MODEL : adapter).adapter(adapter)
+                        .promptText(prompt).promptTokensEstimate(InferenceRequest.estimateTokens(prompt)).stream(true)
+                        .maxTokens(256)
+                        .targets(targets.startsWith("slo") ? new LatencyTargets(500, 50) : LatencyTargets.NONE).build();
             }
         }
         for (InferenceRequest r : requests) { // warm the prefix index: every prompt routed once

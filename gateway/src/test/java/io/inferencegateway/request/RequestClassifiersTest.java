@@ -1,4 +1,4 @@
-package io.inferencegateway.camel;
+package io.inferencegateway.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,17 +16,20 @@ import io.inferencegateway.config.FlowControlConfig;
 import io.inferencegateway.config.SloConfig;
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 
-/** Where a request's priority and fairness key come from: the header, else the tenant, else the pool's config. */
-class AdmitRequestTest {
+/**
+ * Where a request's priority, latency targets and fairness key come from: the header, else the tenant, else the
+ * pool's config.
+ */
+class RequestClassifiersTest {
 
     static final FlowControlConfig CONFIG = new FlowControlConfig(true, 10, Duration.ofSeconds(30),
             Duration.ofSeconds(1), 0, Map.of("sql-lora", 1), true);
-    static final InferenceRequest SQL = new InferenceRequest("sql-lora", "sql-lora", "q", 1, true);
+    /** A request for the adapter {@code sql-lora}, by its name. */
+    static final String SQL = "sql-lora";
     static final TenantConfig BATCH = new TenantConfig("batch-team", null, null, -1, TenantConfig.Limits.NONE,
             List.of(), null);
 
@@ -40,11 +43,11 @@ class AdmitRequestTest {
 
     @Test
     void theHeaderWinsThenTheTenantThenTheModelsPriority() {
-        assertThat(AdmitRequest.priority(CONFIG, SQL, headers("x-gateway-priority", "7"), BATCH)).isEqualTo(7);
-        assertThat(AdmitRequest.priority(CONFIG, SQL, headers(), BATCH)).isEqualTo(-1);
-        assertThat(AdmitRequest.priority(CONFIG, SQL, headers(), null)).isEqualTo(1);
-        assertThat(AdmitRequest.priority(CONFIG, new InferenceRequest("base", null, "q", 1, true), null, null))
-                .isZero();
+        assertThat(PriorityClassifier.priority(CONFIG, SQL, headers("x-gateway-priority", "7"), BATCH))
+                .isEqualTo(7);
+        assertThat(PriorityClassifier.priority(CONFIG, SQL, headers(), BATCH)).isEqualTo(-1);
+        assertThat(PriorityClassifier.priority(CONFIG, SQL, headers(), null)).isEqualTo(1);
+        assertThat(PriorityClassifier.priority(CONFIG, "base", null, null)).isZero();
     }
 
     @Test
@@ -52,16 +55,18 @@ class AdmitRequestTest {
         FlowControlConfig noHeader = new FlowControlConfig(true, 10, Duration.ofSeconds(30), Duration.ofSeconds(1), 0,
                 Map.of(), false);
 
-        assertThat(AdmitRequest.priority(noHeader, SQL, headers("x-gateway-priority", "critical"), BATCH))
+        assertThat(PriorityClassifier.priority(noHeader, SQL, headers("x-gateway-priority", "critical"), BATCH))
                 .isEqualTo(-1);
     }
 
     @Test
     void theFairnessKeyIsTheHeaderElseTheTenantAndALongOneIsRefused() {
-        assertThat(AdmitRequest.fairnessKey(headers("x-gateway-fairness-id", "user-7"), BATCH)).isEqualTo("user-7");
-        assertThat(AdmitRequest.fairnessKey(headers(), BATCH)).isEqualTo("batch-team");
-        assertThat(AdmitRequest.fairnessKey(headers(), null)).isNull();
-        assertThatThrownBy(() -> AdmitRequest.fairnessKey(headers("x-gateway-fairness-id", "k".repeat(129)), null))
+        assertThat(FairnessKeyClassifier.fairnessKey(headers("x-gateway-fairness-id", "user-7"), BATCH))
+                .isEqualTo("user-7");
+        assertThat(FairnessKeyClassifier.fairnessKey(headers(), BATCH)).isEqualTo("batch-team");
+        assertThat(FairnessKeyClassifier.fairnessKey(headers(), null)).isNull();
+        assertThatThrownBy(() -> FairnessKeyClassifier.fairnessKey(headers("x-gateway-fairness-id", "k".repeat(129)),
+                null))
                 .isInstanceOf(GatewayError.class).hasMessageContaining("128");
     }
 
@@ -86,15 +91,15 @@ class AdmitRequestTest {
         if (tpot != null) {
             h.add("x-slo-tpot-ms", tpot);
         }
-        InferenceRequest request = new InferenceRequest(model, null, "q", 1, true);
-        assertThat(AdmitRequest.targets(POOL_SLO, request, h, tenant == null ? null : CHAT_TEAM))
+        assertThat(LatencyTargetsClassifier.targets(POOL_SLO, model, h, tenant == null ? null : CHAT_TEAM))
                 .isEqualTo(new LatencyTargets(wantTtft, wantTpot));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"fast", "0", "-5", "1.5", "3600001", ""})
     void aBadTargetHeaderIsA400ThatNamesIt(String value) {
-        assertThatThrownBy(() -> AdmitRequest.targets(SloConfig.NONE, SQL, headers("x-slo-tpot-ms", value), null))
+        assertThatThrownBy(() -> LatencyTargetsClassifier.targets(SloConfig.NONE, SQL, headers("x-slo-tpot-ms", value),
+                null))
                 .isInstanceOfSatisfying(GatewayError.class, e -> {
                     assertThat(e.reason()).isEqualTo(GatewayError.Reason.INVALID_REQUEST);
                     assertThat(e.getMessage()).contains("x-slo-tpot-ms").contains("'" + value + "'");
