@@ -59,7 +59,7 @@ final class RequestCycle implements Scheduling, PendingPick {
     void begin(InferenceRequest request, List<Endpoint> endpoints, long waitedNanos) {
         long now = policy.clock.nanoTime();
         double factor = policy.estimator.factor(); // once per request: with shared placement it is measured
-        cycle.begin(request, now, waitedNanos).pool(policy.pool, policy.homeRegion);
+        cycle.begin(request, now, waitedNanos).pool(policy.pool, policy.homeRegion).facts(policy.plugins.facts());
         phase = Phase.OPEN;
         candidates = endpoints.size();
         saturated = -1;

@@ -1,5 +1,6 @@
 package io.inferencegateway.scheduling.framework;
 
+import java.util.Arrays;
 import java.util.Set;
 
 import io.inferencegateway.config.TargetConfig;
@@ -32,6 +33,7 @@ public final class EndpointState {
     private TargetConfig target;
     private double failureRatio = Double.NaN;
     private LatencyPrediction prediction;
+    private double[] facts = new double[0]; // one slot per fact its pool registered
 
     void set(Endpoint endpoint, EndpointMetrics metrics, boolean fresh, int waiting, int running, double kvUsage,
             long inFlight, long sentSinceScrape, long finishedSinceScrape) {
@@ -51,6 +53,25 @@ public final class EndpointState {
         this.target = null;
         this.failureRatio = Double.NaN;
         this.prediction = null;
+        Arrays.fill(facts, Double.NaN);
+    }
+
+    /** Makes room for {@code count} facts (a pool's registered ones). */
+    void facts(int count) {
+        if (facts.length != count) {
+            facts = new double[count];
+            Arrays.fill(facts, Double.NaN);
+        }
+    }
+
+    /** What a producer attached as {@code fact} for this request; NaN when none did. */
+    public double fact(Fact fact) {
+        return facts[fact.slot()];
+    }
+
+    /** Attaches {@code value} as {@code fact}; for producers. */
+    public void fact(Fact fact, double value) {
+        facts[fact.slot()] = value;
     }
 
     /**

@@ -2,7 +2,9 @@ package io.inferencegateway.scheduling.framework;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -43,6 +45,7 @@ public final class PluginContext {
     private SaturationDetector detector;
     private SessionTable sessionTable;
     private int promptChars;
+    private final Map<String, Fact> facts = new LinkedHashMap<>();
 
     /**
      * @param pool      the pool's name
@@ -145,6 +148,14 @@ public final class PluginContext {
         fallbacks.add(new Ranked<>(precedence, Objects.requireNonNull(f)));
     }
 
+    /**
+     * The fact of that name, with a slot in every candidate's state of the pool's requests: registered on first use,
+     * the same one for every plugin that asks for it by name.
+     */
+    public Fact fact(String name) {
+        return facts.computeIfAbsent(name, n -> new Fact(n, facts.size()));
+    }
+
     /** The plugin reads up to {@code chars} of the prompt's first characters. */
     public void readsPrompt(int chars) {
         promptChars = Math.max(promptChars, chars);
@@ -178,7 +189,8 @@ public final class PluginContext {
     /** What was registered, fixed once the scheduler's plugins are built. */
     public Registered registered() {
         return new Registered(byRank(producers), List.copyOf(admitters), detector, List.copyOf(lifecycle),
-                List.copyOf(membership), byRank(fallbacks), List.copyOf(indexEntries), sessionTable, promptChars);
+                List.copyOf(membership), byRank(fallbacks), List.copyOf(indexEntries), sessionTable, promptChars,
+                facts.size());
     }
 
     /**
@@ -187,9 +199,10 @@ public final class PluginContext {
      * @param detector     the saturation detector, or null
      * @param sessionTable the session table, or null
      * @param promptChars  the most of a prompt any plugin reads
+     * @param facts        how many facts the plugins registered
      */
     public record Registered(List<DataProducer> producers, List<Admitter> admitters, SaturationDetector detector,
             List<LifecyclePlugin> lifecycle, List<MembershipListener> membership, List<StaleFallback> fallbacks,
-            List<LongSupplier> prefixIndexes, SessionTable sessionTable, int promptChars) {
+            List<LongSupplier> prefixIndexes, SessionTable sessionTable, int promptChars, int facts) {
     }
 }

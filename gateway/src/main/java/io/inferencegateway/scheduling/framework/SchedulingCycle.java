@@ -55,6 +55,7 @@ public final class SchedulingCycle {
     private InferenceRequest request;
     private LatencyTargets targets = LatencyTargets.NONE;
     private long nowNanos;
+    private int factCount;
     private String pool = "";
     private String homeRegion;
     private PickReason pendingOverride;
@@ -172,6 +173,18 @@ public final class SchedulingCycle {
 
     /** Adds a (reused) state object to this cycle's candidate list and returns it for filling in. */
     public EndpointState addState() {
+        EndpointState s = nextState();
+        s.facts(factCount);
+        return s;
+    }
+
+    /** The facts every state has slots for: those its pool registered ({@link PluginContext#fact}). */
+    public SchedulingCycle facts(int count) {
+        this.factCount = count;
+        return this;
+    }
+
+    private EndpointState nextState() {
         int i = stateCount;
         if (i == statePool.length) {
             EndpointState[] grown = new EndpointState[Math.max(16, i * 2)];

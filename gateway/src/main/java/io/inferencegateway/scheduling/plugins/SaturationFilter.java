@@ -1,7 +1,6 @@
 package io.inferencegateway.scheduling.plugins;
 
-import java.util.List;
-
+import io.inferencegateway.scheduling.framework.CandidateFilter;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.PluginType;
@@ -20,7 +19,7 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * least bad one. Before that, the pool's flow control asks this filter (its pool's {@link SaturationDetector}, which
  * its factory registers) whether every pod is saturated, and holds or sheds the request in the gateway while they are.
  */
-public final class SaturationFilter implements Filter, SaturationDetector {
+public final class SaturationFilter implements CandidateFilter, SaturationDetector {
 
     public static final String TYPE = "saturation-filter";
     public static final int DEFAULT_WAITING_LIMIT = 5;
@@ -61,25 +60,8 @@ public final class SaturationFilter implements Filter, SaturationDetector {
     }
 
     @Override
-    public List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints) {
-        int n = endpoints.size();
-        int first = 0;
-        while (first < n && !saturated(endpoints.get(first))) {
-            first++;
-        }
-        if (first == n) {
-            return endpoints; // nobody saturated: no copy
-        }
-        List<EndpointState> kept = cycle.keptList(endpoints);
-        for (int i = 0; i < n; i++) {
-            EndpointState e = endpoints.get(i);
-            if (i < first || (i > first && !saturated(e))) {
-                kept.add(e);
-            } else {
-                cycle.removed(e.fresh() ? SATURATED : STALE, 1);
-            }
-        }
-        return kept;
+    public String removal(SchedulingCycle cycle, EndpointState e) {
+        return !saturated(e) ? null : e.fresh() ? SATURATED : STALE;
     }
 
     @Override
