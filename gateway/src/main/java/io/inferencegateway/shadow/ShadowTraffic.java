@@ -25,8 +25,6 @@ import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.proxy.UpstreamClient;
 import io.inferencegateway.proxy.UpstreamRequests;
 import io.inferencegateway.proxy.UpstreamTls;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -54,16 +52,14 @@ public final class ShadowTraffic {
 
     private final Supplier<ModelPools> pools;
     private final NanoClock clock;
-    private final MeterRegistry registry;
     private final ShadowMeters meters;
     // copies in flight per primary pool, by name: bounded by the pools ever configured; a reload keeps the count
     private final ConcurrentHashMap<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
 
-    public ShadowTraffic(Supplier<ModelPools> pools, NanoClock clock, MeterRegistry registry) {
+    public ShadowTraffic(Supplier<ModelPools> pools, NanoClock clock, ShadowMeters meters) {
         this.pools = pools;
         this.clock = clock;
-        this.registry = registry;
-        this.meters = new ShadowMeters(registry);
+        this.meters = meters;
     }
 
     /**
@@ -164,9 +160,7 @@ public final class ShadowTraffic {
         }
         return inFlight.computeIfAbsent(pool, p -> {
             AtomicInteger count = new AtomicInteger();
-            Gauge.builder("inference_gateway_shadow_in_flight", count, AtomicInteger::get)
-                    .description("Shadow copies of a pool's requests in flight on this gateway")
-                    .tags("pool", p).register(registry);
+            meters.inFlight(p, count);
             return count;
         });
     }

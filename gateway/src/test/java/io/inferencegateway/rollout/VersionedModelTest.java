@@ -17,7 +17,7 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.ModelRewriteConfig;
 import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.ParsedBodyBuilder;
-import io.inferencegateway.observability.GatewayMeters;
+import io.inferencegateway.runtime.GatewayMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /** How a model rewrite picks a request's version: by weight, sticky, one way when a share grows (docs/rollouts.md). */
@@ -30,6 +30,7 @@ class VersionedModelTest {
     private final StickyVersions sticky = new StickyVersions(StickyVersions.DEFAULT_CAPACITY,
             StickyVersions.DEFAULT_IDLE, now::get);
     private final MeterRegistry registry = GatewayMeters.newRegistry();
+    private final RolloutMeters meters = RolloutTraffic.meters(registry);
 
     private VersionedModel rewrite(String rewrites) throws Exception {
         List<ModelRewriteConfig> config = ConfigLoader.parse("""
@@ -43,7 +44,7 @@ class VersionedModelTest {
                     - {name: three, modelName: v3, endpoints: ['h:3']}
                   modelRewrites:
                 """ + rewrites).modelRewrites();
-        return ModelVersions.of(config, sticky, registry).rewrite(config.get(0).name());
+        return ModelVersions.of(config, sticky, meters).rewrite(config.get(0).name());
     }
 
     private static ParsedBody session(String key) {
@@ -150,7 +151,7 @@ class VersionedModelTest {
         // no table: the hash alone decides, as on a replica that never saw these callers
         for (int percent : new int[] {1, 5, 25, 50, 100}) {
             StickyVersions fresh = new StickyVersions(StickyVersions.DEFAULT_CAPACITY, Duration.ofHours(1), now::get);
-            VersionedModel onReplica = ModelVersions.of(List.of(chat.config()), fresh, registry).rewrite("chat");
+            VersionedModel onReplica = ModelVersions.of(List.of(chat.config()), fresh, meters).rewrite("chat");
             int candidates = 0;
             for (int i = 0; i < CALLERS; i++) {
                 String caller = "c" + i;

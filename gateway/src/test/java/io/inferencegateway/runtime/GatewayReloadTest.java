@@ -12,7 +12,6 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.simulator.RedisServer;
-import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.PoolChanges;
 import io.inferencegateway.scheduling.PluginPolicy;

@@ -90,7 +90,9 @@ class ShadowTrafficTest {
         candidatePool = new ModelPool(c, ScriptedPolicy.first().saturatedWhen(candidates -> candidateFull),
                 c.endpoints(), inFlight, NanoClock.SYSTEM);
         ModelPools pools = new ModelPools(List.of(primary, candidatePool));
-        shadow = new ShadowTraffic(() -> pools, NanoClock.SYSTEM, registry);
+        ShadowMeters meters = new ShadowMeters();
+        meters.bindTo(registry);
+        shadow = new ShadowTraffic(() -> pools, NanoClock.SYSTEM, meters);
     }
 
     @AfterEach

@@ -1,4 +1,4 @@
-package io.inferencegateway.observability;
+package io.inferencegateway.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -9,7 +9,6 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
-import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.LatencyPrediction;
@@ -17,12 +16,16 @@ import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.scheduling.PluginPolicy;
+import io.inferencegateway.scheduling.SchedulerEvents;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-/** The meters' bookkeeping without HTTP: pods joining and leaving by discovery, counters reused, NaN for unknown. */
+/**
+ * The gateway's meters as its subsystems' binders register them, without HTTP: pods joining and leaving by discovery,
+ * counters reused, NaN for unknown.
+ */
 class GatewayMetersTest {
 
     static final Endpoint A = Endpoint.parse("127.0.0.1:8001");
@@ -112,7 +115,7 @@ class GatewayMetersTest {
     @Test
     void filterAndScrapeCountersAreRegisteredOnceAndIgnoreDepartedPods() throws Exception {
         try (Gateway gateway = gateway()) {
-            GatewayMeters meters = gateway.meters();
+            SchedulerEvents meters = gateway.meters().scheduler();
             meters.filtered("llama", "saturation-filter", "saturated", 2);
             meters.filtered("llama", "saturation-filter", "saturated", 1);
             meters.filtered("llama", "saturation-filter", "stale", 1);
@@ -120,7 +123,7 @@ class GatewayMetersTest {
             assertThat(registry.get("inference_gateway_scheduler_filtered").tag("outcome", "saturated").counter()
                     .count()).isEqualTo(3);
 
-            MetricsScraper.Listener scrapes = meters;
+            MetricsScraper.Listener scrapes = gateway.meters().scrapes();
             scrapes.scraped("llama", A, MetricsScraper.Result.TIMED_OUT, 1_000_000_000L);
             scrapes.scraped("llama", A, MetricsScraper.Result.SKIPPED_BUSY, 0);
             scrapes.scraped("llama", C, MetricsScraper.Result.SUCCEEDED, 5_000_000L); // not in the pool
