@@ -2,7 +2,6 @@ package io.inferencegateway.metrics;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -101,23 +100,11 @@ public final class ScrapeMeters implements MeterBinder, MetricsScraper.Listener 
 
     /** After a reload: every current pool's pods, and no series of pools that are gone. */
     public void poolsChanged(ModelPools now) {
-        Set<String> names = new HashSet<>();
-        for (ModelPool p : now.pools()) {
-            names.add(p.name());
-            followPods(p);
-        }
-        for (PoolScrapes series : List.copyOf(pools.values())) {
-            if (!names.contains(series.pool)) {
-                series.pods.follow(List.of());
-            }
-        }
+        PodSeries.poolsChanged(now, pools, series -> series.pods);
     }
 
     private void followPods(ModelPool pool) {
-        PoolScrapes series = pools.get(pool.name());
-        if (series != null) {
-            series.pods.follow(pool.endpoints());
-        }
+        PodSeries.follow(pool, pools, series -> series.pods);
     }
 
     private PodScrapes registerPod(String pool, Endpoint endpoint) {

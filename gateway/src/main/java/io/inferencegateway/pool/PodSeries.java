@@ -39,6 +39,31 @@ public final class PodSeries<T> {
         return pods.get(pod);
     }
 
+    /**
+     * After a reload: the series of each pool of {@code now} follow its pods, and those of pools that are gone follow
+     * none. {@code byPool} holds each pool's meters by name, {@code pods} reads their per-pod series.
+     */
+    public static <S> void poolsChanged(ModelPools now, Map<String, S> byPool, Function<S, PodSeries<?>> pods) {
+        Set<String> names = new HashSet<>();
+        for (ModelPool p : now.pools()) {
+            names.add(p.name());
+            follow(p, byPool, pods);
+        }
+        byPool.forEach((name, series) -> {
+            if (!names.contains(name)) {
+                pods.apply(series).follow(List.of());
+            }
+        });
+    }
+
+    /** The per-pod series of {@code pool}, if it has any in {@code byPool}, follow its pods as they are now. */
+    public static <S> void follow(ModelPool pool, Map<String, S> byPool, Function<S, PodSeries<?>> pods) {
+        S series = byPool.get(pool.name());
+        if (series != null) {
+            pods.apply(series).follow(pool.endpoints());
+        }
+    }
+
     /** Makes the series exactly those of {@code endpoints}. */
     public synchronized void follow(List<Endpoint> endpoints) {
         if (seen == endpoints) { // pools replace their list whole, so identity tells

@@ -1,7 +1,6 @@
 package io.inferencegateway.pool;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -188,23 +187,11 @@ public final class PoolMeters implements MeterBinder, PoolHealthListener {
 
     /** After a reload: every current pool's pods, and no series of pools that are gone. */
     public void poolsChanged(ModelPools now) {
-        Set<String> names = new HashSet<>();
-        for (ModelPool p : now.pools()) {
-            names.add(p.name());
-            followPods(p);
-        }
-        for (PoolCounters series : List.copyOf(pools.values())) {
-            if (!names.contains(series.pool)) {
-                series.ejections.follow(List.of());
-            }
-        }
+        PodSeries.poolsChanged(now, pools, series -> series.ejections);
     }
 
     private void followPods(ModelPool pool) {
-        PoolCounters series = pools.get(pool.name());
-        if (series != null) {
-            series.ejections.follow(pool.endpoints());
-        }
+        PodSeries.follow(pool, pools, series -> series.ejections);
     }
 
     private Counter registerEjections(String pool, Endpoint pod) {
