@@ -1,7 +1,6 @@
 package io.inferencegateway.scheduling.plugins;
 
 import java.util.List;
-import java.util.function.ToDoubleFunction;
 
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.framework.EndpointState;
@@ -41,59 +40,84 @@ public final class LoadScorer implements Scorer {
     public static final String KV_CACHE_TYPE = "kv-cache-scorer";
     public static final String QUEUE_DEPTH_TYPE = "queue-depth-scorer";
 
-    public static final PluginType<Scorer> QUEUE = relative(QUEUE_TYPE, EndpointState::waiting);
-    public static final PluginType<Scorer> RUNNING_REQUESTS = relative(RUNNING_REQUESTS_TYPE, EndpointState::running);
-    public static final PluginType<Scorer> KV_CACHE = PluginType.scorer(KV_CACHE_TYPE,
-            parameters -> new LoadScorer(KV_CACHE_TYPE, EndpointState::kvUsage, false));
-    public static final PluginType<Scorer> QUEUE_DEPTH = relative(QUEUE_DEPTH_TYPE, TargetFacts::queuePerPod);
+    public static final PluginType<Scorer> QUEUE = type(QUEUE_TYPE, Figure.QUEUE);
+    public static final PluginType<Scorer> RUNNING_REQUESTS = type(RUNNING_REQUESTS_TYPE, Figure.RUNNING);
+    public static final PluginType<Scorer> KV_CACHE = type(KV_CACHE_TYPE, Figure.KV_CACHE);
+    public static final PluginType<Scorer> QUEUE_DEPTH = type(QUEUE_DEPTH_TYPE, Figure.QUEUE_PER_POD);
 
-    private final String type;
-    private final ToDoubleFunction<EndpointState> load;
-    private final boolean relative;
+    /** The load figure a scorer ranks: read straight off the state (no lambda: every request reads it per pod). */
+    private enum Figure {
+        QUEUE, RUNNING, KV_CACHE, QUEUE_PER_POD;
 
-    /**
-     * @param relative true: min-max over the candidates (lowest 1, highest 0); false: {@code 1 − load} of a load
-     *                 in [0,1]
-     */
-    private LoadScorer(String type, ToDoubleFunction<EndpointState> load, boolean relative) {
-        this.type = type;
-        this.load = load;
-        this.relative = relative;
+        double of(EndpointState e) {
+            return switch (this) {
+                case QUEUE -> e.waiting();
+                case RUNNING -> e.running();
+                case KV_CACHE -> e.kvUsage();
+                case QUEUE_PER_POD -> TargetFacts.queuePerPod(e);
+            };
+        }
     }
 
-    private static PluginType<Scorer> relative(String type, ToDoubleFunction<EndpointState> load) {
-        return PluginType.scorer(type, parameters -> new LoadScorer(type, load, true));
+    private final String type;
+    private final Figure figure;
+
+    private LoadScorer(String type, Figure figure) {
+        this.type = type;
+        this.figure = figure;
+    }
+
+    private static PluginType<Scorer> type(String type, Figure figure) {
+        return PluginType.scorer(type, parameters -> new LoadScorer(type, figure));
     }
 
     /** The queue scorer, for tests and hand-built profiles. */
     public static Scorer queue() {
-        return new LoadScorer(QUEUE_TYPE, EndpointState::waiting, true);
+        return new LoadScorer(QUEUE_TYPE, Figure.QUEUE);
     }
 
     /** The running-requests scorer, for tests and hand-built profiles. */
     public static Scorer runningRequests() {
-        return new LoadScorer(RUNNING_REQUESTS_TYPE, EndpointState::running, true);
+        return new LoadScorer(RUNNING_REQUESTS_TYPE, Figure.RUNNING);
     }
 
     /** The KV-cache scorer, for tests and hand-built profiles. */
     public static Scorer kvCache() {
-        return new LoadScorer(KV_CACHE_TYPE, EndpointState::kvUsage, false);
+        return new LoadScorer(KV_CACHE_TYPE, Figure.KV_CACHE);
     }
 
     /** The queue-depth scorer, for tests and hand-built profiles. */
     public static Scorer queueDepth() {
-        return new LoadScorer(QUEUE_DEPTH_TYPE, TargetFacts::queuePerPod, true);
+        return new LoadScorer(QUEUE_DEPTH_TYPE, Figure.QUEUE_PER_POD);
     }
 
+    /**
+     * KV cache: {@code 1 − use}, absolute (NaN: 0). The rest: min-max over the candidates, the lowest 1 and the highest
+     * 0, all 1.0 when equal (NaN: 0, no part in the range).
+     */
     @Override
     public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {
-        if (relative) {
-            MinMax.lowerIsBetter(endpoints, load, scores);
+        int n = endpoints.size();
+        if (figure == Figure.KV_CACHE) {
+            for (int i = 0; i < n; i++) {
+                double kv = endpoints.get(i).kvUsage();
+                scores[i] = Double.isNaN(kv) ? 0.0 : 1.0 - kv;
+            }
             return;
         }
-        for (int i = 0; i < endpoints.size(); i++) {
-            double v = load.applyAsDouble(endpoints.get(i));
-            scores[i] = Double.isNaN(v) ? 0.0 : 1.0 - v;
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < n; i++) {
+            double v = figure.of(endpoints.get(i));
+            scores[i] = v; // kept for the second pass
+            if (!Double.isNaN(v)) {
+                min = Math.min(min, v);
+                max = Math.max(max, v);
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            double v = scores[i];
+            scores[i] = Double.isNaN(v) ? 0.0 : max == min ? 1.0 : (max - v) / (max - min);
         }
     }
 

@@ -169,26 +169,20 @@ public final class PrefixCacheScorer implements Scorer, DataProducer, LifecycleP
         if (total == 0) {
             return;
         }
-        int n = endpoints.size();
-        int[] scratch = cycle.intScratch(2 * n); // [0, n): matched blocks; [n, 2n): loads
-        List<Endpoint> pods = cycle.endpointView(endpoints);
-        if (matched(endpoints, scratch) == 0) {
-            if (placement != null && (feed == null || !feed.live())) {
-                credit(placement, blocks, total, 0, endpoints, pods, scratch, scores, cycle);
-            }
-            return;
-        }
+        // the tokens this scorer's producer counted per candidate, once per request: matched blocks × block tokens
+        double perToken = 1.0 / ((double) total * blockTokens);
         int best = 0;
+        int n = endpoints.size();
         for (int i = 0; i < n; i++) {
-            int matched = scratch[i];
-            if (matched > 0) { // most pods of a big pool hold nothing of the prompt: their score stays 0
-                scores[i] = (double) matched / total;
-                cycle.expectCachedTokens(i, matched * blockTokens);
-                best = Math.max(best, matched);
+            int cached = endpoints.get(i).cachedTokens();
+            if (cached > 0) { // most pods of a big pool hold nothing of the prompt: their score stays 0
+                scores[i] = Math.min(1.0, cached * perToken);
+                cycle.expectCachedTokens(i, cached);
+                best = Math.max(best, cached);
             }
         }
-        if (placement != null && feed == null) {
-            credit(placement, blocks, total, best, endpoints, pods, scratch, scores, cycle);
+        if (placement != null && (best == 0 ? feed == null || !feed.live() : feed == null)) {
+            credit(placement, blocks, total, best, endpoints, scores, cycle);
         }
     }
 
@@ -211,22 +205,11 @@ public final class PrefixCacheScorer implements Scorer, DataProducer, LifecycleP
             return;
         }
         for (int i = 0; i < n; i++) {
-            EndpointState s = states.get(i);
-            s.cachedTokens(Math.max(s.cachedTokens(), matched[i] * blockTokens));
+            if (matched[i] > 0) {
+                EndpointState s = states.get(i);
+                s.cachedTokens(Math.max(s.cachedTokens(), matched[i] * blockTokens));
+            }
         }
-    }
-
-    /**
-     * Each candidate's matched leading blocks into {@code out}, and the most any endpoint holds: from the counts this
-     * scorer's producer took for the whole snapshot (one index walk per request, however many profiles score).
-     */
-    private int matched(List<EndpointState> endpoints, int[] out) {
-        int most = 0;
-        for (int i = 0; i < endpoints.size(); i++) {
-            out[i] = endpoints.get(i).cachedTokens() / blockTokens;
-            most = Math.max(most, out[i]);
-        }
-        return most;
     }
 
     /**
@@ -237,14 +220,15 @@ public final class PrefixCacheScorer implements Scorer, DataProducer, LifecycleP
      * with bounded loads, on the pods' (corrected) queues; the load scorers still choose among the pods within the
      * bound.
      */
-    private void credit(RendezvousHomes placement, PromptBlocks blocks, int total, int best,
-            List<EndpointState> endpoints, List<Endpoint> pods, int[] scratch, double[] scores, SchedulingCycle cycle) {
+    private void credit(RendezvousHomes placement, PromptBlocks blocks, int total, int bestCachedTokens,
+            List<EndpointState> endpoints, double[] scores, SchedulingCycle cycle) {
         int n = endpoints.size();
+        int[] loads = cycle.intScratch(n);
         for (int i = 0; i < n; i++) {
             // the queue, not the batch: the batch is capped by the engine, and waiting is what delays a first token
-            scratch[n + i] = endpoints.get(i).waiting();
+            loads[i] = endpoints.get(i).waiting();
         }
-        int home = placement.home(placement.key(blocks.hashes(), total), pods, scratch, n);
+        int home = placement.home(placement.key(blocks.hashes(), total), cycle.endpointView(endpoints), loads, 0);
         if (home < 0) {
             return;
         }
@@ -254,8 +238,8 @@ public final class PrefixCacheScorer implements Scorer, DataProducer, LifecycleP
             }
         }
         scores[home] = 1.0;
-        if (best > 0) {
-            cycle.expectCachedTokens(home, best * blockTokens);
+        if (bestCachedTokens > 0) {
+            cycle.expectCachedTokens(home, bestCachedTokens);
         }
     }
 
