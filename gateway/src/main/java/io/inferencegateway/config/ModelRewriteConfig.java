@@ -13,7 +13,8 @@ import java.util.Map;
  * @param rules         tried in order; the last has no matches (validation sees to it)
  * @param rollout       the automatic canary of the rule without matches, or null
  */
-public record ModelRewriteConfig(String name, ResponseModel responseModel, Stickiness stickiness, List<RewriteRuleConfig> rules,
+public record ModelRewriteConfig(String name, ResponseModel responseModel, Stickiness stickiness,
+        List<RewriteRuleConfig> rules,
         RolloutConfig rollout) {
 
     public ModelRewriteConfig {

@@ -104,7 +104,8 @@ final class ModelRewriteValidation {
     private static void checkRollout(String at, RolloutConfig rollout, List<ModelRewriteConfig.RewriteRuleConfig> rules)
             throws InvalidConfigException {
         int last = rules.size() - 1;
-        List<String> targets = rules.get(last).targets().stream().map(ModelRewriteConfig.WeightedVersion::model).toList();
+        List<String> targets = rules.get(last).targets().stream().map(ModelRewriteConfig.WeightedVersion::model)
+                .toList();
         String[] roles = {"baseline", "candidate"};
         String[] models = {rollout.baseline(), rollout.candidate()};
         for (int i = 0; i < roles.length; i++) {

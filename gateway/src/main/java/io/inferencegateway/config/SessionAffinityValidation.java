@@ -53,7 +53,8 @@ final class SessionAffinityValidation {
             for (int i = 0; i < s.keys().size(); i++) {
                 String name = s.keys().get(i);
                 String path = at + ".keys[" + i + "]";
-                SessionAffinityConfig.SessionKey k = name == null ? null : SessionAffinityConfig.SessionKey.fromConfigName(name.strip());
+                SessionAffinityConfig.SessionKey k = name == null ? null
+                        : SessionAffinityConfig.SessionKey.fromConfigName(name.strip());
                 if (k == null) {
                     throw new InvalidConfigException(path + " must be one of promptCacheKey, user, header; got '" + name
                             + "'" + ConfigChecks.didYouMean(name == null ? null : name.strip(),

@@ -21,11 +21,11 @@ public interface RequestListener {
     default void picked(RequestRecord record) {
     }
 
-    /** The model server's response headers arrived ({@link RequestRecord#status()}, {@link RequestRecord#headersNanos()}). */
+    /** The model server's response headers arrived ({@link RequestRecord#status()}, its time). */
     default void responseHeaders(RequestRecord record) {
     }
 
-    /** The first generated content passed ({@link RequestRecord#firstTokenNanos()}); for a plain body, the whole body. */
+    /** The first generated content passed ({@link RequestRecord#firstTokenNanos()}); for a plain body, all of it. */
     default void firstToken(RequestRecord record) {
     }
 

@@ -293,7 +293,8 @@ public final class FleetView implements RequestListener {
     private static FleetSnapshot.TargetView target(TargetConfig t, EndpointMetrics m, String homeRegion) {
         ClusterCapacity c = t.provider() || m == null ? null : m.cluster();
         Price price = t.price();
-        return new FleetSnapshot.TargetView(t.name(), t.kind().label(), t.region(), homeRegion != null && homeRegion.equals(t.region()),
+        boolean home = homeRegion != null && homeRegion.equals(t.region());
+        return new FleetSnapshot.TargetView(t.name(), t.kind().label(), t.region(), home,
                 price.inputPerMillion(), price.outputPerMillion(), c == null ? null : knownMillis(c.roundTripMillis()),
                 c == null ? null : count(c.readyPods()), c == null ? null : count(c.pods()),
                 c == null ? null : count(c.gatewayQueued()),

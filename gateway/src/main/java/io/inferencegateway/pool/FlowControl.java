@@ -21,7 +21,8 @@ import io.inferencegateway.domain.Scheduling;
 
 /**
  * A pool's admission: while every pod of the pool is saturated (its policy's scheduling of the request says so,
- * {@link Scheduling#saturated}), a request waits here instead of being pushed into a full pod's queue, and is bound to a pod (its {@link Placement}
+ * {@link Scheduling#saturated}), a request waits here instead of being pushed into a full pod's queue, and is bound to
+ * a pod (its {@link Placement}
  * made) only when one has room again: late binding, so it goes to the pod that is best when it can start, not to the
  * one that looked best when it arrived.
  *
@@ -324,7 +325,8 @@ public final class FlowControl {
             for (Release r : released) {
                 Ticket t = r.ticket;
                 pool.healthListener().waited(pool.name(), t.priority,
-                        r.placement != null ? WaitOutcome.DISPATCHED : WaitOutcome.REFUSED, clock.nanoTime() - t.enqueuedNanos);
+                        r.placement != null ? WaitOutcome.DISPATCHED : WaitOutcome.REFUSED,
+                        clock.nanoTime() - t.enqueuedNanos);
                 if (r.placement != null) {
                     t.waiter.bound(r.placement, r.pickNanos);
                 } else {

@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.inferencegateway.config.RolloutConfig;
+import io.inferencegateway.rollout.Progress.RolloutPhase;
 import io.inferencegateway.config.RolloutConfig.RolloutState;
 import io.inferencegateway.domain.RequestRecord;
 
@@ -108,7 +109,7 @@ final class LiveRollout {
         if (c.state() == RolloutState.ABORTED) {
             return "aborted";
         }
-        if (p != null && p.phase() != Progress.RolloutPhase.RUNNING) {
+        if (p != null && p.phase() != RolloutPhase.RUNNING) {
             return p.phase().label();
         }
         return c.state().name().toLowerCase(Locale.ROOT);
@@ -203,40 +204,40 @@ final class LiveRollout {
 
     private CompletableFuture<Void> decide(RolloutConfig c, ProgressStore.StepCounts counts, long now) {
         Progress p = counts.progress();
-        if (p.phase() != Progress.RolloutPhase.RUNNING) {
+        if (p.phase() != RolloutPhase.RUNNING) {
             return CompletableFuture.completedFuture(null);
         }
         int last = c.steps().size() - 1;
         if (p.step() >= last) {
-            return transition(c, p, p.with(last, now, 0, Progress.RolloutPhase.PROMOTED, "the last step is 100 %"),
+            return transition(c, p, p.with(last, now, 0, RolloutPhase.PROMOTED, "the last step is 100 %"),
                     "promoted", counts);
         }
         if (c.state() != RolloutState.RUNNING) {
             if (p.pausedAtMillis() == 0) {
                 String what = c.state().name().toLowerCase(Locale.ROOT);
-                return transition(c, p, p.with(p.step(), p.stepStartMillis(), now, Progress.RolloutPhase.RUNNING,
+                return transition(c, p, p.with(p.step(), p.stepStartMillis(), now, RolloutPhase.RUNNING,
                         "the config says " + what), what, counts);
             }
             return CompletableFuture.completedFuture(null);
         }
         if (p.pausedAtMillis() != 0) {
             long start = p.stepStartMillis() + Math.max(0, now - p.pausedAtMillis());
-            return transition(c, p, p.with(p.step(), start, 0, Progress.RolloutPhase.RUNNING, "the config says running"),
+            return transition(c, p, p.with(p.step(), start, 0, RolloutPhase.RUNNING, "the config says running"),
                     "resumed", counts);
         }
         CanaryAnalysis.Finding f = CanaryAnalysis.judge(c.analysis(), counts.baseline(), counts.candidate());
         lastFinding = f.reason();
         switch (f.kind()) {
             case BREACH:
-                return transition(c, p, p.with(p.step(), p.stepStartMillis(), 0, Progress.RolloutPhase.ROLLED_BACK,
+                return transition(c, p, p.with(p.step(), p.stepStartMillis(), 0, RolloutPhase.ROLLED_BACK,
                         f.reason()), "rolled_back", counts);
             case PASS:
                 if (now - p.stepStartMillis() >= c.steps().get(p.step()).duration().toMillis()) {
                     int next = p.step() + 1;
                     String why = "step " + (p.step() + 1) + " passed: " + f.reason();
                     return next == last
-                            ? transition(c, p, p.with(last, now, 0, Progress.RolloutPhase.PROMOTED, why), "promoted", counts)
-                            : transition(c, p, p.with(next, now, 0, Progress.RolloutPhase.RUNNING, why), "step", counts);
+                            ? transition(c, p, p.with(last, now, 0, RolloutPhase.PROMOTED, why), "promoted", counts)
+                            : transition(c, p, p.with(next, now, 0, RolloutPhase.RUNNING, why), "step", counts);
                 }
                 return CompletableFuture.completedFuture(null);
             default:

@@ -15,7 +15,8 @@ import java.util.Map;
  * @param reason          why the last transition happened (the breach, for a rollback); empty at first
  * @param rev             the store's revision of this progress
  */
-public record Progress(int step, long stepStartMillis, long pausedAtMillis, RolloutPhase phase, String reason, long rev) {
+public record Progress(int step, long stepStartMillis, long pausedAtMillis, RolloutPhase phase, String reason,
+        long rev) {
 
     /** How the rollout stands, whatever the config asks. */
     public enum RolloutPhase {

@@ -132,7 +132,8 @@ public final class VersionedModel {
         private final Counter[] counters;
         private final RolloutConfig rollout; // null, or the rollout whose baseline is models[0], candidate the last
 
-        MatchingRule(ModelRewriteConfig.RewriteRuleConfig rule, RolloutConfig rollout, String rewrite, RolloutMeters meters) {
+        MatchingRule(ModelRewriteConfig.RewriteRuleConfig rule, RolloutConfig rollout, String rewrite,
+                RolloutMeters meters) {
             this.matches = rule.matches();
             this.rollout = rollout;
             List<ModelRewriteConfig.WeightedVersion> targets = rule.targets();

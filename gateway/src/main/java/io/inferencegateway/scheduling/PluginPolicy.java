@@ -67,7 +67,8 @@ public final class PluginPolicy implements SchedulingPolicy {
     final LoadEstimator estimator;
     private final LatencyPredictor predictor;
     private final RequestListener lifecycle;
-    private final ThreadLocal<RequestCycle.IdleCycles> cycles = ThreadLocal.withInitial(() -> new RequestCycle.IdleCycles(this));
+    private final ThreadLocal<RequestCycle.IdleCycles> cycles =
+            ThreadLocal.withInitial(() -> new RequestCycle.IdleCycles(this));
     private final AtomicBoolean fallback = new AtomicBoolean();
     private final AtomicInteger fallbackOffset = new AtomicInteger();
 

@@ -10,7 +10,8 @@ import java.util.random.RandomGenerator;
 /**
  * What a plugin factory reads its tunables from: the {@code parameters} map of one plugin in the config, and what it
  * receives from its pool and registers there ({@link #pool()}: the pool's facts, the random source pickers break ties
- * with (fixed in tests), the extension points beyond the plugin's place in the profile). Each accessor takes the default and the
+ * with (fixed in tests), the extension points beyond the plugin's place in the profile). Each accessor takes the
+ * default and the
  * valid range, so a plugin's parameters are declared where they are used; an error names the parameter's
  * path, e.g. {@code spec.schedulers[0].plugins[1].parameters.kvCacheThreshold must be ...}. After the
  * factory returns, {@link PluginType#create} rejects any parameter the factory did not read.

@@ -1,5 +1,6 @@
 package io.inferencegateway.scheduling.framework;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -28,7 +29,7 @@ public final class PluginType<T> {
     private final Factory<? extends T> factory;
 
     private PluginType(String name, Class<T> role, Factory<? extends T> factory) {
-        String suffix = "-" + role.getSimpleName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+        String suffix = "-" + role.getSimpleName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
         if (!KEBAB.matcher(name).matches() || !name.endsWith(suffix)) {
             throw new IllegalArgumentException("plugin type '" + name + "' must be kebab-case and end in " + suffix);
         }

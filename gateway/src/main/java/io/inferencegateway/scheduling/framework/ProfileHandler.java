@@ -5,9 +5,9 @@ import java.util.List;
 /**
  * Extension point: which of a pool's profiles run for a request, and which result the request is sent by. Asked
  * again after every round of profiles with the results so far, until it names none; every profile runs on the same
- * snapshot. One profile is the common case (the {@code single-profile-handler}, the default); a request served in two phases (prefill on
- * one endpoint, decode on another) is a handler that runs a decode profile, then a prefill profile, and names the
- * decode result primary.
+ * snapshot. One profile is the common case (the {@code single-profile-handler}, the default); a request served in two
+ * phases (prefill on one endpoint, decode on another) is a handler that runs a decode profile, then a prefill profile,
+ * and names the decode result primary.
  */
 public interface ProfileHandler {
 
