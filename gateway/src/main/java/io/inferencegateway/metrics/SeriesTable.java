@@ -169,7 +169,7 @@ final class SeriesTable implements Supplier<EngineReading> {
 
     /** The one reader of every table: fills the reading's fields as the table says, settles older names at the end. */
     private static final class TableReading extends EngineReading {
-        private static final int FIELDS = ReadingField.values().length;
+        private static final ReadingField[] FIELDS = ReadingField.values();
 
         private final SeriesTable table;
         /** The fields that are one total (not per rank), by field: counters summed, the block size the largest. */
@@ -184,7 +184,7 @@ final class SeriesTable implements Supplier<EngineReading> {
         }
 
         private static double[] unknown() {
-            double[] values = new double[FIELDS];
+            double[] values = new double[FIELDS.length];
             Arrays.fill(values, Double.NaN);
             return values;
         }
@@ -234,7 +234,7 @@ final class SeriesTable implements Supplier<EngineReading> {
                 };
             }
             if (olderRanks == null) {
-                olderRanks = new PerRankValues[FIELDS];
+                olderRanks = new PerRankValues[FIELDS.length];
             }
             if (olderRanks[field.ordinal()] == null) {
                 olderRanks[field.ordinal()] = new PerRankValues();
@@ -253,7 +253,7 @@ final class SeriesTable implements Supplier<EngineReading> {
         @Override
         protected void finish() {
             if (olderRanks != null) {
-                for (ReadingField field : ReadingField.values()) {
+                for (ReadingField field : FIELDS) {
                     PerRankValues older = olderRanks[field.ordinal()];
                     if (older != null && ranks(field, false).isEmpty()) {
                         ranks(field, false).take(older);
@@ -286,7 +286,7 @@ final class SeriesTable implements Supplier<EngineReading> {
 
         /** Whether no prefix-cache counter is known in {@code t}: they count as one field. */
         private static boolean noCounters(double[] t) {
-            for (ReadingField field : ReadingField.values()) {
+            for (ReadingField field : FIELDS) {
                 if (field.counter && !Double.isNaN(t[field.ordinal()])) {
                     return false;
                 }
