@@ -25,23 +25,18 @@ public final class ByteScan {
     }
 
     /**
-     * The index of the first {@code target} in {@code a[from, end)}, or {@code end} when there is none. A byte equal
-     * to the target becomes zero under an XOR with it, and {@code (x - 0x01..) & ~x & 0x80..} flags the lowest zero
-     * byte of a word exactly. The first word is tested alone (a target a few bytes on, the quotes of a stream's events,
-     * is found at once); past it the search goes four words a step, with a looser test (without {@code & ~x}) that
-     * flags every zero byte and also a byte above 0x80 after the XOR (one of a UTF-8 sequence, mostly): that only sends
-     * the search on to the exact loop, one branch for 32 bytes (a Prometheus line, a long JSON string).
+     * The index of the first {@code target} in {@code a[from, end)}, or {@code end} when there is none. The first word
+     * is tested alone (a target a few bytes on, the quotes of a stream's events, is found at once); past it the search
+     * goes four words a step, with a loose test that flags every byte equal to the target and also a byte above 0x80
+     * after the XOR (one of a UTF-8 sequence, mostly): that only sends the search on to the exact one, one branch for
+     * 32 bytes (a Prometheus line, a long JSON string).
      */
     public static int indexOf(byte[] a, int from, int end, byte target) {
         long pattern = ONES * (target & 0xFF);
-        int p = from;
-        if (p + Long.BYTES <= end) {
-            long x = (long) LONGS.get(a, p) ^ pattern;
-            long found = (x - ONES) & ~x & HIGH_BITS;
-            if (found != 0) {
-                return p + (Long.numberOfTrailingZeros(found) >>> 3);
-            }
-            p += Long.BYTES;
+        int firstWord = Math.min(end, from + Long.BYTES);
+        int p = exactIndexOf(a, from, firstWord, pattern, target);
+        if (p < firstWord || p == end) {
+            return p;
         }
         while (p + 4 * Long.BYTES <= end) {
             long any = ((long) LONGS.get(a, p) ^ pattern) - ONES
@@ -53,24 +48,21 @@ public final class ByteScan {
             }
             p += 4 * Long.BYTES;
         }
-        while (p + 2 * Long.BYTES <= end) {
-            long x = (long) LONGS.get(a, p) ^ pattern;
-            long y = (long) LONGS.get(a, p + Long.BYTES) ^ pattern;
-            long inX = (x - ONES) & ~x & HIGH_BITS;
-            long inY = (y - ONES) & ~y & HIGH_BITS;
-            if ((inX | inY) != 0) {
-                return inX != 0 ? p + (Long.numberOfTrailingZeros(inX) >>> 3)
-                        : p + Long.BYTES + (Long.numberOfTrailingZeros(inY) >>> 3);
-            }
-            p += 2 * Long.BYTES;
-        }
-        while (p + Long.BYTES <= end) {
+        return exactIndexOf(a, p, end, pattern, target);
+    }
+
+    /**
+     * {@link #indexOf} a word at a time: a byte equal to the target becomes zero under an XOR with {@code pattern}
+     * (the target in every byte), and {@code (x - 0x01..) & ~x & 0x80..} flags the lowest zero byte exactly; the last
+     * bytes one by one.
+     */
+    private static int exactIndexOf(byte[] a, int p, int end, long pattern, byte target) {
+        for (; p + Long.BYTES <= end; p += Long.BYTES) {
             long x = (long) LONGS.get(a, p) ^ pattern;
             long found = (x - ONES) & ~x & HIGH_BITS;
             if (found != 0) {
                 return p + (Long.numberOfTrailingZeros(found) >>> 3);
             }
-            p += Long.BYTES;
         }
         while (p < end && a[p] != target) {
             p++;
