@@ -16,7 +16,7 @@ public class AuthorizeModel implements Processor {
     public void process(Exchange exchange) {
         GatewayRequest request = GatewayExchange.request(exchange);
         TenantConfig tenant = request.tenant();
-        if (tenant != null && !tenant.allows(request.pool().config().modelName(), request.parsed().adapter())) {
+        if (tenant != null && !tenant.allows(request.pool().config().modelName(), request.adapter())) {
             throw GatewayError.modelNotAllowed(request.model());
         }
     }

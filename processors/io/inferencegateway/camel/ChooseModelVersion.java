@@ -48,7 +48,7 @@ public class ChooseModelVersion implements Processor {
                     + config.targetModels());
         }
         TenantConfig tenant = request.tenant();
-        String target = rewrite.choose(request.parsed(), request.headers()::get,
+        String target = rewrite.choose(request.parsedBody(), request.headers()::get,
                 tenant == null ? null : tenant.name(), rollouts.get());
         ByteBuf renamed = ModelRename.renamed(request.body(), target);
         request.rewritten(config.name(), target, renamed,

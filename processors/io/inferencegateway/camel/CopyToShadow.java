@@ -42,7 +42,7 @@ public class CopyToShadow implements Processor {
         if (!ShadowTraffic.sampled(s, requestId)) {
             return;
         }
-        ShadowCopy copy = new ShadowCopy(pool, request.parsed(), request.method(), request.uri(), request.headers(),
+        ShadowCopy copy = new ShadowCopy(pool, request.inference(), request.method(), request.uri(), request.headers(),
                 request.body().retainedDuplicate(), requestId, request.route() != null && request.route().streamUsage());
         UpstreamComponent component = upstream(exchange);
         ChannelHandlerContext client = GatewayExchange.client(exchange);

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.Scheduling;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.Placement;
 import io.inferencegateway.request.GatewayRequest;
@@ -34,13 +35,18 @@ public class EndpointPicker implements Expression {
         return type.isInstance(upstream) ? type.cast(upstream) : type.cast(upstream.getEndpointUri());
     }
 
-    /** The request's placement: made now, unless the pool's queue made it when it let the request go. */
+    /**
+     * The request's placement: made now, on the snapshot its admission took, unless the pool's queue made it when it
+     * let the request go.
+     */
     static Placement pick(GatewayRequest request) {
         Placement placement = request.placement();
         if (placement == null) {
             ModelPool pool = request.pool();
             long start = pool.clock().nanoTime();
-            placement = Placement.choose(pool, request.parsed());
+            Scheduling admitted = request.takeScheduling();
+            placement = admitted == null ? Placement.choose(pool, request.inference())
+                    : Placement.place(pool, request.inference(), admitted);
             request.placed(placement, pool.clock().nanoTime() - start);
         }
         return placement;
@@ -52,7 +58,7 @@ public class EndpointPicker implements Expression {
             if (upstreams.size() >= MAX_URIS) {
                 upstreams.clear();
             }
-            upstream = exchange.getContext().getEndpoint("upstream:" + endpoint);
+            upstream = exchange.getContext().getEndpoint("upstream:" + endpoint.address());
             upstreams.put(endpoint, upstream);
         }
         return upstream;

@@ -37,7 +37,7 @@ public class EnforceRateLimit extends AsyncProcessorSupport {
             callback.done(true);
             return true;
         }
-        CompletableFuture<Admission> admission = rateLimiter.admit(tenant, scopes, request.parsed());
+        CompletableFuture<Admission> admission = rateLimiter.admit(tenant, scopes, request.parsedBody());
         return EventLoopResume.afterward(admission, exchange, callback, () -> settle(request, tenant, admission));
     }
 
@@ -53,6 +53,6 @@ public class EnforceRateLimit extends AsyncProcessorSupport {
         if (!a.admitted()) {
             throw RateLimiter.refusal(tenant, a);
         }
-        request.reserved(a);
+        request.record().put(RateLimiter.RESERVATION, a);
     }
 }

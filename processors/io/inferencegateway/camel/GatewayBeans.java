@@ -1,6 +1,7 @@
 package io.inferencegateway.camel;
 
 import io.inferencegateway.discovery.PodDiscovery;
+import io.inferencegateway.edge.ClientConnections;
 import io.inferencegateway.edge.RequestSizeGuard;
 import io.inferencegateway.metrics.MetricsScraper;
 import io.inferencegateway.pool.FlowControlTicker;
@@ -30,6 +31,11 @@ public final class GatewayBeans {
     /** What routes/pod-watch.camel.yaml calls, and routes/pod-resync.camel.yaml through PodResync. */
     public static PodDiscovery podDiscovery(Gateway gateway) {
         return gateway.discovery();
+    }
+
+    /** The ingress's connection hygiene, counting in the gateway's connection meters. */
+    public static ClientConnections clientConnections(Gateway gateway) {
+        return new ClientConnections(gateway.meters().connections());
     }
 
     public static RequestSizeGuard requestSizeGuard(Gateway gateway) {

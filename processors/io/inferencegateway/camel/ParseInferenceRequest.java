@@ -5,8 +5,8 @@ import java.util.Set;
 import java.util.function.IntSupplier;
 
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.openai.InferenceRequestParser;
 import io.inferencegateway.openai.MultipartFields;
@@ -58,7 +58,7 @@ public class ParseInferenceRequest implements Processor {
         request.parsed(json ? InferenceRequestParser.parse(body, promptChars.getAsInt()) : form(body, contentType));
     }
 
-    private static InferenceRequest form(ByteBuf body, String contentType) {
+    private static ParsedBody form(ByteBuf body, String contentType) {
         String boundary = MultipartFields.boundary(contentType);
         if (boundary == null) {
             throw GatewayError.invalidRequest(null, "A multipart/form-data body needs a boundary");
@@ -68,7 +68,7 @@ public class ParseInferenceRequest implements Processor {
         if (model == null || model.isBlank()) {
             throw GatewayError.invalidRequest("model", "You must provide a model parameter");
         }
-        return new InferenceRequest(model.strip(), null, "", 0, "true".equalsIgnoreCase(fields.get("stream")));
+        return ParsedBody.builder(model.strip()).stream("true".equalsIgnoreCase(fields.get("stream"))).build();
     }
 
     static boolean isMime(String contentType, String mime) {

@@ -84,7 +84,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
             ChannelHandlerContext ctx = GatewayExchange.client(exchange);
             this.client = ctx == null ? null : ctx.channel();
             this.askedForUsage = placement.pool().config().streamUsage() && request.route().streamUsage()
-                    && StreamUsage.applies(request.parsed());
+                    && StreamUsage.applies(request.inference());
         }
 
         void start() {
@@ -106,8 +106,8 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                     ? UpstreamRequests.forward(request.method(), request.uri(), request.headers(), body, target,
                             request.record().upstreamTraceparent())
                     : UpstreamRequests.forTarget(request.method(), request.uri(), request.headers(), body, t,
-                            pool.credential(t.apiKeyFile()), request.parsed().model(), request.parsed().priority(),
-                            request.record().upstreamTraceparent());
+                            pool.credential(t.apiKeyFile()), request.inference().model(),
+                            request.inference().priority(), request.record().upstreamTraceparent());
             call = getEndpoint().getComponent().client().send(target, upstream, placement.routeTimeout(), this,
                     client == null ? null : client.eventLoop(), getEndpoint().getComponent().tlsFor(target, t));
         }
@@ -142,7 +142,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                 }
             }
             RequestRecord record = request.record();
-            record.answered(status, request.now());
+            request.answered(status);
             String asked = request.responseModel();
             if (asked != null) { // a model rewrite's responseModel: requested; the length changes, so chunked
                 head.headers().remove(HttpHeaderNames.CONTENT_LENGTH);
@@ -160,6 +160,7 @@ final class UpstreamProducer extends DefaultAsyncProducer {
                             record.usage(input, output, cached);
                         }
                     }));
+            streamingBody.onChunk(request::chunk);
             request.relaying();
             streamingBody.onEnd(outcome -> {
                 unwatchClient();

@@ -1,12 +1,9 @@
 package io.inferencegateway.auth;
 
-import java.util.EnumMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.inferencegateway.config.AccessConfig;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Checks a request's {@code Authorization: Bearer <credential>} as OpenAI clients send it: a credential shaped like
@@ -18,15 +15,12 @@ public final class Authenticator implements AutoCloseable {
     private final AccessConfig config;
     private final ApiKeys apiKeys; // null: no API keys
     private final JwtVerifier jwt; // null: no JWT
-    private final Map<AuthFailure.Cause, Counter> failures = new EnumMap<>(AuthFailure.Cause.class);
+    private final Counter[] failures; // by AuthFailure.Cause ordinal
 
-    public Authenticator(AccessConfig config, MeterRegistry registry) {
+    /** @param meters where its refusals are counted: one for the gateway's life */
+    public Authenticator(AccessConfig config, AuthMeters meters) {
         this.config = config;
-        for (AuthFailure.Cause kind : AuthFailure.Cause.values()) {
-            failures.put(kind, Counter.builder("inference_gateway_auth_failures_total")
-                    .description("Requests refused with 401 or 403 because of their credentials, by reason")
-                    .tag("reason", kind.label()).register(registry));
-        }
+        this.failures = meters.failures();
         this.apiKeys = config.apiKeysFile() == null ? null : ApiKeys.watch(config.apiKeysFile());
         this.jwt = config.jwt() == null ? null : new JwtVerifier(config.jwt());
     }
@@ -44,13 +38,13 @@ public final class Authenticator implements AutoCloseable {
 
     /** Counts a refusal of a credential that proved someone whose tenant is not served. */
     public void unknownTenant() {
-        failures.get(AuthFailure.Cause.UNKNOWN_TENANT).increment();
+        failures[AuthFailure.Cause.UNKNOWN_TENANT.ordinal()].increment();
     }
 
     private Identity count(Throwable error) {
         Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                 ? error.getCause() : error;
-        failures.get(e instanceof AuthFailure f ? f.kind() : AuthFailure.Cause.BAD_TOKEN).increment();
+        failures[(e instanceof AuthFailure f ? f.kind() : AuthFailure.Cause.BAD_TOKEN).ordinal()].increment();
         return null;
     }
 

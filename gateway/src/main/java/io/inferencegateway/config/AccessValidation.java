@@ -1,7 +1,6 @@
 package io.inferencegateway.config;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,7 +14,7 @@ import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.Residency;
 import io.inferencegateway.domain.Priority;
 
-/** Validates {@code spec.auth}, {@code spec.tenants} and {@code spec.rateLimits} for {@link ConfigLoader}. */
+/** Validates {@code spec.auth}, {@code spec.tenants} and {@code spec.rateLimits} for {@link SpecValidation}. */
 final class AccessValidation {
 
     private AccessValidation() {
@@ -27,7 +26,7 @@ final class AccessValidation {
         }
         Path keys = null;
         if (a.apiKeys() != null) {
-            keys = Path.of(ConfigLoader.required(a.apiKeys().file(), "spec.auth.apiKeys.file"));
+            keys = Path.of(ConfigChecks.required(a.apiKeys().file(), "spec.auth.apiKeys.file"));
         }
         AccessConfig.JwtConfig jwt = a.jwt() == null ? null : jwt(a.jwt());
         if (keys == null && jwt == null) {
@@ -44,13 +43,13 @@ final class AccessValidation {
         if (url == inline) {
             throw new InvalidConfigException(at + " needs exactly one of jwksUrl and jwks (static keys)");
         }
-        URI jwksUrl = url ? httpUrl(j.jwksUrl(), at + ".jwksUrl") : null;
+        URI jwksUrl = url ? ConfigChecks.httpUrl(j.jwksUrl(), at + ".jwksUrl") : null;
         String claim = j.tenantClaim() == null ? AccessConfig.JwtConfig.DEFAULT_TENANT_CLAIM
-                : ConfigLoader.required(j.tenantClaim(), at + ".tenantClaim");
-        Duration ttl = ConfigLoader.duration(j.jwksCacheTtl(), at + ".jwksCacheTtl",
+                : ConfigChecks.required(j.tenantClaim(), at + ".tenantClaim");
+        Duration ttl = ConfigChecks.duration(j.jwksCacheTtl(), at + ".jwksCacheTtl",
                 AccessConfig.JwtConfig.DEFAULT_JWKS_CACHE_TTL);
         Duration skew = j.clockSkew() == null ? AccessConfig.JwtConfig.DEFAULT_CLOCK_SKEW
-                : ConfigLoader.duration(j.clockSkew(), at + ".clockSkew", null);
+                : ConfigChecks.duration(j.clockSkew(), at + ".clockSkew", null);
         return new AccessConfig.JwtConfig(jwksUrl, inline ? j.jwks().strip() : null, blankToNull(j.issuer()),
                 blankToNull(j.audience()), claim, ttl, skew);
     }
@@ -68,7 +67,7 @@ final class AccessValidation {
             if (t == null) {
                 throw new InvalidConfigException(at + " must not be empty");
             }
-            String name = ConfigLoader.required(t.name(), at + ".name");
+            String name = ConfigChecks.required(t.name(), at + ".name");
             if (!name.matches("[A-Za-z0-9._-]{1,64}")) {
                 throw new InvalidConfigException(at + ".name must be 1..64 letters, digits, '.', '_' or '-', got '"
                         + name + "'");
@@ -99,7 +98,7 @@ final class AccessValidation {
                     if (ml == null) {
                         throw new InvalidConfigException(mat + " must not be empty");
                     }
-                    String model = ConfigLoader.required(ml.model(), mat + ".model");
+                    String model = ConfigChecks.required(ml.model(), mat + ".model");
                     if (!servedNames.containsKey(model)) {
                         throw new InvalidConfigException(mat + ".model '" + model + "' is not a served model or adapter");
                     }
@@ -111,7 +110,7 @@ final class AccessValidation {
                 }
             }
             LatencyTargets slo = t.slo() == null ? LatencyTargets.NONE
-                    : ConfigLoader.targets(at + ".slo", t.slo().ttft(), t.slo().tpot());
+                    : SloValidation.targets(at + ".slo", t.slo().ttft(), t.slo().tpot());
             Residency residency = t.regions() == null && t.providers() == null ? Residency.ANY
                     : new Residency(GlobalValidation.regions(at + ".regions", t.regions(), global),
                             !Boolean.FALSE.equals(t.providers()));
@@ -127,7 +126,7 @@ final class AccessValidation {
         }
         Set<String> out = new LinkedHashSet<>();
         for (int i = 0; i < list.size(); i++) {
-            String name = ConfigLoader.required(list.get(i), at + "[" + i + "]");
+            String name = ConfigChecks.required(list.get(i), at + "[" + i + "]");
             if (!servedNames.containsKey(name)) {
                 throw new InvalidConfigException(at + "[" + i + "] '" + name + "' is not a served model or adapter");
             }
@@ -161,7 +160,7 @@ final class AccessValidation {
         Duration timeout = d.redisTimeout();
         if (r.redis() != null) {
             String at = "spec.rateLimits.redis";
-            url = ConfigLoader.redisUri(at + ".url", ConfigLoader.required(r.redis().url(), at + ".url"));
+            url = ConfigChecks.redisUri(ConfigChecks.required(r.redis().url(), at + ".url"), at + ".url");
             if (r.redis().failMode() != null) {
                 String mode = r.redis().failMode().strip();
                 if (!mode.equals("open") && !mode.equals("closed")) {
@@ -169,7 +168,7 @@ final class AccessValidation {
                 }
                 failOpen = mode.equals("open");
             }
-            timeout = ConfigLoader.duration(r.redis().timeout(), at + ".timeout", timeout);
+            timeout = ConfigChecks.duration(r.redis().timeout(), at + ".timeout", timeout);
         }
         int maxTokens = d.defaultMaxTokens();
         if (r.defaultMaxTokens() != null) {
@@ -178,25 +177,11 @@ final class AccessValidation {
                 throw new InvalidConfigException("spec.rateLimits.defaultMaxTokens must be at least 1, got " + maxTokens);
             }
         }
-        Duration window = ConfigLoader.duration(r.window(), "spec.rateLimits.window", d.window());
+        Duration window = ConfigChecks.duration(r.window(), "spec.rateLimits.window", d.window());
         if (window.toMillis() < 1000) {
             throw new InvalidConfigException("spec.rateLimits.window must be at least 1s, got '" + r.window() + "'");
         }
         return new RateLimitConfig(url, failOpen, timeout, maxTokens, window);
-    }
-
-    private static URI httpUrl(String text, String path) throws InvalidConfigException {
-        URI uri;
-        try {
-            uri = new URI(text.strip());
-        } catch (URISyntaxException e) {
-            uri = null;
-        }
-        if (uri == null || uri.getHost() == null
-                || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
-            throw new InvalidConfigException(path + " must be an http(s) URL, got '" + text + "'");
-        }
-        return uri;
     }
 
     private static String blankToNull(String s) {

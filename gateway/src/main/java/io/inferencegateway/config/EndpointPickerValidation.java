@@ -14,8 +14,9 @@ import io.inferencegateway.config.InferenceGatewayConfig.SchedulingProfile;
  * Validates a scheduler's {@code plugins} and {@code schedulingProfiles} and applies their defaults, as the
  * Gateway API Inference Extension does: a plugin's name defaults to its type; without profiles, one profile
  * named {@code default} runs every plugin in the order listed; a scorer's weight defaults to 1; a profile
- * without a picker gets {@value EndpointPickerConfig#DEFAULT_PICKER}. Stricter than GIE, since this gateway
- * has no profile handler and nothing else uses plugins: one profile, and every plugin used by it.
+ * without a picker gets {@value EndpointPickerConfig#DEFAULT_PICKER}. A profile handler may be named among the
+ * plugins (at most one; it runs in no profile). Stricter than GIE, since the one profile handler there is runs one
+ * profile and nothing else uses plugins: one profile, and every plugin used by it.
  */
 final class EndpointPickerValidation {
 
@@ -30,15 +31,32 @@ final class EndpointPickerValidation {
         }
         List<PluginConfig> plugins = new ArrayList<>();
         Map<String, Integer> indexOf = new HashMap<>();
+        Map<String, PluginConfig> byName = new HashMap<>();
+        PluginConfig handler = null;
+        String handlerPath = null;
         for (int k = 0; k < rawPlugins.size(); k++) {
-            PluginConfig plugin = plugin(at + ".plugins[" + k + "]", rawPlugins.get(k), catalog);
+            String path = at + ".plugins[" + k + "]";
+            PluginConfig plugin = plugin(path, rawPlugins.get(k), catalog);
+            if (catalog.role(plugin.type()) == PluginCatalog.Role.PROFILE_HANDLER) {
+                if (handler != null) {
+                    throw new InvalidConfigException(path + " is a second profile handler (after " + handlerPath
+                            + "); a scheduler has one");
+                }
+                handler = plugin;
+                handlerPath = path;
+                continue;
+            }
             Integer previous = indexOf.putIfAbsent(plugin.name(), k);
             if (previous != null) {
-                throw new InvalidConfigException(at + ".plugins[" + k + "] name '" + plugin.name() + "' duplicates "
+                throw new InvalidConfigException(path + " name '" + plugin.name() + "' duplicates "
                         + at + ".plugins[" + previous + "]" + (rawPlugins.get(k).name() == null
                                 ? " (a plugin's name defaults to its type: give one of them a name)" : ""));
             }
             plugins.add(plugin);
+            byName.put(plugin.name(), plugin);
+        }
+        if (plugins.isEmpty()) {
+            throw new InvalidConfigException(at + ".plugins must list at least one plugin besides its profile handler");
         }
 
         String profilePath;
@@ -61,7 +79,7 @@ final class EndpointPickerValidation {
             if (raw == null) {
                 throw new InvalidConfigException(profilePath + " must not be empty");
             }
-            profileName = required(raw.name(), profilePath + ".name");
+            profileName = ConfigChecks.required(raw.name(), profilePath + ".name");
             refs = raw.plugins();
             if (refs == null || refs.isEmpty()) {
                 throw new InvalidConfigException(profilePath + ".plugins must list at least one pluginRef");
@@ -78,8 +96,12 @@ final class EndpointPickerValidation {
             if (ref == null) {
                 throw new InvalidConfigException(refPath + " must not be empty");
             }
-            String name = required(ref.pluginRef(), refPath + ".pluginRef");
+            String name = ConfigChecks.required(ref.pluginRef(), refPath + ".pluginRef");
             Integer k = indexOf.get(name);
+            if (k == null && handler != null && handler.name().equals(name)) {
+                throw new InvalidConfigException(refPath + ".pluginRef '" + name + "' is the profile handler: it "
+                        + "chooses the profiles and runs in none");
+            }
             if (k == null) {
                 throw new InvalidConfigException(refPath + ".pluginRef '" + name + "' names no plugin in " + at
                         + ".plugins (" + String.join(", ", plugins.stream().map(PluginConfig::name).toList()) + ")");
@@ -89,16 +111,16 @@ final class EndpointPickerValidation {
                 throw new InvalidConfigException(refPath + ".pluginRef '" + name + "' is already in the profile at "
                         + previous);
             }
-            PluginCatalog.Role role = catalog.role(plugins.get(k).type());
+            PluginCatalog.Role role = catalog.role(byName.get(name).type());
             double weight = 0;
             if (role == PluginCatalog.Role.SCORER) {
                 weight = ref.weight() == null ? 1.0 : ref.weight();
                 if (!(weight >= 0) || Double.isInfinite(weight)) {
                     throw new InvalidConfigException(refPath + ".weight must be a non-negative number, got " + weight);
                 }
-                if (weight > ConfigLoader.MAX_WEIGHT) {
-                    throw new InvalidConfigException(refPath + ".weight must be at most " + ConfigLoader.MAX_WEIGHT
-                            + ", got " + ref.weight());
+                if (weight > EndpointPickerConfig.MAX_WEIGHT) {
+                    throw new InvalidConfigException(refPath + ".weight must be at most "
+                            + EndpointPickerConfig.MAX_WEIGHT + ", got " + ref.weight());
                 }
             } else if (ref.weight() != null) {
                 throw new InvalidConfigException(refPath + ".weight applies to scorers only; '" + name + "' is a "
@@ -114,11 +136,10 @@ final class EndpointPickerValidation {
             entries.add(new ProfileConfig.ProfileEntry(name, weight));
         }
 
-        for (int k = 0; k < plugins.size(); k++) {
-            String name = plugins.get(k).name();
-            if (!refPathOf.containsKey(name)) {
-                throw new InvalidConfigException(at + ".plugins[" + k + "] '" + name + "' is not used by "
-                        + profilePath + " '" + profileName + "': add it to the profile or remove it");
+        for (PluginConfig p : plugins) {
+            if (!refPathOf.containsKey(p.name())) {
+                throw new InvalidConfigException(at + ".plugins[" + indexOf.get(p.name()) + "] '" + p.name()
+                        + "' is not used by " + profilePath + " '" + profileName + "': add it to the profile or remove it");
             }
         }
         if (picker == null) {
@@ -131,19 +152,20 @@ final class EndpointPickerValidation {
             plugins.add(PluginConfig.of(name));
             entries.add(new ProfileConfig.ProfileEntry(name, 0));
         }
-        return new EndpointPickerConfig(plugins, new ProfileConfig(profileName, entries));
+        return new EndpointPickerConfig(plugins, new ProfileConfig(profileName, entries), handler);
     }
+
 
     private static PluginConfig plugin(String path, Plugin raw, PluginCatalog catalog) throws InvalidConfigException {
         if (raw == null) {
             throw new InvalidConfigException(path + " must not be empty");
         }
-        String type = required(raw.type(), path + ".type");
+        String type = ConfigChecks.required(raw.type(), path + ".type");
         if (catalog.role(type) == null) {
             throw new InvalidConfigException(path + ".type '" + type + "' is not a known plugin type ("
                     + String.join(", ", catalog.types()) + ")");
         }
-        String name = raw.name() == null ? type : required(raw.name(), path + ".name");
+        String name = raw.name() == null ? type : ConfigChecks.required(raw.name(), path + ".name");
         Map<String, Object> parameters = new LinkedHashMap<>();
         if (raw.parameters() != null) {
             for (Map.Entry<String, Object> e : raw.parameters().entrySet()) {
@@ -155,9 +177,5 @@ final class EndpointPickerValidation {
         }
         catalog.check(type, parameters, path + ".parameters");
         return new PluginConfig(name, type, parameters);
-    }
-
-    private static String required(String value, String path) throws InvalidConfigException {
-        return ConfigLoader.required(value, path);
     }
 }

@@ -25,7 +25,7 @@ final class GlobalValidation {
             return GlobalConfig.NONE;
         }
         String at = "spec.global";
-        String region = ConfigLoader.required(g.region(), at + ".region");
+        String region = ConfigChecks.required(g.region(), at + ".region");
         List<TargetConfig> targets = new ArrayList<>();
         Map<String, String> names = new HashMap<>();
         Map<Endpoint, String> addresses = new HashMap<>();
@@ -39,7 +39,7 @@ final class GlobalValidation {
             String name = name(cat, c.name(), names);
             URI url = url(cat + ".url", c.url());
             targets.add(claim(addresses, cat + ".url", new TargetConfig(name, TargetConfig.Kind.CLUSTER, address(url),
-                    "https".equals(url.getScheme()), basePath(url), ConfigLoader.required(c.region(), cat + ".region"),
+                    "https".equals(url.getScheme()), basePath(url), ConfigChecks.required(c.region(), cat + ".region"),
                     price(cat + ".price", c.price()), null, Map.of())));
         }
         List<InferenceGatewayConfig.ProviderTarget> providers = g.providers() == null ? List.of() : g.providers();
@@ -57,11 +57,11 @@ final class GlobalValidation {
             }
             Map<String, String> models = new LinkedHashMap<>();
             for (Map.Entry<String, String> m : p.models().entrySet()) {
-                models.put(ConfigLoader.required(m.getKey(), pat + ".models key"),
-                        ConfigLoader.required(m.getValue(), pat + ".models." + m.getKey()));
+                models.put(ConfigChecks.required(m.getKey(), pat + ".models key"),
+                        ConfigChecks.required(m.getValue(), pat + ".models." + m.getKey()));
             }
-            Path key = p.apiKeyFile() == null ? null : Path.of(ConfigLoader.required(p.apiKeyFile(), pat + ".apiKeyFile"));
-            String where = p.region() == null ? "" : ConfigLoader.required(p.region(), pat + ".region");
+            Path key = p.apiKeyFile() == null ? null : Path.of(ConfigChecks.required(p.apiKeyFile(), pat + ".apiKeyFile"));
+            String where = p.region() == null ? "" : ConfigChecks.required(p.region(), pat + ".region");
             targets.add(claim(addresses, pat + ".baseUrl", new TargetConfig(name, TargetConfig.Kind.PROVIDER,
                     address(url), "https".equals(url.getScheme()), basePath(url), where,
                     price(pat + ".price", p.price()), key, models)));
@@ -80,9 +80,9 @@ final class GlobalValidation {
                     file(t.keyFile(), at + ".tls.keyFile"));
         }
         return new GlobalConfig(region, targets, file(g.clusterTokenFile(), at + ".clusterTokenFile"), tls,
-                ConfigLoader.duration(g.summaryInterval(), at + ".summaryInterval",
-                        GlobalConfig.DEFAULT_SUMMARY_INTERVAL, ConfigLoader.MIN_POLL_INTERVAL,
-                        ConfigLoader.MAX_POLL_INTERVAL));
+                ConfigChecks.duration(g.summaryInterval(), at + ".summaryInterval",
+                        GlobalConfig.DEFAULT_SUMMARY_INTERVAL, ConfigChecks.MIN_POLL_INTERVAL,
+                        ConfigChecks.MAX_POLL_INTERVAL));
     }
 
     /**
@@ -106,7 +106,7 @@ final class GlobalValidation {
         List<TargetConfig> out = new ArrayList<>();
         for (int i = 0; i < names.size(); i++) {
             String path = at + ".targets[" + i + "]";
-            TargetConfig t = global.target(ConfigLoader.required(names.get(i), path));
+            TargetConfig t = global.target(ConfigChecks.required(names.get(i), path));
             if (t == null) {
                 Set<String> known = new TreeSet<>();
                 global.targets().forEach(k -> known.add(k.name()));
@@ -138,7 +138,7 @@ final class GlobalValidation {
         global.targets().forEach(t -> known.add(t.region()));
         Set<String> out = new TreeSet<>();
         for (int i = 0; i < regions.size(); i++) {
-            String r = ConfigLoader.required(regions.get(i), at + "[" + i + "]");
+            String r = ConfigChecks.required(regions.get(i), at + "[" + i + "]");
             if (!known.contains(r)) {
                 throw new InvalidConfigException(at + "[" + i + "] '" + r + "' is the region of no target of "
                         + "spec.global (" + String.join(", ", known) + ")");
@@ -149,7 +149,7 @@ final class GlobalValidation {
     }
 
     private static String name(String at, String name, Map<String, String> taken) throws InvalidConfigException {
-        String n = ConfigLoader.required(name, at + ".name");
+        String n = ConfigChecks.required(name, at + ".name");
         if (!n.matches("[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?")) {
             throw new InvalidConfigException(at + ".name must be lower-case letters, digits, '.' or '-' (a metric "
                     + "label), got '" + n + "'");
@@ -162,7 +162,7 @@ final class GlobalValidation {
     }
 
     private static URI url(String path, String text) throws InvalidConfigException {
-        String t = ConfigLoader.required(text, path);
+        String t = ConfigChecks.required(text, path);
         URI url;
         try {
             url = new URI(t);
@@ -218,6 +218,6 @@ final class GlobalValidation {
     }
 
     private static Path file(String text, String path) throws InvalidConfigException {
-        return text == null ? null : Path.of(ConfigLoader.required(text, path));
+        return text == null ? null : Path.of(ConfigChecks.required(text, path));
     }
 }

@@ -13,7 +13,7 @@ import io.inferencegateway.config.InferenceGatewayConfig.RewriteMatch;
 import io.inferencegateway.config.InferenceGatewayConfig.RewriteRule;
 
 /**
- * Validates {@code spec.modelRewrites} for {@link ConfigLoader} (docs/rollouts.md); a rewrite's {@code rollout} is
+ * Validates {@code spec.modelRewrites} for {@link SpecValidation} (docs/rollouts.md); a rewrite's {@code rollout} is
  * {@link RolloutValidation}'s, and checked here only against the rewrite's rules and the other rollouts.
  */
 final class ModelRewriteValidation {
@@ -57,7 +57,7 @@ final class ModelRewriteValidation {
         if (r == null) {
             throw new InvalidConfigException(at + " must not be empty");
         }
-        String name = ConfigLoader.required(r.name(), at + ".name");
+        String name = ConfigChecks.required(r.name(), at + ".name");
         ModelRewriteConfig.ResponseModel responseModel = ModelRewriteConfig.ResponseModel.TARGET;
         if (r.responseModel() != null) {
             responseModel = ModelRewriteConfig.RESPONSE_MODELS.get(r.responseModel().strip());
@@ -145,11 +145,10 @@ final class ModelRewriteValidation {
             if (target == null) {
                 throw new InvalidConfigException(tat + " must not be empty");
             }
-            String model = ConfigLoader.required(target.model(), tat + ".model");
+            String model = ConfigChecks.required(target.model(), tat + ".model");
             if (!served.contains(model)) {
-                String suggestion = ConfigLoader.closest(model, new ArrayList<>(served));
                 throw new InvalidConfigException(tat + ".model '" + model + "' is not a model or adapter of "
-                        + "spec.schedulers" + (suggestion == null ? "" : "; did you mean " + suggestion + "?"));
+                        + "spec.schedulers" + ConfigChecks.didYouMean(model, served));
             }
             Integer before = seen.putIfAbsent(model, t);
             if (before != null) {
@@ -183,7 +182,7 @@ final class ModelRewriteValidation {
         }
         Map<String, String> headers = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : m.headers().entrySet()) {
-            String name = ConfigLoader.required(e.getKey(), at + ".headers");
+            String name = ConfigChecks.required(e.getKey(), at + ".headers");
             if (e.getValue() == null) {
                 throw new InvalidConfigException(at + ".headers." + name + " must have a value");
             }

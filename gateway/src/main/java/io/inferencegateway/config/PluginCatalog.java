@@ -13,11 +13,13 @@ import java.util.Map;
 public interface PluginCatalog {
 
     enum Role {
-        FILTER, SCORER, PICKER;
+        FILTER, SCORER, PICKER,
+        /** Chooses which profiles run for a request and which result is primary; in no profile itself. */
+        PROFILE_HANDLER;
 
         @Override
         public String toString() {
-            return name().toLowerCase(Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT).replace('_', ' ');
         }
     }
 

@@ -48,9 +48,9 @@ public final class RolloutValidation {
         if (yaml == null) {
             return null;
         }
-        String baseline = served(ConfigLoader.required(yaml.baseline(), path + ".baseline"), path + ".baseline",
+        String baseline = served(ConfigChecks.required(yaml.baseline(), path + ".baseline"), path + ".baseline",
                 servedModels);
-        String candidate = served(ConfigLoader.required(yaml.candidate(), path + ".candidate"), path + ".candidate",
+        String candidate = served(ConfigChecks.required(yaml.candidate(), path + ".candidate"), path + ".candidate",
                 servedModels);
         if (baseline.equals(candidate)) {
             throw new InvalidConfigException(path + ".candidate must differ from the baseline, got '" + candidate + "'");
@@ -58,7 +58,7 @@ public final class RolloutValidation {
         RolloutConfig.RolloutState state = state(path + ".state", yaml.state());
         List<RolloutConfig.Step> steps = steps(path + ".steps", yaml.steps());
         RolloutConfig.Analysis analysis = analysis(path + ".analysis", yaml.analysis());
-        URI redis = yaml.redisUrl() != null ? ConfigLoader.redisUri(path + ".redisUrl", yaml.redisUrl())
+        URI redis = yaml.redisUrl() != null ? ConfigChecks.redisUri(yaml.redisUrl(), path + ".redisUrl")
                 : rateLimits == null ? null : rateLimits.redisUrl();
         return new RolloutConfig(null, baseline, candidate, state, steps, analysis, redis);
     }
@@ -76,9 +76,8 @@ public final class RolloutValidation {
         }
         String s = text.strip();
         if (!STATES.contains(s)) {
-            String suggestion = ConfigLoader.closest(s.toLowerCase(Locale.ROOT), STATES);
             throw new InvalidConfigException(path + " must be one of running, paused, aborted; got '" + text + "'"
-                    + (suggestion == null ? "" : "; did you mean " + suggestion + "?"));
+                    + ConfigChecks.didYouMean(s.toLowerCase(Locale.ROOT), STATES));
         }
         return RolloutConfig.RolloutState.valueOf(s.toUpperCase(Locale.ROOT));
     }
@@ -120,7 +119,7 @@ public final class RolloutValidation {
                 }
                 d = Duration.ZERO;
             } else {
-                d = ConfigLoader.duration(ConfigLoader.required(s.duration(), at + ".duration"), at + ".duration",
+                d = ConfigChecks.duration(ConfigChecks.required(s.duration(), at + ".duration"), at + ".duration",
                         null);
             }
             steps.add(new RolloutConfig.Step(w, d));
@@ -134,16 +133,10 @@ public final class RolloutValidation {
             return new RolloutConfig.Analysis(DEFAULT_MIN_SAMPLES, DEFAULT_INTERVAL, DEFAULT_ERROR_RATE,
                     DEFAULT_REFUSAL_RATE, DEFAULT_TTFT_P90, DEFAULT_TPOT_P90);
         }
-        int minSamples = DEFAULT_MIN_SAMPLES;
-        if (a.minSamples() != null) {
-            minSamples = a.minSamples();
-            if (minSamples < 1 || minSamples > MAX_MIN_SAMPLES) {
-                throw new InvalidConfigException(path + ".minSamples must be 1.." + MAX_MIN_SAMPLES + ", got "
-                        + minSamples);
-            }
-        }
-        Duration interval = ConfigLoader.duration(a.interval(), path + ".interval", DEFAULT_INTERVAL,
-                ConfigLoader.MIN_POLL_INTERVAL, ConfigLoader.MAX_POLL_INTERVAL);
+        int minSamples = ConfigChecks.intIn(a.minSamples(), DEFAULT_MIN_SAMPLES, 1, MAX_MIN_SAMPLES,
+                path + ".minSamples");
+        Duration interval = ConfigChecks.duration(a.interval(), path + ".interval", DEFAULT_INTERVAL,
+                ConfigChecks.MIN_POLL_INTERVAL, ConfigChecks.MAX_POLL_INTERVAL);
         return new RolloutConfig.Analysis(minSamples, interval,
                 margin(a.errorRate(), DEFAULT_ERROR_RATE, path + ".errorRate"),
                 margin(a.refusalRate(), DEFAULT_REFUSAL_RATE, path + ".refusalRate"),

@@ -55,10 +55,10 @@ final class SessionAffinityValidation {
                 String path = at + ".keys[" + i + "]";
                 SessionAffinityConfig.SessionKey k = name == null ? null : SessionAffinityConfig.SessionKey.fromConfigName(name.strip());
                 if (k == null) {
-                    String suggestion = name == null ? null : ConfigLoader.closest(name.strip(),
-                            Arrays.stream(SessionAffinityConfig.SessionKey.values()).map(SessionAffinityConfig.SessionKey::configName).map(Object.class::cast).toList());
                     throw new InvalidConfigException(path + " must be one of promptCacheKey, user, header; got '" + name
-                            + "'" + (suggestion == null ? "" : "; did you mean " + suggestion + "?"));
+                            + "'" + ConfigChecks.didYouMean(name == null ? null : name.strip(),
+                                    Arrays.stream(SessionAffinityConfig.SessionKey.values())
+                                            .map(SessionAffinityConfig.SessionKey::configName).toList()));
                 }
                 if (keys.contains(k)) {
                     throw new InvalidConfigException(path + " names " + k.configName() + " a second time");
@@ -77,16 +77,10 @@ final class SessionAffinityValidation {
                 throw new InvalidConfigException(at + ".header is read only when keys include header");
             }
         }
-        Duration idle = ConfigLoader.duration(s.idleTimeout(), at + ".idleTimeout", d.idleTimeout(), MIN_IDLE_TIMEOUT,
-                ConfigLoader.MAX_DURATION);
-        int max = d.maxSessions();
-        if (s.maxSessions() != null) {
-            max = s.maxSessions();
-            if (max < 1 || max > SessionAffinityConfig.MAX_SESSIONS) {
-                throw new InvalidConfigException(at + ".maxSessions must be 1.." + SessionAffinityConfig.MAX_SESSIONS
-                        + ", got " + max);
-            }
-        }
+        Duration idle = ConfigChecks.duration(s.idleTimeout(), at + ".idleTimeout", d.idleTimeout(), MIN_IDLE_TIMEOUT,
+                ConfigChecks.MAX_DURATION);
+        int max = ConfigChecks.intIn(s.maxSessions(), d.maxSessions(), 1, SessionAffinityConfig.MAX_SESSIONS,
+                at + ".maxSessions");
         return new SessionAffinityConfig(enabled, keys, header, idle, max);
     }
 }

@@ -19,7 +19,7 @@ final class ShadowValidation {
         if (s == null) {
             return ShadowConfig.OFF;
         }
-        String model = ConfigLoader.required(s.model(), at + ".model");
+        String model = ConfigChecks.required(s.model(), at + ".model");
         if (s.percent() == null) {
             throw new InvalidConfigException(at + ".percent is required (the share of the pool's requests copied, "
                     + "e.g. 5)");
@@ -28,14 +28,8 @@ final class ShadowValidation {
         if (!(percent > 0 && percent <= 100)) {
             throw new InvalidConfigException(at + ".percent must be more than 0 and at most 100, got " + s.percent());
         }
-        int maxInFlight = ShadowConfig.DEFAULT_MAX_IN_FLIGHT;
-        if (s.maxInFlight() != null) {
-            maxInFlight = s.maxInFlight();
-            if (maxInFlight < 1 || maxInFlight > MAX_IN_FLIGHT) {
-                throw new InvalidConfigException(at + ".maxInFlight must be 1.." + MAX_IN_FLIGHT + ", got "
-                        + s.maxInFlight());
-            }
-        }
+        int maxInFlight = ConfigChecks.intIn(s.maxInFlight(), ShadowConfig.DEFAULT_MAX_IN_FLIGHT, 1, MAX_IN_FLIGHT,
+                at + ".maxInFlight");
         return new ShadowConfig(model, percent, maxInFlight);
     }
 

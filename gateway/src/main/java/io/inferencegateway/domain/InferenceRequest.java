@@ -1,111 +1,156 @@
 package io.inferencegateway.domain;
 
 /**
- * What the scheduler needs to know about one inference request, read once from its JSON body.
+ * What the scheduler needs to know about one inference request: what its body says ({@link ParsedBody}) and what the
+ * gateway decided about it when it classified it at admission: the model it is served as, its adapter, priority,
+ * latency targets, residency, session and fairness key. Built once per request, by
+ * {@link InferenceRequestBuilder} (request/RequestClassification.java on the request path; {@link #builder(String)}
+ * elsewhere), and immutable: the flow control, the policy's filters and scorers and the record all read the same one.
  *
- * @param model                 the body's {@code model}: a base model or a LoRA adapter name
- * @param adapter               the LoRA adapter asked for, or null for the base model
- * @param promptText            the prompt as text (chat messages serialized role by role), for prefix
- *                              affinity; empty for embeddings of token arrays
- * @param promptTokensEstimate  a cheap estimate (about 4 characters a token)
- * @param stream                whether the client asked for an SSE stream
- * @param streamOptions         whether the body carries a {@code stream_options} object of the client's own
- * @param maxTokens             the body's completion budget ({@code max_tokens} or its newer names), or -1 if unset
- * @param priority              how much it matters ({@link Priority}); standard until flow control resolves it
- * @param targets               the latency it must still be served within: its targets less the time it waited in the
- *                              gateway ({@link LatencyTargets#NONE} until flow control resolves them)
- * @param residency             where it may be served at the global tier: its tenant's regions and providers
- * @param promptCacheKey        the body's {@code prompt_cache_key} (OpenAI's name for a conversation's cache bucket),
- *                              or null
- * @param user                  the body's {@code user} (the end user), or null
- * @param session               the conversation the request belongs to, from whichever of those (or a header) its
- *                              pool counts (docs/sessions.md); null when none
+ * <p>A request that is genuinely another one is built anew from it with {@link #toBuilder()}: a shadow copy for the
+ * candidate model (docs/shadow.md), and a request leaving the pool's queue with its TTFT target less its wait.
  */
-public record InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-        boolean stream, boolean streamOptions, int maxTokens, int priority, LatencyTargets targets,
-        Residency residency, String promptCacheKey, String user, String session) {
-
-    public InferenceRequest {
-        promptText = promptText == null ? "" : promptText;
-        targets = targets == null ? LatencyTargets.NONE : targets;
-        residency = residency == null ? Residency.ANY : residency;
-    }
-
-    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-            boolean stream, boolean streamOptions, int maxTokens, int priority, LatencyTargets targets,
-            Residency residency) {
-        this(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens, priority, targets,
-                residency, null, null, null);
-    }
-
-    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-            boolean stream, boolean streamOptions, int maxTokens, int priority, LatencyTargets targets) {
-        this(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens, priority, targets,
-                Residency.ANY);
-    }
-
-    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-            boolean stream, boolean streamOptions, int maxTokens) {
-        this(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens, Priority.STANDARD,
-                LatencyTargets.NONE);
-    }
-
-    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-            boolean stream, boolean streamOptions) {
-        this(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, -1);
-    }
-
-    public InferenceRequest(String model, String adapter, String promptText, int promptTokensEstimate,
-            boolean stream) {
-        this(model, adapter, promptText, promptTokensEstimate, stream, false);
-    }
-
-    /** The same request, resolved to {@code adapter}. */
-    public InferenceRequest withAdapter(String adapter) {
-        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                priority, targets, residency, promptCacheKey, user, session);
-    }
-
-    /** The same request for another model (and its adapter, or null): a shadow copy's (docs/shadow.md). */
-    public InferenceRequest withModel(String otherModel, String otherAdapter) {
-        return new InferenceRequest(otherModel, otherAdapter, promptText, promptTokensEstimate, stream, streamOptions,
-                maxTokens, priority, targets, residency, promptCacheKey, user, session);
-    }
-
-    /** The same request, for model {@code name} (a model rewrite's target). */
-    public InferenceRequest withModel(String name) {
-        return withModel(name, adapter);
-    }
-
-    /** The same request, with its priority and the latency it must be served within. */
-    public InferenceRequest withService(int servicePriority, LatencyTargets latency) {
-        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                servicePriority, latency, residency, promptCacheKey, user, session);
-    }
-
-    /** The same request, served only where {@code where} allows. */
-    public InferenceRequest withResidency(Residency where) {
-        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                priority, targets, where, promptCacheKey, user, session);
-    }
-
-    /** The same request, naming the caller's session keys from the body. */
-    public InferenceRequest withSessionKeys(String cacheKey, String endUser) {
-        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                priority, targets, residency, cacheKey, endUser, session);
-    }
-
-    /** The same request, belonging to conversation {@code key} (null: none). */
-    public InferenceRequest withSession(String key) {
-        return new InferenceRequest(model, adapter, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                priority, targets, residency, promptCacheKey, user, key);
-    }
+public final class InferenceRequest {
 
     /** Characters per token in the estimate: roughly four, as the prefix index's blocks assume (docs/scheduling.md). */
     public static final int CHARS_PER_TOKEN = 4;
 
+    private final ParsedBody body;
+    private final String model;
+    private final String adapter;
+    private final int priority;
+    private final LatencyTargets targets;
+    private final Residency residency;
+    private final String session;
+    private final String fairnessKey;
+
+    InferenceRequest(ParsedBody body, String model, String adapter, int priority, LatencyTargets targets,
+            Residency residency, String session, String fairnessKey) {
+        this.body = body;
+        this.model = model;
+        this.adapter = adapter;
+        this.priority = priority;
+        this.targets = targets == null ? LatencyTargets.NONE : targets;
+        this.residency = residency == null ? Residency.ANY : residency;
+        this.session = session;
+        this.fairnessKey = fairnessKey;
+    }
+
+    /**
+     * A builder for a request for {@code model} whose body says only that: no prompt, not streamed, no budget; of
+     * standard priority, without targets, residency, session or fairness key until named.
+     */
+    public static InferenceRequestBuilder builder(String model) {
+        return new InferenceRequestBuilder(model);
+    }
+
+    /** A builder for the request whose body is {@code body}, for the model the body names until told another. */
+    public static InferenceRequestBuilder builder(ParsedBody body) {
+        return new InferenceRequestBuilder(body);
+    }
+
+    /** A builder holding this request's fields, for a request that is another one: change what differs. */
+    public InferenceRequestBuilder toBuilder() {
+        return new InferenceRequestBuilder(this);
+    }
+
+    /** What the body says, as parsed. */
+    public ParsedBody body() {
+        return body;
+    }
+
+    /**
+     * The model it is served as: a base model or a LoRA adapter name, the body's own or the target its model rewrite
+     * chose (docs/rollouts.md).
+     */
+    public String model() {
+        return model;
+    }
+
+    /** The LoRA adapter asked for, or null for the base model. */
+    public String adapter() {
+        return adapter;
+    }
+
+    /** The prompt as text (chat messages serialized role by role), for prefix affinity; may be empty. */
+    public String promptText() {
+        return body.promptText();
+    }
+
+    /** A cheap estimate of the prompt's tokens (about 4 characters a token). */
+    public int promptTokensEstimate() {
+        return body.promptTokensEstimate();
+    }
+
+    /** Whether the client asked for an SSE stream. */
+    public boolean stream() {
+        return body.stream();
+    }
+
+    /** Whether the body carries a {@code stream_options} object of the client's own. */
+    public boolean streamOptions() {
+        return body.streamOptions();
+    }
+
+    /** The body's completion budget, or -1 if unset. */
+    public int maxTokens() {
+        return body.maxTokens();
+    }
+
+    /** How much it matters ({@link Priority}). */
+    public int priority() {
+        return priority;
+    }
+
+    /**
+     * The latency it must be served within ({@link LatencyTargets#NONE} without targets); for a request let go by the
+     * pool's queue, its targets less the time it waited.
+     */
+    public LatencyTargets targets() {
+        return targets;
+    }
+
+    /** Where it may be served at the global tier: its tenant's regions and providers ({@link Residency#ANY}). */
+    public Residency residency() {
+        return residency;
+    }
+
+    /** The body's {@code prompt_cache_key}, or null. */
+    public String promptCacheKey() {
+        return body.promptCacheKey();
+    }
+
+    /** The body's {@code user} (the end user), or null. */
+    public String user() {
+        return body.user();
+    }
+
+    /**
+     * The conversation it belongs to, from whichever of its body's keys or headers its pool counts
+     * (docs/sessions.md); null when none.
+     */
+    public String session() {
+        return session;
+    }
+
+    /**
+     * Whose turn it is in the pool's queue among requests of its priority: its {@code x-gateway-fairness-id}, else
+     * its tenant's name; null: the one shared key.
+     */
+    public String fairnessKey() {
+        return fairnessKey;
+    }
+
     /** Roughly four characters a token, as the prefix index's blocks assume (docs/scheduling.md). */
     public static int estimateTokens(String text) {
         return text == null ? 0 : (text.length() + CHARS_PER_TOKEN - 1) / CHARS_PER_TOKEN;
+    }
+
+    @Override
+    public String toString() {
+        return "InferenceRequest[model=" + model + ", adapter=" + adapter + ", promptTokensEstimate="
+                + body.promptTokensEstimate() + ", stream=" + body.stream() + ", maxTokens=" + body.maxTokens()
+                + ", priority=" + priority + ", targets=" + targets + ", residency=" + residency + ", session="
+                + session + ", fairnessKey=" + fairnessKey + "]";
     }
 }

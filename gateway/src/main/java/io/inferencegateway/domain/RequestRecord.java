@@ -1,14 +1,53 @@
 package io.inferencegateway.domain;
 
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * What the gateway learns about one inference request as it passes: when it arrived, which pool and pod served it
  * and why, when the model server answered and sent its first token, how it ended, and the tokens the model server
  * reported. Filled in along the request path and handed to the {@link RequestListener}s once, when it ends.
  *
+ * <p>It holds what the request knows rather than copies of it: the body as parsed ({@link ParsedBody}) and the
+ * {@link InferenceRequest} its classification built, whose priority and targets it answers with. What a listener keeps
+ * for itself on a request (the rate limiter's reservation, the tracer's spans) it keeps under a typed {@link Key} of
+ * its own ({@link #put}, {@link #get}).
+ *
  * <p>Not thread-safe and need not be: a request, its upstream call and its relayed body all run on the event loop
  * of the client's connection. Times are {@link NanoClock} readings; token counts are -1 until reported.
  */
 public final class RequestRecord {
+
+    /**
+     * The name and type of one value a listener keeps on a request's record, e.g. the rate limiter's reservation.
+     * Made once, as a constant of its owner (each key made is a slot of its own on every record): whoever holds the
+     * key reads and writes its slot, and no one else can.
+     *
+     * @param <T> the type of its value
+     */
+    public static final class Key<T> {
+        private static final AtomicInteger KEYS = new AtomicInteger();
+
+        private final String name;
+        private final Class<T> type;
+        private final int index;
+
+        private Key(String name, Class<T> type) {
+            this.name = name;
+            this.type = type;
+            this.index = KEYS.getAndIncrement();
+        }
+
+        /** A new key, for values of {@code type}; {@code name} says what it holds (for messages only). */
+        public static <T> Key<T> of(String name, Class<T> type) {
+            return new Key<>(name, type);
+        }
+
+        @Override
+        public String toString() {
+            return name + " (" + type.getSimpleName() + ")";
+        }
+    }
 
     /** How a request ended. */
     public enum Ending {
@@ -29,12 +68,11 @@ public final class RequestRecord {
     private final String operation;
     private final String clientRequestId;
     private final String clientTraceparent;
-    private InferenceRequest request;
+    private ParsedBody body;
     private long parsedNanos;
     private String pool;
     private String poolModel;
-    private int priority;
-    private LatencyTargets targets = LatencyTargets.NONE;
+    private InferenceRequest classified;
     private long queueNanos;
     private PickDecision decision;
     private long pickNanos;
@@ -50,9 +88,8 @@ public final class RequestRecord {
     private GatewayError.Reason error;
     private Ending ending;
     private SloOutcome slo;
-    private Object tracing;
     private String tenant;
-    private Object admission;
+    private Object[] values; // by key, made when the first is put
     private String target;
     private String targetRegion;
     private boolean targetProvider;
@@ -79,8 +116,9 @@ public final class RequestRecord {
 
     // ---- filled in along the way -----------------------------------------------------------------
 
-    public void parsed(InferenceRequest parsed, long nowNanos) {
-        this.request = parsed;
+    /** The body was read as {@code parsed}. */
+    public void parsed(ParsedBody parsed, long nowNanos) {
+        this.body = parsed;
         this.parsedNanos = nowNanos;
     }
 
@@ -110,12 +148,11 @@ public final class RequestRecord {
     }
 
     /**
-     * Flow control found the request's priority and latency targets, before it admits or refuses it: a request it
-     * refuses at once still counts against its targets (docs/observability.md, "Latency targets").
+     * The request was classified as {@code request}, before flow control admits or refuses it: a request it refuses
+     * at once still counts against its targets (docs/observability.md, "Latency targets").
      */
-    public void service(int requestPriority, LatencyTargets latency) {
-        this.priority = requestPriority;
-        this.targets = latency;
+    public void classified(InferenceRequest request) {
+        this.classified = request;
     }
 
     /** Flow control let the request go, after {@code waitedNanos} in the pool's queue (0 when it did not wait). */
@@ -188,14 +225,23 @@ public final class RequestRecord {
         this.targetPrice = price;
     }
 
-    /** A slot for the rate limiter's reservation, settled when the request ends. */
-    public void admission(Object reservation) {
-        this.admission = reservation;
+    /** Keeps {@code value} under {@code key} (null takes it away). */
+    public <T> void put(Key<T> key, T value) {
+        if (values == null) {
+            if (value == null) {
+                return;
+            }
+            values = new Object[Math.max(4, key.index + 1)];
+        } else if (key.index >= values.length) {
+            values = Arrays.copyOf(values, Math.max(key.index + 1, values.length * 2));
+        }
+        values[key.index] = key.type.cast(value);
     }
 
-    /** A slot for the tracer's own per-request state. */
-    public void tracing(Object state) {
-        this.tracing = state;
+    /** What is kept under {@code key}, or null. */
+    public <T> T get(Key<T> key) {
+        Object[] v = values;
+        return v == null || key.index >= v.length ? null : key.type.cast(v[key.index]);
     }
 
     // ---- read by listeners -----------------------------------------------------------------------
@@ -231,9 +277,14 @@ public final class RequestRecord {
         return clientTraceparent;
     }
 
-    /** The parsed request, or null when the body could not be read. */
-    public InferenceRequest request() {
-        return request;
+    /** What the body says (its model as the client named it), or null when the body could not be read. */
+    public ParsedBody request() {
+        return body;
+    }
+
+    /** The request as its classification built it, or null when it was refused before. */
+    public InferenceRequest classified() {
+        return classified;
     }
 
     /** When the body was parsed, or 0 when it could not be. */
@@ -251,14 +302,14 @@ public final class RequestRecord {
         return poolModel;
     }
 
-    /** The request's priority (see {@link Priority}); 0 when flow control never saw it. */
+    /** The request's priority (see {@link Priority}); 0 when it was not classified. */
     public int priority() {
-        return priority;
+        return classified == null ? 0 : classified.priority();
     }
 
-    /** The latency targets flow control found for the request; {@link LatencyTargets#NONE} when it had none. */
+    /** The latency targets its classification found; {@link LatencyTargets#NONE} when it had none. */
     public LatencyTargets targets() {
-        return targets;
+        return classified == null ? LatencyTargets.NONE : classified.targets();
     }
 
     /** Time spent waiting in the pool's queue while every pod was saturated. */
@@ -333,17 +384,9 @@ public final class RequestRecord {
         return ending;
     }
 
-    public Object tracing() {
-        return tracing;
-    }
-
     /** The authenticated tenant, or null (auth off, or not authenticated). */
     public String tenant() {
         return tenant;
-    }
-
-    public Object admission() {
-        return admission;
     }
 
     /** The global tier's target that served it, or null (a pod served it). */
@@ -368,6 +411,6 @@ public final class RequestRecord {
     }
 
     public boolean stream() {
-        return request != null && request.stream();
+        return body != null && body.stream();
     }
 }

@@ -2,13 +2,9 @@ package io.inferencegateway.edge;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 import io.inferencegateway.config.Durations;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.ChannelHandler;
 
 /**
@@ -16,7 +12,7 @@ import io.netty.channel.ChannelHandler;
  * header and body and for an idle kept-alive connection, a cap on open connections, and HTTP that does
  * not decode answered in the OpenAI error shape. What every connection shares lives here (the
  * {@code gateway.http.*} properties of the {@code clientConnections} bean in routes/gateway-beans.camel.yaml,
- * and the counts behind the connection meters); each connection's own state is a {@link ClientConnection}.
+ * and the count of open connections behind its cap); each connection's own state is a {@link ClientConnection}.
  *
  * <p>Each connection gets its handler from {@link #get()}: the ingress installs it as its netty-http {@code encoders}
  * (routes/openai-ingress.camel.yaml, through the Camel adapter camel/PerConnectionHandler), which puts it right after
@@ -52,20 +48,12 @@ public final class ClientConnections implements Supplier<ChannelHandler> {
     private int maxInitialLineLength = 4096;
 
     private final AtomicInteger open = new AtomicInteger();
-    private final LongAdder refused = new LongAdder();
-    private final LongAdder[] timedOut = {new LongAdder(), new LongAdder(), new LongAdder()};
+    private final ConnectionMeters meters;
 
-    public ClientConnections(MeterRegistry registry) {
-        Gauge.builder("inference_gateway_connections_open", open, AtomicInteger::get)
-                .description("Client connections the ingress holds open").register(registry);
-        FunctionCounter.builder("inference_gateway_connections_refused", refused, LongAdder::sum)
-                .description("Client connections closed as soon as they were accepted, because "
-                        + "gateway.http.maxConnections were open").register(registry);
-        for (Wait wait : Wait.values()) {
-            FunctionCounter.builder("inference_gateway_connections_timed_out", timedOut[wait.ordinal()], LongAdder::sum)
-                    .description("Client connections closed because the client kept the gateway waiting too long")
-                    .tag("phase", wait.name().toLowerCase()).register(registry);
-        }
+    /** @param meters where the connections are counted (their open count is read from here) */
+    public ClientConnections(ConnectionMeters meters) {
+        this.meters = meters;
+        meters.counts(open::get);
     }
 
     /** A new connection's handler. */
@@ -133,7 +121,7 @@ public final class ClientConnections implements Supplier<ChannelHandler> {
     boolean admit() {
         if (open.incrementAndGet() > maxConnections) {
             open.decrementAndGet();
-            refused.increment();
+            meters.refused();
             return false;
         }
         return true;
@@ -145,6 +133,6 @@ public final class ClientConnections implements Supplier<ChannelHandler> {
     }
 
     void timedOut(Wait wait) {
-        timedOut[wait.ordinal()].increment();
+        meters.timedOut(wait);
     }
 }

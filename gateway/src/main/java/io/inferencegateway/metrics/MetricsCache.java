@@ -1,8 +1,10 @@
 package io.inferencegateway.metrics;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -125,6 +127,22 @@ public final class MetricsCache implements MetricsView {
     public boolean isStale(Endpoint endpoint, long nowNanos, Duration maxAge) {
         EndpointMetrics latest = latest(endpoint);
         return latest == null || nowNanos - latest.scrapeStartedNanos() > maxAge.toNanos();
+    }
+
+    /**
+     * The last good scrapes of those of {@code endpoints} that are not stale ({@link #isStale}): a pool's ready pods,
+     * as {@code inference_pool_ready_pods} and the capacity summary count them.
+     */
+    public List<EndpointMetrics> fresh(List<Endpoint> endpoints, long nowNanos, Duration maxAge) {
+        long maxAgeNanos = maxAge.toNanos();
+        List<EndpointMetrics> fresh = new ArrayList<>();
+        for (Endpoint e : endpoints) {
+            EndpointMetrics m = latest(e);
+            if (m != null && nowNanos - m.scrapeStartedNanos() <= maxAgeNanos) {
+                fresh.add(m);
+            }
+        }
+        return fresh;
     }
 
     public void forget(Endpoint endpoint) {

@@ -62,7 +62,7 @@ public final class MetricsScraper implements AutoCloseable {
     }
 
     /**
-     * Told how every scrape ended (the gateway's meters, observability/GatewayMeters.java). Called on the scraper's event
+     * Told how every scrape ended (the gateway's meters, {@link ScrapeMeters}). Called on the scraper's event
      * loop and the scrape timer's threads; must not block.
      */
     @FunctionalInterface

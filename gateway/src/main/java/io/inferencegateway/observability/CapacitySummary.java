@@ -11,7 +11,7 @@ import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.metrics.CapacitySeries;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.pool.ModelPool;
-import io.inferencegateway.scheduling.GpuAwarePolicy;
+import io.inferencegateway.scheduling.PluginPolicy;
 
 /**
  * The gateway's capacity summary ({@code GET /capacity}, docs/global.md): per model pool, and per LoRA adapter, what a
@@ -154,14 +154,15 @@ public final class CapacitySummary {
         v[TPOT] = recent.tpotMillis() / 1000;
         v[ERROR_RATIO] = recent.errorRatio();
         v[RECENT] = recent.ended();
-        if (pool.policy() instanceof GpuAwarePolicy gpu && !candidates.isEmpty()) {
+        if (pool.policy() instanceof PluginPolicy gpu && !candidates.isEmpty()) {
             LatencyPrediction typical = gpu.typicalPrediction(model, candidates);
             if (typical != null) {
                 v[PREDICTED_TTFT] = typical.ttftMillis() / 1000;
                 v[PREDICTED_TPOT] = typical.tpotMillis() / 1000;
             }
         }
-        v[SATURATION] = candidates.isEmpty() ? Double.NaN : pool.policy().saturatedFraction(candidates);
+        v[SATURATION] = pool.policy() instanceof PluginPolicy plugins ? plugins.saturatedFraction(candidates)
+                : Double.NaN;
         rows.add(new CapacityRow(model, null, v));
         for (String adapter : pool.config().loraAdapters()) {
             double[] a = new double[FAMILIES.size()];

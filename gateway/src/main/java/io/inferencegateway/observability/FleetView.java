@@ -28,7 +28,7 @@ import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.rollout.RolloutView;
-import io.inferencegateway.scheduling.GpuAwarePolicy;
+import io.inferencegateway.scheduling.PluginPolicy;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 
 /**
@@ -280,8 +280,8 @@ public final class FleetView implements RequestListener {
             at += ttft.length;
         }
         Arrays.sort(allTtft); // sorted runs, which the sort merges
-        Boolean fallback = pool.policy() instanceof GpuAwarePolicy gpuAware ? gpuAware.inFallback() : null;
-        FleetSnapshot.Predictor predictor = pool.policy() instanceof GpuAwarePolicy gpuAware
+        Boolean fallback = pool.policy() instanceof PluginPolicy gpuAware ? gpuAware.inFallback() : null;
+        FleetSnapshot.Predictor predictor = pool.policy() instanceof PluginPolicy gpuAware
                 ? predictor(gpuAware.predictor()) : null;
         return new FleetSnapshot.PoolView(pool.name(), pool.config().modelName(), pool.config().loraAdapters(),
                 pool.config().policy().configName(), pool.config().homeRegion(), fallback, staleAfter / 1_000_000, fresh, flying,

@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.PickDecision;
-import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
@@ -20,14 +19,16 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * The per-request meters of docs/observability.md, fed by each request's {@link RequestRecord} when it ends. Label
- * values come from the config (pools, models, their pods) or small fixed sets, so the series stay bounded; meters
- * are looked up in maps keyed by those values, not built per request (by pool, then by model: two lookups by strings,
- * with no key to build per request).
+ * The per-request meters of docs/observability.md ("Requests", "Latency targets"), fed by each request's
+ * {@link RequestRecord} when it ends: what every request across the subsystems came to, by pool and model (the
+ * scheduler's picks are its own, scheduling/SchedulerMeters). Label values come from the config (pools, models, their
+ * pods) or small fixed sets, so the series stay bounded; meters are looked up in maps keyed by those values, not built
+ * per request (by pool, then by model: two lookups by strings, with no key to build per request).
  */
-public final class RequestMeters implements RequestListener {
+public final class RequestMeters implements MeterBinder, RequestListener {
 
     static final String UNKNOWN = "unknown";
     static final String NONE = "none";
@@ -38,16 +39,14 @@ public final class RequestMeters implements RequestListener {
             0.25, 0.5, 1);
     private static final Duration[] DURATION_BUCKETS = seconds(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
             60, 120, 300, 600);
-    private static final Duration[] PICK_BUCKETS = seconds(0.000005, 0.00001, 0.00002, 0.00005, 0.0001, 0.00025, 0.0005,
-            0.001, 0.005);
     private static final double[] TOKEN_BUCKETS = {1, 16, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
             65536, 131072};
 
-    private final MeterRegistry registry;
     private final ConcurrentHashMap<String, ConcurrentHashMap<String, ModelMeters>> models = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, PoolMeters> pools = new ConcurrentHashMap<>();
+    private volatile MeterRegistry registry;
 
-    public RequestMeters(MeterRegistry registry) {
+    @Override
+    public void bindTo(MeterRegistry registry) {
         this.registry = registry;
     }
 
@@ -56,9 +55,6 @@ public final class RequestMeters implements RequestListener {
         String podLabel() {
             return pod == null ? NONE : pod.toString();
         }
-    }
-
-    private record PickKey(Endpoint pod, PickReason reason) {
     }
 
     @Override
@@ -101,26 +97,9 @@ public final class RequestMeters implements RequestListener {
         if (r.cachedTokens() >= 0) {
             m.cachedTokens.record(r.cachedTokens());
         }
-        if (d != null) {
-            scheduler(r, d);
-        }
         SloOutcome slo = r.slo();
         if (slo != null) {
             m.slo(Priority.band(r.priority()))[slo.ordinal()].increment();
-        }
-    }
-
-    private void scheduler(RequestRecord r, PickDecision d) {
-        PoolMeters p = pools.computeIfAbsent(r.pool(), PoolMeters::new);
-        p.picks.computeIfAbsent(new PickKey(d.endpoint(), d.reason()), p::picksCounter).increment();
-        p.pickDuration.record(r.pickNanos(), TimeUnit.NANOSECONDS);
-        if (r.cachedTokens() >= 0) {
-            int expected = d.expectedCachedTokens();
-            int reported = r.cachedTokens();
-            p.expectedCached.increment(expected);
-            p.reportedCached.increment(reported);
-            String outcome = expected > 0 ? (reported > 0 ? "hit" : "false_hit") : (reported > 0 ? "unexpected_hit" : "miss");
-            p.predictions.computeIfAbsent(outcome, p::predictionCounter).increment();
         }
     }
 
@@ -156,10 +135,6 @@ public final class RequestMeters implements RequestListener {
             for (ModelMeters m : byModel.values()) {
                 m.requests.entrySet().removeIf(e -> departed(e.getKey().pod(), current, e.getValue()));
             }
-        }
-        PoolMeters p = pools.get(pool.name());
-        if (p != null) {
-            p.picks.entrySet().removeIf(e -> departed(e.getKey().pod(), current, e.getValue()));
         }
     }
 
@@ -254,40 +229,6 @@ public final class RequestMeters implements RequestListener {
             return Counter.builder("inference_objective_request_error").description("Inference requests that failed")
                     .tags("pool", pool, "model_name", model, "target_model_name", target, "error_code", code)
                     .register(registry);
-        }
-    }
-
-    private final class PoolMeters {
-        final String pool;
-        final ConcurrentHashMap<PickKey, Counter> picks = new ConcurrentHashMap<>();
-        final ConcurrentHashMap<String, Counter> predictions = new ConcurrentHashMap<>();
-        final Timer pickDuration;
-        final Counter expectedCached;
-        final Counter reportedCached;
-
-        PoolMeters(String pool) {
-            this.pool = pool;
-            pickDuration = Timer.builder("inference_extension_scheduler_e2e_duration")
-                    .description("Time the scheduler took to pick an endpoint").tag("pool", pool)
-                    .serviceLevelObjectives(PICK_BUCKETS).register(registry);
-            expectedCached = Counter.builder("inference_gateway_prefix_expected_cached_tokens")
-                    .description("Prompt tokens the scheduler expected the chosen pod to have cached, over requests "
-                            + "whose model server reported cached tokens")
-                    .tag("pool", pool).register(registry);
-            reportedCached = Counter.builder("inference_gateway_prefix_reported_cached_tokens")
-                    .description("Cached prompt tokens the model servers reported for the same requests")
-                    .tag("pool", pool).register(registry);
-        }
-
-        Counter picksCounter(PickKey k) {
-            return Counter.builder("inference_gateway_scheduler_picks").description("Endpoints picked, by the reason")
-                    .tags("pool", pool, "pod", k.pod().toString(), "reason", k.reason().label()).register(registry);
-        }
-
-        Counter predictionCounter(String outcome) {
-            return Counter.builder("inference_gateway_prefix_predictions")
-                    .description("Requests by how the expected prefix-cache hit compared with the reported one")
-                    .tags("pool", pool, "outcome", outcome).register(registry);
         }
     }
 

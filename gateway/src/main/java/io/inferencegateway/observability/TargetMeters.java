@@ -9,15 +9,15 @@ import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * A global tier's meters per target (docs/global.md): requests each cluster and provider served, their tokens, what
  * they cost at the target's price, and the spills (requests served outside the home region, or by a provider). Labels
  * are the pool and the target's configured name: bounded by the config.
  */
-public final class TargetMeters implements RequestListener {
+public final class TargetMeters implements MeterBinder, RequestListener {
 
-    private final MeterRegistry registry;
     private final Supplier<GlobalConfig> global;
     private final Map<TargetMeterKey, Meters> meters = new ConcurrentHashMap<>();
 
@@ -54,9 +54,16 @@ public final class TargetMeters implements RequestListener {
         }
     }
 
-    public TargetMeters(MeterRegistry registry, Supplier<GlobalConfig> global) {
-        this.registry = registry;
+    private volatile MeterRegistry registry;
+
+    /** @param global the global tier's config now (its home region tells the spills) */
+    public TargetMeters(Supplier<GlobalConfig> global) {
         this.global = global;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        this.registry = registry;
     }
 
     @Override

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import io.inferencegateway.domain.ByteScan;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -42,12 +43,12 @@ public final class InferenceRequestParser {
     }
 
     /** The whole prompt text. */
-    public static InferenceRequest parse(ByteBuf body) {
+    public static ParsedBody parse(ByteBuf body) {
         return parse(body, Integer.MAX_VALUE);
     }
 
     /** The prompt text's first {@code promptChars} characters (the token estimate still counts the whole prompt). */
-    public static InferenceRequest parse(ByteBuf body, int promptChars) {
+    public static ParsedBody parse(ByteBuf body, int promptChars) {
         BodyStream in = new BodyStream(body);
         try (JsonParser p = JSON.createParser(in)) {
             return new BodyReader(p, in, body, promptChars).request();
@@ -233,7 +234,7 @@ public final class InferenceRequestParser {
             this.limit = limit;
         }
 
-        InferenceRequest request() throws IOException {
+        ParsedBody request() throws IOException {
             if (next() != JsonToken.START_OBJECT) {
                 throw GatewayError.invalidRequest(null, "The request body must be a JSON object");
             }
@@ -307,8 +308,8 @@ public final class InferenceRequestParser {
             int tokens = (int) Math.min(Integer.MAX_VALUE,
                     (text.length + InferenceRequest.CHARS_PER_TOKEN - 1) / InferenceRequest.CHARS_PER_TOKEN
                             + tokenArrayLength);
-            return new InferenceRequest(model, null, text.toString(), tokens, stream, streamOptions, maxTokens)
-                    .withSessionKeys(cacheKey, user);
+            return ParsedBody.builder(model).promptText(text.toString()).promptTokensEstimate(tokens).stream(stream)
+                    .streamOptions(streamOptions).maxTokens(maxTokens).promptCacheKey(cacheKey).user(user).build();
         }
 
         /** A string value, or null after skipping any other (a key given as a number names no session). */

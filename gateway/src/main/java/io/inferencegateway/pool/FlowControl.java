@@ -12,16 +12,16 @@ import java.util.TreeMap;
 
 import io.inferencegateway.config.FlowControlConfig;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.AdmissionDecision;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
-import io.inferencegateway.domain.LatencyPrediction;
-import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.Priority;
+import io.inferencegateway.domain.Scheduling;
 
 /**
- * A pool's admission: while every pod of the pool is saturated (its policy says so, {@code SchedulingPolicy.saturated}),
- * a request waits here instead of being pushed into a full pod's queue, and is bound to a pod (its {@link Placement}
+ * A pool's admission: while every pod of the pool is saturated (its policy's scheduling of the request says so,
+ * {@link Scheduling#saturated}), a request waits here instead of being pushed into a full pod's queue, and is bound to a pod (its {@link Placement}
  * made) only when one has room again: late binding, so it goes to the pod that is best when it can start, not to the
  * one that looked best when it arrived.
  *
@@ -79,17 +79,6 @@ public final class FlowControl {
             this.waiter = waiter;
         }
 
-        /** The request as it leaves the queue: its TTFT target less the time it waited. */
-        InferenceRequest released(long nowNanos) {
-            LatencyTargets t = request.targets();
-            if (t.ttftMillis() == 0) {
-                return request;
-            }
-            long waitedMillis = (nowNanos - enqueuedNanos) / 1_000_000;
-            return request.withService(priority, new LatencyTargets(Math.max(1, t.ttftMillis() - waitedMillis),
-                    t.tpotMillis()));
-        }
-
         /** Takes the request out of the queue; false when it was bound or refused already. */
         public boolean cancel() {
             FlowControl queue = owner;
@@ -123,6 +112,11 @@ public final class FlowControl {
                 turns.addLast(k);
                 return new ArrayDeque<>();
             }).addLast(t);
+        }
+
+        /** The request {@link #poll} would take next, left in place. */
+        Ticket peek() {
+            return byKey.get(turns.peekFirst()).peekFirst();
         }
 
         Ticket poll() {
@@ -177,48 +171,56 @@ public final class FlowControl {
     }
 
     /**
-     * Whether a request may go to a pod now; then the caller places it ({@link Placement#choose}). False when it must
-     * wait: then {@link #enqueue} it.
+     * Whether a request may go to a pod now: then the scheduling of the request that admission began, for the caller
+     * to place it with ({@link Placement#place}: one snapshot for both); null when it must wait: then {@link #enqueue}
+     * it.
      *
-     * <p>Without latency targets (or before the pool's policy predicts latency, {@code bestPrediction}): true when the
-     * pool has room and nobody waits (the common case: one saturation estimate, no lock); with flow control off, true
-     * unless the request is sheddable and every pod is saturated. With targets the best pod's prediction decides what
-     * saturation alone cannot (docs/slo.md): a sheddable request that no pod is predicted to serve in time is refused
-     * even when the pool has room, and a critical one that a pod is predicted to serve in time goes at once even while
-     * the pods look full or others wait, unless requests of higher priority wait. Every other request waits as without
-     * targets, a standard one at most until its TTFT target has passed.
+     * <p>The scheduler's admission speaks first (docs/slo.md): it may refuse (a sheddable request that no pod is
+     * predicted to serve in time, even when the pool has room) or let a request go at once (one that matters more than
+     * standard and that a pod is predicted to serve in time, even while the pods look full or others wait, unless
+     * requests of higher priority wait). Otherwise: the request goes when the pool has room and nobody waits (the
+     * common case: one saturation check on the snapshot, no lock); with flow control off, it goes unless it is
+     * sheddable and every pod is saturated. Every other request waits, a standard one with a TTFT target at most until
+     * that target has passed.
      *
      * @throws GatewayError 503 when the pool has no endpoint; 429 for a sheddable request while saturated, while others
      *                      wait, or when no pod is predicted to serve it in time
      */
-    public boolean admitNow(InferenceRequest request) {
+    public Scheduling admit(InferenceRequest request) {
         List<Endpoint> endpoints = pool.endpoints();
         if (endpoints.isEmpty()) {
             throw GatewayError.noEndpoint(pool.name());
         }
-        int priority = request.priority();
-        boolean sheddable = Priority.sheddable(priority);
-        boolean targeted = request.targets().any();
-        if (targeted && sheddable) { // the prediction is asked only where it decides: it costs another pick
-            LatencyPrediction best = pool.policy().bestPrediction(request, pool.outliers().admitted(endpoints));
-            if (best != null && !best.meets(request.targets())) {
-                throw refusal(priority, GatewayError.Dropped.SLO_UNATTAINABLE, explain(best, request.targets()));
+        Scheduling scheduling = pool.policy().begin(request, pool.outliers().admitted(endpoints), 0);
+        try {
+            if (admitNow(request.priority(), scheduling)) {
+                return scheduling;
             }
+        } catch (RuntimeException e) {
+            scheduling.close();
+            throw e;
+        }
+        scheduling.close();
+        return null;
+    }
+
+    private boolean admitNow(int priority, Scheduling scheduling) {
+        boolean sheddable = Priority.sheddable(priority);
+        AdmissionDecision admission = scheduling.admission();
+        if (admission.refused()) {
+            throw refusal(priority, admission.reason(), admission.detail());
         }
         if (!config.enabled()) { // no queue; a sheddable request is still shed while every pod is full
-            if (sheddable && pool.policy().saturated(pool.outliers().admitted(endpoints))) {
+            if (sheddable && scheduling.saturated()) {
                 throw refusal(priority, GatewayError.Dropped.SHEDDABLE_SATURATED);
             }
             return true;
         }
-        if (queued == 0 && !pool.policy().saturated(pool.outliers().admitted(endpoints))) {
+        if (queued == 0 && !scheduling.saturated()) {
             return true;
         }
-        if (targeted && priority > Priority.STANDARD && !higherWaits(priority)) {
-            LatencyPrediction best = pool.policy().bestPrediction(request, pool.outliers().admitted(endpoints));
-            if (best != null && best.meets(request.targets())) {
-                return true; // in time where it would go now; waiting could only make it late
-            }
+        if (admission.action() == AdmissionDecision.Action.ADMIT && !higherWaits(priority)) {
+            return true; // in time where it would go now; waiting could only make it late
         }
         if (sheddable) { // never queued: refused while the pool is full or others wait
             throw refusal(priority, GatewayError.Dropped.SHEDDABLE_SATURATED);
@@ -233,22 +235,8 @@ public final class FlowControl {
         }
     }
 
-    /** What a refusal by prediction says: the best pod's predicted latency against the targets. */
-    private static String explain(LatencyPrediction best, LatencyTargets targets) {
-        StringBuilder sb = new StringBuilder("best predicted on ").append(best.endpoint()).append(": ");
-        if (targets.ttftMillis() > 0) {
-            sb.append("first token in ").append(Math.round(best.ttftMillis())).append(" ms, target ")
-                    .append(targets.ttftMillis()).append(" ms");
-        }
-        if (targets.tpotMillis() > 0) {
-            sb.append(targets.ttftMillis() > 0 ? "; " : "").append(Math.round(best.tpotMillis()))
-                    .append(" ms per output token, target ").append(targets.tpotMillis()).append(" ms");
-        }
-        return sb.toString();
-    }
-
     /**
-     * Queues a request that {@link #admitNow} held back, then dispatches, so the waiter may hear at once. The request
+     * Queues a request that {@link #admit} held back, then dispatches, so the waiter may hear at once. The request
      * is placed when it leaves the queue (late binding): on the pod that is best then.
      *
      * A standard request with a TTFT target waits at most until that target has passed: refused at the first tick
@@ -256,10 +244,13 @@ public final class FlowControl {
      * will take when the request is let out; the target itself is the one bound that holds). A critical one waits as
      * long as any request: it is served, late or not.
      *
-     * @param fairnessKey who the request counts against within its priority (a tenant, a user); null for everyone
+     * Within its priority the request counts against its {@link InferenceRequest#fairnessKey()} (a tenant, a user;
+     * none: everyone's).
+     *
      * @throws GatewayError 429 {@code queue_full} when the queue is full of requests that matter as much or more
      */
-    public Ticket enqueue(InferenceRequest request, String fairnessKey, Waiter waiter) {
+    public Ticket enqueue(InferenceRequest request, Waiter waiter) {
+        String fairnessKey = request.fairnessKey();
         int priority = request.priority();
         long now = clock.nanoTime();
         long deadline = Long.MAX_VALUE;
@@ -290,7 +281,8 @@ public final class FlowControl {
 
     /**
      * Binds waiting requests, highest priority first, while the pool has room; each binding counts in flight at once,
-     * so the next check sees it. Cheap when nothing waits.
+     * so the next check sees it. The next waiter's scheduling is begun first: its snapshot says whether the pool has
+     * room, and the same snapshot places it. Cheap when nothing waits.
      */
     public void dispatch() {
         if (queued == 0) {
@@ -300,16 +292,24 @@ public final class FlowControl {
         synchronized (this) {
             while (queued > 0) {
                 List<Endpoint> endpoints = pool.endpoints();
-                if (endpoints.isEmpty() || pool.policy().saturated(pool.outliers().admitted(endpoints))) {
+                if (endpoints.isEmpty()) {
                     break;
                 }
-                Ticket t = levels.firstEntry().getValue().poll();
-                forget(t);
+                Level level = levels.firstEntry().getValue();
+                Ticket t = level.peek();
                 long start = clock.nanoTime();
+                Scheduling scheduling = pool.policy().begin(t.request, pool.outliers().admitted(endpoints),
+                        start - t.enqueuedNanos);
+                if (scheduling.saturated()) {
+                    scheduling.close();
+                    break;
+                }
+                level.poll();
+                forget(t);
                 Placement placement = null;
                 GatewayError error = null;
                 try {
-                    placement = Placement.choose(pool, t.released(start));
+                    placement = Placement.place(pool, t.request, scheduling);
                     placement.commit(); // now: the next waiter's decision, a moment later, must see this one
                 } catch (GatewayError e) {
                     error = e;

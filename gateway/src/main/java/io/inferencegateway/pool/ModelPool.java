@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.Secrets;
@@ -12,6 +13,7 @@ import io.inferencegateway.domain.SchedulingPolicy;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.RecentFailures;
 
 /**
  * The pods that serve one model (and its LoRA adapters), and the policy that picks among them.
@@ -42,14 +44,22 @@ public final class ModelPool {
      */
     public ModelPool(PoolConfig config, SchedulingPolicy policy, List<Endpoint> endpoints, InFlightRequests inFlight,
             NanoClock clock) {
+        this(config, failures -> policy, endpoints, inFlight, clock);
+    }
+
+    /**
+     * @param policy the pool's policy, made from what the pool's outlier detection sees fail (which a global tier's
+     *               plugins weigh)
+     */
+    public ModelPool(PoolConfig config, Function<RecentFailures, SchedulingPolicy> policy, List<Endpoint> endpoints,
+            InFlightRequests inFlight, NanoClock clock) {
         this.config = Objects.requireNonNull(config);
-        this.policy = Objects.requireNonNull(policy);
         this.inFlight = Objects.requireNonNull(inFlight);
         this.clock = clock;
         this.endpoints = List.copyOf(endpoints);
         this.outliers = new OutlierDetector(config.name(), config.outlierDetection(), () -> this.endpoints.size(),
                 clock);
-        policy.recentFailures(outliers);
+        this.policy = Objects.requireNonNull(policy.apply(outliers));
         this.retryBudget = new RetryBudget(config.failover(), clock);
         this.flowControl = new FlowControl(this, config.flowControl(), clock);
     }

@@ -10,6 +10,8 @@ import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.PendingPick;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
+import io.inferencegateway.domain.RequestListener;
+import io.inferencegateway.domain.Scheduling;
 
 /**
  * Where one request is being served: the endpoint its pool's policy chose, and the endpoints tried
@@ -43,8 +45,16 @@ public final class Placement {
         if (candidates.isEmpty()) {
             throw GatewayError.noEndpoint(pool.name());
         }
+        return place(pool, request, pool.policy().begin(request, pool.outliers().admitted(candidates), 0));
+    }
+
+    /**
+     * Picks the endpoint for a request on the scheduling its admission began (the same snapshot), and counts it in
+     * flight there.
+     */
+    public static Placement place(ModelPool pool, InferenceRequest request, Scheduling scheduling) {
         pool.retryBudget().request();
-        return new Placement(pool, request, pool.policy().decide(request, pool.outliers().admitted(candidates)));
+        return new Placement(pool, request, scheduling.pick());
     }
 
     public Endpoint endpoint() {
@@ -83,7 +93,7 @@ public final class Placement {
         left = pool.outliers().lastRequestServed(pool.outliers().admitted(left));
         PendingPick next;
         try {
-            next = pool.policy().decide(request, left);
+            next = pool.policy().begin(request, left, 0).pick();
         } catch (GatewayError e) { // at a global tier: none of those left may serve this request (its residency)
             return null;
         }
@@ -106,6 +116,11 @@ public final class Placement {
         if (pick != null) {
             pick.commit();
         }
+    }
+
+    /** Who of the pool's policy learns how the request fared (docs/architecture.md, the request's lifecycle). */
+    public RequestListener lifecycle() {
+        return pool.policy().lifecycle();
     }
 
     /** How many endpoints were tried, the current one included. */

@@ -5,7 +5,7 @@ import java.time.Duration;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 
-/** Hears a pool's failovers, ejections and flow control (the gateway's meters and log, see observability/GatewayMeters.java). */
+/** Hears a pool's failovers, ejections and flow control (the gateway's meters and log, {@link PoolMeters}). */
 public interface PoolHealthListener {
 
     PoolHealthListener NONE = new PoolHealthListener() {

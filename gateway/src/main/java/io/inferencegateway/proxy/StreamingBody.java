@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.openai.OpenAiErrors;
@@ -86,6 +87,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     private volatile ChannelHandlerContext framed; // the encoder's context for a chunked response, else null
     private volatile boolean closeClientAtEnd;
     private volatile Consumer<RelayOutcome> onEnd = outcome -> { };
+    private IntConsumer onChunk = bytes -> { }; // set before the first chunk, used on the upstream event loop only
     private ResponseScanner scanner; // set before the first chunk, used on the upstream event loop only
     private boolean discarding; // likewise
     private ResponseModelRename modelRename; // likewise; null unless a model rewrite asks (docs/rollouts.md)
@@ -109,6 +111,11 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
     /** Called once, when the body ended one way or another. Set before {@link #attach}. */
     public void onEnd(Consumer<RelayOutcome> listener) {
         this.onEnd = listener;
+    }
+
+    /** Told the size of every chunk relayed, as it goes. Set before {@link #attach}. */
+    public void onChunk(IntConsumer listener) {
+        this.onChunk = listener;
     }
 
     /** Reads every chunk with {@code s} before it is relayed (and relays what it returns). Set before {@link #attach}. */
@@ -179,6 +186,7 @@ public final class StreamingBody implements ChunkedInput<HttpContent> {
             chunk.release();
             return;
         }
+        onChunk.accept(chunk.readableBytes());
         if (!writeDirect(chunk)) {
             enqueue(chunk);
         }

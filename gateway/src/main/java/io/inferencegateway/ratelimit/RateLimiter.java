@@ -5,20 +5,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 import io.inferencegateway.config.RateLimitConfig;
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
 import io.lettuce.core.resource.ClientResources;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,34 +30,25 @@ import org.slf4j.LoggerFactory;
  */
 public final class RateLimiter implements RequestListener, AutoCloseable {
 
+    /** Where a request's record keeps its reservation, from admission to its end, when {@link #ended} settles it. */
+    public static final RequestRecord.Key<Admission> RESERVATION = RequestRecord.Key.of("rate-limit reservation",
+            Admission.class);
+
     private static final Logger LOG = LoggerFactory.getLogger(RateLimiter.class);
 
-    private final MeterRegistry registry;
+    private final RateLimitMeters meters;
     private final Supplier<ClientResources> redis;
     private final AtomicBoolean storeUp = new AtomicBoolean(true);
-    private final Map<String, Counter> refusals = new ConcurrentHashMap<>();
-    private final Counter storeErrorsAdmitted;
-    private final Counter storeErrorsRefused;
     private volatile RateLimitConfig config;
     private volatile LimitStore store;
 
     /** @param redis the gateway's Lettuce threads, asked for only when the limits are counted on Redis */
-    public RateLimiter(RateLimitConfig config, MeterRegistry registry, Supplier<ClientResources> redis) {
-        this.registry = registry;
+    public RateLimiter(RateLimitConfig config, RateLimitMeters meters, Supplier<ClientResources> redis) {
+        this.meters = meters;
+        meters.storeUp(storeUp::get);
         this.redis = redis;
         this.config = config;
         this.store = newStore(config);
-        Gauge.builder("inference_gateway_rate_limit_store_up", storeUp, up -> up.get() ? 1 : 0)
-                .description("1 while the rate-limit store answers (always 1 for the in-memory store)")
-                .register(registry);
-        storeErrorsAdmitted = storeErrors("admitted");
-        storeErrorsRefused = storeErrors("refused");
-    }
-
-    private Counter storeErrors(String outcome) {
-        return Counter.builder("inference_gateway_rate_limit_store_errors_total")
-                .description("Requests the rate-limit store could not count, by what the fail mode did with them")
-                .tag("outcome", outcome).register(registry);
     }
 
     private LimitStore newStore(RateLimitConfig c) {
@@ -96,7 +83,7 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
     }
 
     /** What a request reserves: its prompt estimate and its completion budget. */
-    public long cost(InferenceRequest request) {
+    public long cost(ParsedBody request) {
         return (long) request.promptTokensEstimate()
                 + (request.maxTokens() >= 0 ? request.maxTokens() : config.defaultMaxTokens());
     }
@@ -106,27 +93,22 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
      * refused), or fails with a {@link GatewayError} when the store is unreachable and the limits fail closed.
      * The future may complete on the store's I/O thread.
      */
-    public CompletableFuture<Admission> admit(TenantConfig tenant, List<Scope> scopes, InferenceRequest request) {
+    public CompletableFuture<Admission> admit(TenantConfig tenant, List<Scope> scopes, ParsedBody request) {
         long cost = cost(request);
         RateLimitConfig c = config;
         return store.reserve(scopes, cost, c.window().toMillis()).handle((verdict, error) -> {
             if (error != null) {
                 storeDown(error);
+                meters.storeError(c.failOpen());
                 if (c.failOpen()) {
-                    storeErrorsAdmitted.increment();
                     return new Admission(scopes, null, 0);
                 }
-                storeErrorsRefused.increment();
                 throw GatewayError.rateLimitStoreUnavailable();
             }
             storeUp();
             Admission a = new Admission(scopes, verdict, cost);
             if (!verdict.admitted()) {
-                String limit = verdict.refused() == Verdict.Limit.REQUESTS ? "requests" : "tokens";
-                refusals.computeIfAbsent(tenant.name() + '\n' + limit, k -> Counter
-                        .builder("inference_gateway_rate_limited_total")
-                        .description("Requests refused with 429 by a tenant's limit")
-                        .tag("tenant", tenant.name()).tag("limit", limit).register(registry)).increment();
+                meters.refused(tenant.name(), verdict.refused() == Verdict.Limit.REQUESTS ? "requests" : "tokens");
             }
             return a;
         });
@@ -168,7 +150,8 @@ public final class RateLimiter implements RequestListener, AutoCloseable {
     /** Settles an admitted request: its real usage replaces its reservation. */
     @Override
     public void ended(RequestRecord record) {
-        if (!(record.admission() instanceof Admission a) || !a.settle()) {
+        Admission a = record.get(RESERVATION);
+        if (a == null || !a.settle()) {
             return;
         }
         long actual;

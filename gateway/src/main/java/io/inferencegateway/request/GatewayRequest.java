@@ -3,11 +3,11 @@ package io.inferencegateway.request;
 import io.inferencegateway.config.TenantConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
-import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.NanoClock;
-import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
+import io.inferencegateway.domain.Scheduling;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.Placement;
 import io.netty.buffer.ByteBuf;
@@ -18,8 +18,9 @@ import io.netty.util.ReferenceCountUtil;
 
 /**
  * One request through the gateway, made once at the edge and filled in by the route's steps in the order they run:
- * what the client sent, the {@link IngressRoute} its path and method name, the caller's tenant, the parsed body and
- * the pool that serves its model, its priority, its {@link Placement} on a pod, the headers its response carries, and
+ * what the client sent, the {@link IngressRoute} its path and method name, the caller's tenant, the parsed body, the
+ * model it is served as and the pool that serves it, the {@link InferenceRequest} its classification built at
+ * admission ({@link RequestClassification}), its {@link Placement} on a pod, the headers its response carries, and
  * the {@link RequestRecord} its listeners (meters, access log, tracer, fleet page, rate limiter) learn from.
  *
  * <p>It ends once, in {@link #end}, however it ended: relayed in full, refused before a pod, failed before the first
@@ -49,9 +50,13 @@ public final class GatewayRequest {
     private RequestRecord record;
     private RequestListener listener;
     private NanoClock clock;
-    private InferenceRequest parsed;
+    private ParsedBody parsed;
+    private String rewrittenTo; // the model a rewrite chose, or null
     private ModelPool pool;
+    private String adapter;
+    private InferenceRequest classified;
     private String responseModel; // what the response's model must name instead of the pod's, or null
+    private Scheduling scheduling; // begun by admission, until the pick takes it
     private Placement placement;
     private HttpHeaders responseHeaders;
     private boolean relaying;
@@ -129,20 +134,20 @@ public final class GatewayRequest {
         listener.started(record);
     }
 
-    /** The body was read. */
-    public void parsed(InferenceRequest request) {
-        this.parsed = request;
-        record.parsed(request, clock.nanoTime());
+    /** The body was read: what it says, which the steps before admission read. */
+    public void parsed(ParsedBody body) {
+        this.parsed = body;
+        record.parsed(body, clock.nanoTime());
     }
 
-    /** What the body asks for: model, stream, prompt (resolved to its adapter once a pool serves it). */
-    public InferenceRequest parsed() {
+    /** What the body says: model, stream, prompt, budget, session keys. */
+    public ParsedBody parsedBody() {
         return parsed;
     }
 
-    /** The model the body names. */
+    /** The model the request is for: the body's, or the target its model rewrite chose. */
     public String model() {
-        return parsed.model();
+        return rewrittenTo != null ? rewrittenTo : parsed.model();
     }
 
     /**
@@ -154,7 +159,7 @@ public final class GatewayRequest {
         ByteBuf previous = body;
         body = renamedBody;
         ReferenceCountUtil.safeRelease(previous);
-        parsed = parsed.withModel(target);
+        rewrittenTo = target;
         responseModel = asked;
         record.version(rewrite, target);
     }
@@ -164,18 +169,11 @@ public final class GatewayRequest {
         return responseModel;
     }
 
-    /** {@code pool} serves the request's model; {@code adapter} is the LoRA adapter it names, or null. */
-    public void servedBy(ModelPool servingPool, String adapter) {
+    /** {@code pool} serves the request's model; {@code loraAdapter} is the LoRA adapter it names, or null. */
+    public void servedBy(ModelPool servingPool, String loraAdapter) {
         this.pool = servingPool;
-        if (adapter != null) {
-            parsed = parsed.withAdapter(adapter);
-        }
+        this.adapter = loraAdapter;
         record.routedTo(servingPool.name(), servingPool.config().modelName());
-    }
-
-    /** The request belongs to conversation {@code key}, as its pool counts sessions (docs/sessions.md). */
-    public void inSession(String key) {
-        parsed = parsed.withSession(key);
     }
 
     /** The pool that serves the request's model, or null when none does. */
@@ -183,23 +181,50 @@ public final class GatewayRequest {
         return pool;
     }
 
-    /** The rate limiter's reservation, settled when the request ends. */
-    public void reserved(Object admission) {
-        record.admission(admission);
+    /** The LoRA adapter the request's model names in its pool, or null for the base model. */
+    public String adapter() {
+        return adapter;
     }
 
-    /** Flow control found the request's priority and latency targets (docs/slo.md). */
-    public void service(int priority, LatencyTargets targets) {
-        parsed = parsed.withService(priority, targets);
-        if (tenant != null) {
-            parsed = parsed.withResidency(tenant.residency());
+    /**
+     * The request was classified at admission as {@code request}, built once for everything after: flow control, the
+     * policy, the shadow copy, the record.
+     *
+     * @throws IllegalStateException when it was classified already
+     */
+    public void classified(InferenceRequest request) {
+        if (classified != null) {
+            throw new IllegalStateException("The request was classified already");
         }
-        record.service(priority, targets);
+        this.classified = request;
+        record.classified(request);
     }
+
+    /** The request as its classification built it, or null before. */
+    public InferenceRequest inference() {
+        return classified;
+    }
+
 
     /** Flow control let the request go, after {@code waitedNanos} in the pool's queue. */
     public void admitted(long waitedNanos) {
         record.admitted(waitedNanos);
+    }
+
+    /**
+     * Flow control let the request go at once, on {@code begun}: the scheduling its admission began, whose snapshot
+     * the pick uses ({@link #takeScheduling}); ended with the request should the request never reach the pick.
+     */
+    public void admitted(Scheduling begun) {
+        this.scheduling = begun;
+        record.admitted(0);
+    }
+
+    /** The scheduling admission began, handed to the pick (which ends it); null when there is none (any more). */
+    public Scheduling takeScheduling() {
+        Scheduling s = scheduling;
+        scheduling = null;
+        return s;
     }
 
     /** The request was placed on a pod, chosen in {@code pickNanos}; it counts in flight there until it ends. */
@@ -227,19 +252,35 @@ public final class GatewayRequest {
         return record;
     }
 
+    /** The model server's response headers arrived with {@code status}: the record, the listeners and learners hear. */
+    public void answered(int status) {
+        record.answered(status, clock.nanoTime());
+        listener.responseHeaders(record);
+        if (placement != null) {
+            placement.lifecycle().responseHeaders(record);
+        }
+    }
+
+    /** A chunk of {@code bytes} of the response's body is relayed to the client. */
+    public void chunk(int bytes) {
+        listener.chunk(record, bytes);
+        if (placement != null) {
+            placement.lifecycle().chunk(record, bytes);
+        }
+    }
+
     /**
-     * The first generated content passed: the record notes it and, for a streamed 200, the pod's latency prediction
-     * learns its time to first token at once, not when the stream ends (a pod that slowed down is seen sooner).
+     * The first generated content passed: the record notes it, and the listeners and the placing policy's learners
+     * hear of it at once, not when the stream ends (the latency predictor sees a pod that slowed down sooner).
      */
     public void firstToken() {
         if (record.firstTokenNanos() != 0) {
             return;
         }
-        long now = clock.nanoTime();
-        record.firstToken(now);
-        PickDecision d = record.decision();
-        if (d != null && d.prediction() != null && record.stream() && record.status() == 200) {
-            d.prediction().learnFirstToken(now);
+        record.firstToken(clock.nanoTime());
+        listener.firstToken(record);
+        if (placement != null) {
+            placement.lifecycle().firstToken(record);
         }
     }
 
@@ -302,19 +343,29 @@ public final class GatewayRequest {
         }
     }
 
-    /** The one ending: the pod's in-flight count back (and the pool's queue told), then the record ended. */
+    /**
+     * The one ending: a scheduling never picked ended, the pod's in-flight count back (and the pool's queue told), then
+     * the record ended, for the listeners and the placing policy's learners.
+     */
     private void end(RequestRecord.Ending how) {
         if (ended) {
             return;
         }
         ended = true;
         try {
+            Scheduling unpicked = takeScheduling();
+            if (unpicked != null) {
+                unpicked.close();
+            }
             if (placement != null) {
                 placement.finish();
             }
         } finally {
             if (record != null && record.end(how, clock.nanoTime())) {
                 listener.ended(record);
+                if (placement != null) {
+                    placement.lifecycle().ended(record);
+                }
             }
         }
     }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.inferencegateway.config.ModelRewriteConfig;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The model rewrites of the config ({@code spec.modelRewrites}, docs/rollouts.md) by their client-facing names: what
@@ -24,15 +23,15 @@ public final class ModelVersions {
 
     /**
      * The rewrites of a config, each keeping its callers in {@code sticky} (one table for the gateway's life, so that
-     * a reload keeps the conversations where they are) and counting its choices on {@code registry}.
+     * a reload keeps the conversations where they are) and counting its choices in {@code meters}.
      */
-    public static ModelVersions of(List<ModelRewriteConfig> rewrites, StickyVersions sticky, MeterRegistry registry) {
+    public static ModelVersions of(List<ModelRewriteConfig> rewrites, StickyVersions sticky, RolloutMeters meters) {
         if (rewrites.isEmpty()) {
             return NONE;
         }
         Map<String, VersionedModel> byName = new HashMap<>();
         for (ModelRewriteConfig r : rewrites) {
-            byName.put(r.name(), new VersionedModel(r, sticky, registry));
+            byName.put(r.name(), new VersionedModel(r, sticky, meters));
         }
         return new ModelVersions(byName);
     }

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -21,9 +20,6 @@ import io.inferencegateway.config.RolloutConfig;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
 import io.lettuce.core.resource.ClientResources;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The gateway's automatic canaries (docs/rollouts.md, "Automatic canary"): the candidates' shares the rewrites ask
@@ -38,17 +34,15 @@ public final class Rollouts implements RolloutWeights, RequestListener, AutoClos
 
     /** The most rollouts kept at once: far more than a config has; past it the one asked for least recently goes. */
     static final int MAX_ROLLOUTS = 1024;
-    private static final List<String> STATES = List.of("running", "paused", "aborted", "promoted", "rolled_back");
 
     private final Map<String, LiveRollout> live = new ConcurrentHashMap<>();
     private final Map<String, Long> joined = new ConcurrentHashMap<>();
-    private final Set<String> metered = ConcurrentHashMap.newKeySet();
     private final Map<URI, ProgressStore> stores = new ConcurrentHashMap<>();
     private final ProgressStore local = new LocalProgressStore();
     private final Function<URI, ProgressStore> redisStore;
     private final LongSupplier millis;
     private final boolean scheduled;
-    private final MeterRegistry registry;
+    private final RolloutMeters meters;
     private ScheduledExecutorService executor; // made when the first rollout joins
     private volatile boolean closed;
 
@@ -57,14 +51,14 @@ public final class Rollouts implements RolloutWeights, RequestListener, AutoClos
      *
      * @param redisTimeout how long a Redis call may take before the store counts as unreachable
      */
-    public Rollouts(MeterRegistry registry, Duration redisTimeout, Supplier<ClientResources> redisThreads) {
-        this(registry, url -> new RedisProgressStore(url, redisTimeout, redisThreads.get()), System::currentTimeMillis,
+    public Rollouts(RolloutMeters meters, Duration redisTimeout, Supplier<ClientResources> redisThreads) {
+        this(meters, url -> new RedisProgressStore(url, redisTimeout, redisThreads.get()), System::currentTimeMillis,
                 true);
     }
 
     /** @param scheduled false: nothing runs by itself, the caller runs the analyses with {@link #analyse()} */
-    Rollouts(MeterRegistry registry, Function<URI, ProgressStore> redisStore, LongSupplier millis, boolean scheduled) {
-        this.registry = registry;
+    Rollouts(RolloutMeters meters, Function<URI, ProgressStore> redisStore, LongSupplier millis, boolean scheduled) {
+        this.meters = meters;
         this.redisStore = redisStore;
         this.millis = millis;
         this.scheduled = scheduled;
@@ -122,7 +116,7 @@ public final class Rollouts implements RolloutWeights, RequestListener, AutoClos
                 : stores.computeIfAbsent(rollout.redisUrl(), redisStore);
         LiveRollout next = new LiveRollout(rollout, store, rollout.redisUrl() != null, this);
         live.put(name, next);
-        meter(name);
+        meters.joined(name, this);
         CompletableFuture<Void> first = next.tick(millis.getAsLong()); // loads its progress at once
         if (scheduled) {
             if (executor == null) {
@@ -158,34 +152,11 @@ public final class Rollouts implements RolloutWeights, RequestListener, AutoClos
     }
 
     void transitioned(String name, String to) {
-        Counter.builder("inference_gateway_rollout_transitions_total")
-                .description("Transitions of a rollout: to the next step, promoted, rolled_back, paused, aborted or "
-                        + "resumed; counted by the replica that made it")
-                .tag("rollout", name).tag("to", to).register(registry).increment();
+        meters.transitioned(name, to);
     }
 
-    private void meter(String name) {
-        if (!metered.add(name)) {
-            return;
-        }
-        Gauge.builder("inference_gateway_rollout_weight", this, r -> r.read(name, l -> (double) l.percent()))
-                .description("The candidate's share of the rollout's traffic, in percent")
-                .tag("rollout", name).register(registry);
-        Gauge.builder("inference_gateway_rollout_step", this, r -> r.read(name, l -> {
-                    Progress p = l.progress();
-                    return p == null ? Double.NaN : p.step() + 1.0;
-                }))
-                .description("The rollout's current step, from 1").tag("rollout", name).register(registry);
-        for (String state : STATES) {
-            Gauge.builder("inference_gateway_rollout_state", this,
-                            r -> r.read(name, l -> l.stateLabel().equals(state) ? 1.0 : 0.0))
-                    .description("1 for the state the rollout is in: running, paused, aborted, promoted or "
-                            + "rolled_back")
-                    .tag("rollout", name).tag("state", state).register(registry);
-        }
-    }
-
-    private double read(String name, java.util.function.ToDoubleFunction<LiveRollout> f) {
+    /** {@code f} of the live run named {@code name}, NaN when there is none (the rollout meters' gauges read it). */
+    double read(String name, java.util.function.ToDoubleFunction<LiveRollout> f) {
         LiveRollout l = live.get(name);
         return l == null ? Double.NaN : f.applyAsDouble(l);
     }

@@ -7,9 +7,8 @@ import java.util.function.Function;
 
 import io.inferencegateway.config.ModelRewriteConfig;
 import io.inferencegateway.config.RolloutConfig;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * One model rewrite as the request path uses it: picks the target of a request that asked for the rewrite's name
@@ -31,14 +30,14 @@ public final class VersionedModel {
     private final StickyVersions sticky;
     private final MatchingRule[] rules;
 
-    VersionedModel(ModelRewriteConfig config, StickyVersions sticky, MeterRegistry registry) {
+    VersionedModel(ModelRewriteConfig config, StickyVersions sticky, RolloutMeters meters) {
         this.config = config;
         this.sticky = sticky;
         List<ModelRewriteConfig.RewriteRuleConfig> list = config.rules();
         this.rules = new MatchingRule[list.size()];
         for (int k = 0; k < rules.length; k++) {
             boolean rolled = k == rules.length - 1 && config.rollout() != null;
-            rules[k] = new MatchingRule(list.get(k), rolled ? config.rollout() : null, config.name(), registry);
+            rules[k] = new MatchingRule(list.get(k), rolled ? config.rollout() : null, config.name(), meters);
         }
     }
 
@@ -54,7 +53,7 @@ public final class VersionedModel {
      * @param tenant  the caller's tenant, or null while auth is off
      * @param weights where each rollout stands
      */
-    public String choose(InferenceRequest request, Function<String, String> header, String tenant,
+    public String choose(ParsedBody request, Function<String, String> header, String tenant,
             RolloutWeights weights) {
         int k = 0;
         while (!rules[k].holds(header)) {
@@ -83,7 +82,7 @@ public final class VersionedModel {
     }
 
     /** What keeps the caller on one target, as the rewrite's stickiness says; null: nothing. */
-    String stickyKey(InferenceRequest request, Function<String, String> header, String tenant) {
+    String stickyKey(ParsedBody request, Function<String, String> header, String tenant) {
         switch (config.stickiness()) {
             case SESSION -> {
                 if (request.promptCacheKey() != null) {
@@ -133,7 +132,7 @@ public final class VersionedModel {
         private final Counter[] counters;
         private final RolloutConfig rollout; // null, or the rollout whose baseline is models[0], candidate the last
 
-        MatchingRule(ModelRewriteConfig.RewriteRuleConfig rule, RolloutConfig rollout, String rewrite, MeterRegistry registry) {
+        MatchingRule(ModelRewriteConfig.RewriteRuleConfig rule, RolloutConfig rollout, String rewrite, RolloutMeters meters) {
             this.matches = rule.matches();
             this.rollout = rollout;
             List<ModelRewriteConfig.WeightedVersion> targets = rule.targets();
@@ -148,9 +147,7 @@ public final class VersionedModel {
             for (int i = 0; i < n; i++) {
                 models[i] = targets.get(i).model();
                 weights[i] = targets.get(i).weight();
-                counters[i] = Counter.builder("inference_gateway_version_requests")
-                        .description("Requests a model rewrite sent to each of its targets")
-                        .tag("rewrite", rewrite).tag("target", models[i]).register(registry);
+                counters[i] = meters.versionRequests(rewrite, models[i]);
             }
         }
 

@@ -36,7 +36,6 @@ import io.inferencegateway.rollout.RolloutWeights;
 import io.inferencegateway.rollout.Rollouts;
 import io.inferencegateway.rollout.StickyVersions;
 import io.inferencegateway.scheduling.SchedulingPolicies;
-import io.inferencegateway.scheduling.latency.LatencyLearning;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.scheduling.prefix.RedisPrefixSharing;
@@ -52,11 +51,8 @@ import io.inferencegateway.shadow.ShadowTraffic;
 import io.inferencegateway.observability.AccessLog;
 import io.inferencegateway.observability.CapacitySummary;
 import io.inferencegateway.observability.FleetView;
-import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.observability.LiveState;
-import io.inferencegateway.observability.RequestListeners;
-import io.inferencegateway.observability.RequestMeters;
-import io.inferencegateway.observability.TargetMeters;
+import io.inferencegateway.domain.RequestListeners;
 import io.inferencegateway.tracing.RequestTracer;
 
 /**
@@ -73,7 +69,6 @@ public final class Gateway implements AutoCloseable {
     private final MeterRegistry meterRegistry;
     private final GatewayMeters meters;
     private final RequestListeners requestListeners;
-    private final RequestMeters requestMeters; // null when spec.observability.requestMetrics is off
     private final FleetView fleetView;
     private final CapacitySummary capacitySummary;
     private final RequestTracer tracer; // null unless spec.observability.tracing names an endpoint
@@ -124,12 +119,11 @@ public final class Gateway implements AutoCloseable {
         this.requestListeners = new RequestListeners();
         this.meterRegistry = meterRegistry;
         LiveState live = new LiveState(this::pools, metrics, inFlight, clock);
-        this.meters = new GatewayMeters(meterRegistry, live);
-        if (config.observability().requestMetrics()) {
-            requestMeters = new RequestMeters(meterRegistry);
-            requestListeners.add(requestMeters);
-        } else {
-            requestMeters = null;
+        this.meters = new GatewayMeters(meterRegistry, config.observability().requestMetrics(), this::pools, metrics,
+                inFlight, clock, () -> this.config.global());
+        if (meters.requests() != null) {
+            requestListeners.add(meters.requests());
+            requestListeners.add(meters.scheduler()); // its picks
         }
         if (config.observability().accessLog()) {
             requestListeners.add(new AccessLog());
@@ -137,19 +131,18 @@ public final class Gateway implements AutoCloseable {
         this.config = config;
         applySecrets(config);
         this.targetTls = targetTls(config.global());
-        this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meterRegistry) : null;
-        this.rateLimiter = new RateLimiter(config.rateLimits(), meterRegistry, redisResources::get);
+        this.authenticator = config.auth().enabled() ? new Authenticator(config.auth(), meters.auth()) : null;
+        this.rateLimiter = new RateLimiter(config.rateLimits(), meters.rateLimits(), redisResources::get);
         requestListeners.add(rateLimiter);
-        requestListeners.add(new LatencyLearning());
-        requestListeners.add(new TargetMeters(meterRegistry, () -> this.config.global()));
-        this.rollouts = new Rollouts(meterRegistry, config.rateLimits().redisTimeout(), redisResources::get);
+        requestListeners.add(meters.targets());
+        this.rollouts = new Rollouts(meters.rollouts(), config.rateLimits().redisTimeout(), redisResources::get);
         this.rolloutWeights = rollouts;
         requestListeners.add(rollouts);
         this.pools = buildPools(config);
-        this.shadowTraffic = new ShadowTraffic(this::pools, clock, meterRegistry);
+        this.shadowTraffic = new ShadowTraffic(this::pools, clock, meters.shadow());
         this.stickyVersions = new StickyVersions(StickyVersions.DEFAULT_CAPACITY, StickyVersions.DEFAULT_IDLE, clock);
-        this.modelVersions = ModelVersions.of(config.modelRewrites(), stickyVersions, meterRegistry);
-        this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters);
+        this.modelVersions = ModelVersions.of(config.modelRewrites(), stickyVersions, meters.rollouts());
+        this.scraper = new MetricsScraper(this::pools, metrics, inFlight, clock, meters.scrapes());
         scraper.authorization(this::clusterAuthorization);
         scraper.targetTls(this::targetTls);
         discovery.attach(pools);
@@ -187,15 +180,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     private ModelPool newPool(PoolConfig p) {
-        ModelPool pool = new ModelPool(p, SchedulingPolicies.create(p, metricsOf(p), inFlight, clock, meters,
-                prefixSharing(p), predictors.computeIfAbsent(predictorKey(p), k -> new LatencyPredictor(p.name()))),
-                p.endpoints(), inFlight, clock);
+        LatencyPredictor predictor = predictors.computeIfAbsent(predictorKey(p), k -> new LatencyPredictor(p.name()));
+        ModelPool pool = new ModelPool(p, failures -> SchedulingPolicies.create(p, metricsOf(p), inFlight, clock,
+                meters.scheduler(), prefixSharing(p), predictor, failures), p.endpoints(), inFlight, clock);
         meters.registerPool(pool);
         pool.secrets(secrets);
-        if (requestMeters != null) {
-            requestMeters.endpointsChanged(pool); // a rebuilt pool may have lost pods
-            pool.onEndpointsChanged(requestMeters::endpointsChanged);
-        }
         return pool;
     }
 
@@ -220,7 +209,7 @@ public final class Gateway implements AutoCloseable {
             return PrefixSharing.NONE;
         }
         return prefixSharings.computeIfAbsent(p.replicas().redisUrl(),
-                u -> new RedisPrefixSharing(u, redisResources.get(), meterRegistry)).forPool(p.name());
+                u -> new RedisPrefixSharing(u, redisResources.get(), meters.prefixSharing())).forPool(p.name());
     }
 
     /**
@@ -275,7 +264,7 @@ public final class Gateway implements AutoCloseable {
         predictors.keySet().retainAll(next.pools().stream().map(Gateway::predictorKey).toList());
         if (!next.auth().equals(config.auth())) {
             Authenticator previous = authenticator;
-            authenticator = next.auth().enabled() ? new Authenticator(next.auth(), meterRegistry) : null;
+            authenticator = next.auth().enabled() ? new Authenticator(next.auth(), meters.auth()) : null;
             if (previous != null) {
                 previous.close();
             }
@@ -284,7 +273,7 @@ public final class Gateway implements AutoCloseable {
         targetTls = nextTls;
         discovery.attach(after); // before the swap, so that no request sees a discovered pool empty
         pools = after;
-        modelVersions = ModelVersions.of(next.modelRewrites(), stickyVersions, meterRegistry);
+        modelVersions = ModelVersions.of(next.modelRewrites(), stickyVersions, meters.rollouts());
         for (ModelPool old : before.pools()) {
             ModelPool successor = after.pool(old.name());
             if (successor != old) { // its waiting requests move to the pool that replaces it
@@ -421,7 +410,7 @@ public final class Gateway implements AutoCloseable {
         return meterRegistry;
     }
 
-    /** The gateway's own meters (scheduler, pools, pods, scrapes); read by the tests of their meters. */
+    /** Every subsystem's meters, bound to {@link #meterRegistry()}. */
     public GatewayMeters meters() {
         return meters;
     }

@@ -5,15 +5,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
-import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.PickDecision;
-import io.inferencegateway.domain.SchedulingPolicy;
 
 /**
  * Baseline {@code least-request}: the endpoint with the fewest requests in flight through this gateway.
  * Ties go round the candidates so that an idle pool is not served by its first pod only.
  */
-public final class LeastRequestPolicy implements SchedulingPolicy {
+public final class LeastRequestPolicy extends BlindPolicy {
 
     private final InFlightRequests inFlight;
     private final AtomicInteger offset = new AtomicInteger();
@@ -23,7 +21,7 @@ public final class LeastRequestPolicy implements SchedulingPolicy {
     }
 
     @Override
-    public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
+    PickDecision choose(List<Endpoint> candidates) {
         int n = candidates.size();
         int start = Math.floorMod(offset.getAndIncrement(), n);
         Endpoint best = null;
@@ -37,11 +35,5 @@ public final class LeastRequestPolicy implements SchedulingPolicy {
             }
         }
         return PickDecision.byPolicy(best, n);
-    }
-
-    /** Blind to the prompt. */
-    @Override
-    public int promptChars() {
-        return 0;
     }
 }

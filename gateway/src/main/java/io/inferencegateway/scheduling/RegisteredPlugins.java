@@ -9,7 +9,9 @@ import io.inferencegateway.config.PluginCatalog;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.InvalidPluginException;
 import io.inferencegateway.scheduling.framework.Picker;
+import io.inferencegateway.scheduling.framework.PluginContext;
 import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.ProfileHandler;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.plugins.BuiltInPlugins;
 
@@ -45,6 +47,9 @@ public final class RegisteredPlugins implements PluginCatalog {
         if (t.role() == Picker.class) {
             return Role.PICKER;
         }
+        if (t.role() == ProfileHandler.class) {
+            return Role.PROFILE_HANDLER;
+        }
         throw new IllegalStateException("plugin type " + type + " has no known role");
     }
 
@@ -55,7 +60,7 @@ public final class RegisteredPlugins implements PluginCatalog {
             throw new IllegalArgumentException("unknown plugin type " + type);
         }
         try {
-            t.create(path, parameters, NO_DRAWS);
+            t.create(path, parameters, PluginContext.forChecking(NO_DRAWS));
         } catch (InvalidPluginException e) {
             throw new InvalidConfigException(e.getMessage());
         }

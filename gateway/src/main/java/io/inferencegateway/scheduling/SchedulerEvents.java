@@ -2,7 +2,7 @@ package io.inferencegateway.scheduling;
 
 /**
  * What the GPU-aware scheduler tells the outside world (a metrics registry, say). Camel-free on purpose:
- * the gateway adapts it to its own metrics (observability/GatewayMeters.java). Called on the request path, so an
+ * the gateway counts it in {@link SchedulerMeters}. Called on the request path, so an
  * implementation must not block and should not allocate per call.
  */
 @FunctionalInterface

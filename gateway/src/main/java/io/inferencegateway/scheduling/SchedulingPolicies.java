@@ -6,6 +6,7 @@ import java.util.random.RandomGenerator;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.RecentFailures;
 import io.inferencegateway.metrics.MetricsView;
 import io.inferencegateway.domain.SchedulingPolicy;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
@@ -43,12 +44,19 @@ public final class SchedulingPolicies {
     /** @param predictor the pool's latency predictor, which the GPU-aware policy predicts with and teaches */
     public static SchedulingPolicy create(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
             NanoClock clock, SchedulerEvents events, PrefixSharing sharing, LatencyPredictor predictor) {
+        return create(pool, metrics, inFlight, clock, events, sharing, predictor, RecentFailures.NONE);
+    }
+
+    /** @param failures what the pool's outlier detection saw fail lately, which a global tier's plugins weigh */
+    public static SchedulingPolicy create(PoolConfig pool, MetricsView metrics, InFlightRequests inFlight,
+            NanoClock clock, SchedulerEvents events, PrefixSharing sharing, LatencyPredictor predictor,
+            RecentFailures failures) {
         return switch (pool.policy()) {
             case ROUND_ROBIN -> new RoundRobinPolicy();
             case LEAST_REQUEST -> new LeastRequestPolicy(inFlight);
             case RANDOM -> new RandomPolicy();
-            case GPU_AWARE -> GpuAwarePolicy.forPool(pool, metrics, inFlight, clock, events, THREAD_LOCAL_RANDOM,
-                    sharing, predictor);
+            case GPU_AWARE -> PluginPolicy.forPool(pool, metrics, inFlight, clock, events, THREAD_LOCAL_RANDOM,
+                    sharing, predictor, failures);
         };
     }
 }

@@ -4,18 +4,21 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * The shadow copies' meters, per primary pool and candidate (both from the config, so their series are few): how each
  * copy ended, what status the candidate answered, its time to first token and to its end, its tokens. Named so that
  * they read beside the primary's {@code inference_objective_request_ttft_seconds} and
- * {@code inference_objective_request_duration_seconds}.
+ * {@code inference_objective_request_duration_seconds}. And the copies of each pool in flight.
  */
-final class ShadowMeters {
+public final class ShadowMeters implements MeterBinder {
 
     /** How a sampled copy ended; each is counted once. */
     enum ShadowOutcome {
@@ -36,11 +39,19 @@ final class ShadowMeters {
     private static final Duration[] DURATION_BUCKETS = seconds(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
             60, 120, 300, 600);
 
-    private final MeterRegistry registry;
     private final ConcurrentHashMap<String, Pair> pairs = new ConcurrentHashMap<>();
+    private volatile MeterRegistry registry;
 
-    ShadowMeters(MeterRegistry registry) {
+    @Override
+    public void bindTo(MeterRegistry registry) {
         this.registry = registry;
+    }
+
+    /** The gauge of {@code pool}'s copies in flight, reading {@code count}; once per pool, when its first copy goes. */
+    void inFlight(String pool, AtomicInteger count) {
+        Gauge.builder("inference_gateway_shadow_in_flight", count, AtomicInteger::get)
+                .description("Shadow copies of a pool's requests in flight on this gateway")
+                .tags("pool", pool).register(registry);
     }
 
     /** The meters of copies from {@code pool} to {@code candidate}. */

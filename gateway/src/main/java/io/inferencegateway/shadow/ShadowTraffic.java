@@ -16,6 +16,7 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PendingPick;
+import io.inferencegateway.domain.Scheduling;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.openai.ModelRename;
 import io.inferencegateway.openai.StreamUsage;
@@ -24,8 +25,6 @@ import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.proxy.UpstreamClient;
 import io.inferencegateway.proxy.UpstreamRequests;
 import io.inferencegateway.proxy.UpstreamTls;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -53,16 +52,14 @@ public final class ShadowTraffic {
 
     private final Supplier<ModelPools> pools;
     private final NanoClock clock;
-    private final MeterRegistry registry;
     private final ShadowMeters meters;
     // copies in flight per primary pool, by name: bounded by the pools ever configured; a reload keeps the count
     private final ConcurrentHashMap<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
 
-    public ShadowTraffic(Supplier<ModelPools> pools, NanoClock clock, MeterRegistry registry) {
+    public ShadowTraffic(Supplier<ModelPools> pools, NanoClock clock, ShadowMeters meters) {
         this.pools = pools;
         this.clock = clock;
-        this.registry = registry;
-        this.meters = new ShadowMeters(registry);
+        this.meters = meters;
     }
 
     /**
@@ -106,21 +103,27 @@ public final class ShadowTraffic {
                 dropped(copy, m, ShadowMeters.ShadowOutcome.FAILED, "the candidate's pool has no pod");
                 return;
             }
-            if (pool.flowControl().queued() > 0 || pool.policy().saturated(candidates)) {
+            InferenceRequest request = copy.request().toBuilder().model(s.model()).adapter(target.adapter())
+                    .priority(Priority.SHEDDABLE).targets(LatencyTargets.NONE).build();
+            Scheduling scheduling = pool.flowControl().queued() > 0 ? null
+                    : pool.policy().begin(request, candidates, 0);
+            if (scheduling == null || scheduling.saturated()) {
+                if (scheduling != null) {
+                    scheduling.close();
+                }
                 dropped(copy, m, ShadowMeters.ShadowOutcome.DROPPED_SATURATED, "the candidate's pool is full");
                 return;
             }
             AtomicInteger budget = budget(copy.pool().name());
             if (budget.incrementAndGet() > s.maxInFlight()) {
                 budget.decrementAndGet();
+                scheduling.close();
                 dropped(copy, m, ShadowMeters.ShadowOutcome.DROPPED_BUDGET, "maxInFlight copies in flight");
                 return;
             }
-            InferenceRequest request = copy.request().withModel(s.model(), target.adapter())
-                    .withService(Priority.SHEDDABLE, LatencyTargets.NONE);
             PendingPick pick;
             try {
-                pick = pool.policy().decide(request, candidates);
+                pick = scheduling.pick(); // on the snapshot that found room
             } catch (GatewayError e) {
                 budget.decrementAndGet();
                 dropped(copy, m, ShadowMeters.ShadowOutcome.FAILED, e.getMessage());
@@ -157,9 +160,7 @@ public final class ShadowTraffic {
         }
         return inFlight.computeIfAbsent(pool, p -> {
             AtomicInteger count = new AtomicInteger();
-            Gauge.builder("inference_gateway_shadow_in_flight", count, AtomicInteger::get)
-                    .description("Shadow copies of a pool's requests in flight on this gateway")
-                    .tags("pool", p).register(registry);
+            meters.inFlight(p, count);
             return count;
         });
     }

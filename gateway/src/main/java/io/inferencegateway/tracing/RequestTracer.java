@@ -32,6 +32,8 @@ public final class RequestTracer implements RequestListener, AutoCloseable {
 
     static final String INSTRUMENTATION_SCOPE = "io.inferencegateway";
     private static final AttributeKey<String> SERVICE_NAME = AttributeKey.stringKey("service.name");
+    /** Where a request's record keeps its trace. */
+    private static final RequestRecord.Key<TracedRequest> TRACE = RequestRecord.Key.of("trace", TracedRequest.class);
 
     private final SdkTracerProvider provider;
     private final Tracer tracer;
@@ -73,7 +75,7 @@ public final class RequestTracer implements RequestListener, AutoCloseable {
 
     @Override
     public void started(RequestRecord record) {
-        record.tracing(TracedRequest.begin(tracer, record));
+        record.put(TRACE, TracedRequest.begin(tracer, record));
     }
 
     @Override
@@ -88,11 +90,11 @@ public final class RequestTracer implements RequestListener, AutoCloseable {
 
     /** The record's trace; begun here if {@link #started} was not called. */
     private TracedRequest traceOf(RequestRecord record) {
-        if (record.tracing() instanceof TracedRequest trace) {
-            return trace;
+        TracedRequest trace = record.get(TRACE);
+        if (trace == null) {
+            trace = TracedRequest.begin(tracer, record);
+            record.put(TRACE, trace);
         }
-        TracedRequest trace = TracedRequest.begin(tracer, record);
-        record.tracing(trace);
         return trace;
     }
 

@@ -34,7 +34,7 @@ import static java.util.concurrent.TimeUnit.NANOSECONDS;
 import java.util.List;
 import java.util.Locale;
 
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
@@ -48,8 +48,9 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 
 /**
- * The spans of one request while it runs: the root server span, and the upstream span of the current attempt. Lives
- * in the record's {@link RequestRecord#tracing()} slot; touched only on the request's event loop, like the record.
+ * The spans of one request while it runs: the root server span, and the upstream span of the current attempt. Kept
+ * on the record under the tracer's own key ({@link RequestRecord#get}); touched only on the request's event loop,
+ * like the record.
  */
 final class TracedRequest {
 
@@ -99,7 +100,7 @@ final class TracedRequest {
         }
         parseRecorded = true;
         Span parse = child("parse", record, record.startNanos()).startSpan();
-        InferenceRequest request = record.request();
+        ParsedBody request = record.request();
         if (request != null) {
             parse.setAttribute(GEN_AI_REQUEST_MODEL, request.model());
             root.setAttribute(GEN_AI_REQUEST_MODEL, request.model());

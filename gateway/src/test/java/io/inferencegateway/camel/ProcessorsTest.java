@@ -17,8 +17,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.ParsedBody;
+import io.inferencegateway.domain.Priority;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.pool.Placement;
@@ -77,7 +78,7 @@ class ProcessorsTest {
     }
 
     /** An exchange whose request was parsed as {@code parsed}. */
-    Exchange parsed(InferenceRequest parsed) {
+    Exchange parsed(ParsedBody parsed) {
         Exchange e = exchange("application/json", "");
         GatewayRequest request = GatewayExchange.request(e);
         request.route(IngressRoute.of("inference"));
@@ -95,7 +96,7 @@ class ProcessorsTest {
         String body = "{\"model\":\"sql\",\"prompt\":\"p\"}";
         Exchange e = exchange("application/json; charset=utf-8", body);
         parse().process(e);
-        assertThat(GatewayExchange.request(e).parsed().model()).isEqualTo("sql");
+        assertThat(GatewayExchange.request(e).parsedBody().model()).isEqualTo("sql");
         assertThat(GatewayExchange.request(e).body().readableBytes()).as("body left whole").isEqualTo(body.length());
         assertThat(started).hasSize(1).allSatisfy(r -> assertThat(r.request().model()).isEqualTo("sql"));
     }
@@ -109,16 +110,16 @@ class ProcessorsTest {
 
     @Test
     void adapterNameResolvesToItsBaseModelsPoolAndMarksTheAdapter() {
-        Exchange e = parsed(new InferenceRequest("sql", null, "p", 1, false));
+        Exchange e = parsed(ParsedBody.builder("sql").promptText("p").promptTokensEstimate(1).build());
         new ResolveModelPool(gateway::pools).process(e);
         assertThat(GatewayExchange.request(e).pool().name()).isEqualTo("llama");
-        assertThat(GatewayExchange.request(e).parsed().adapter()).isEqualTo("sql");
+        assertThat(GatewayExchange.request(e).adapter()).isEqualTo("sql");
         assertThat(new ModelServed().matches(e)).isTrue();
     }
 
     @Test
     void unknownModelLeavesThePoolUnset() {
-        Exchange e = parsed(new InferenceRequest("gpt-9", null, "", 0, false));
+        Exchange e = parsed(ParsedBody.builder("gpt-9").build());
         new ResolveModelPool(gateway::pools).process(e);
         assertThat(GatewayExchange.request(e).pool()).isNull();
         assertThat(new ModelServed().matches(e)).isFalse();
@@ -126,8 +127,9 @@ class ProcessorsTest {
 
     @Test
     void pickerPlacesTheRequestAndAnswersItsPodsUpstreamEndpoint() {
-        Exchange e = parsed(new InferenceRequest("llama", null, "p", 7, false));
+        Exchange e = parsed(ParsedBody.builder("llama").promptText("p").promptTokensEstimate(7).build());
         new ResolveModelPool(gateway::pools).process(e);
+        new ClassifyRequest().process(e);
         EndpointPicker picker = new EndpointPicker();
         String uri = picker.evaluate(e, String.class);
         Placement placement = GatewayExchange.request(e).placement();
@@ -142,10 +144,11 @@ class ProcessorsTest {
 
     @Test
     void pickerAnswersThePodTheQueuePlacedTheRequestOnOnceAndForAll() {
-        Exchange e = parsed(new InferenceRequest("llama", null, "p", 7, false));
+        Exchange e = parsed(ParsedBody.builder("llama").promptText("p").promptTokensEstimate(7).build());
         new ResolveModelPool(gateway::pools).process(e);
+        new ClassifyRequest().process(e);
         GatewayRequest request = GatewayExchange.request(e);
-        Placement queued = Placement.choose(request.pool(), request.parsed());
+        Placement queued = Placement.choose(request.pool(), request.inference());
         request.placed(queued, 0);
         EndpointPicker picker = new EndpointPicker();
 
@@ -155,6 +158,38 @@ class ProcessorsTest {
         assertThat(request.placement()).isSameAs(queued);
         assertThat(gateway.inFlight().total()).isEqualTo(1);
         request.exchangeEnded();
+    }
+
+    @Test
+    void classifyBuildsTheRequestOnceAndAdmitLetsItGoWhileThePoolHasRoom() {
+        Exchange e = parsed(ParsedBody.builder("sql").promptText("p").promptTokensEstimate(1).build());
+        GatewayRequest request = GatewayExchange.request(e);
+        request.headers().set("x-gateway-priority", "critical");
+        new ResolveModelPool(gateway::pools).process(e);
+
+        new ClassifyRequest().process(e);
+        assertThat(request.inference().adapter()).isEqualTo("sql");
+        assertThat(request.inference().priority()).isEqualTo(Priority.CRITICAL);
+        assertThat(request.record().priority()).isEqualTo(Priority.CRITICAL);
+        assertThatThrownBy(() -> new ClassifyRequest().process(e)).as("once")
+                .isInstanceOf(IllegalStateException.class);
+
+        List<Boolean> done = new ArrayList<>();
+        assertThat(new AdmitRequest().process(e, done::add)).as("a round-robin pool never waits").isTrue();
+        assertThat(done).containsExactly(true);
+        assertThat(e.getException()).isNull();
+        assertThat(request.record().queueNanos()).isZero();
+    }
+
+    @Test
+    void classifyRefusesABadHeaderWithA400() {
+        Exchange e = parsed(ParsedBody.builder("llama").build());
+        GatewayExchange.request(e).headers().set("x-slo-ttft-ms", "soon");
+        new ResolveModelPool(gateway::pools).process(e);
+
+        assertThatThrownBy(() -> new ClassifyRequest().process(e)).isInstanceOfSatisfying(GatewayError.class,
+                g -> assertThat(g.reason()).isEqualTo(GatewayError.Reason.INVALID_REQUEST));
+        assertThat(GatewayExchange.request(e).inference()).isNull();
     }
 
     @Test

@@ -579,10 +579,10 @@ class ConfigLoaderTest {
     @Test
     void didYouMeanSuggestsOnlyCloseNames() {
         java.util.List<Object> known = java.util.List.of("modelName", "name", "routeTimeout");
-        assertThat(ConfigLoader.closest("MODELNAME", known)).isEqualTo("modelName");
-        assertThat(ConfigLoader.closest("nmae", known)).as("two edits").isEqualTo("name");
-        assertThat(ConfigLoader.closest("model", known)).as("four edits").isNull();
-        assertThat(ConfigLoader.editDistance("kitten", "sitting")).isEqualTo(3);
-        assertThat(ConfigLoader.editDistance("", "abc")).isEqualTo(3);
+        assertThat(ConfigChecks.closest("MODELNAME", known)).isEqualTo("modelName");
+        assertThat(ConfigChecks.closest("nmae", known)).as("two edits").isEqualTo("name");
+        assertThat(ConfigChecks.closest("model", known)).as("four edits").isNull();
+        assertThat(ConfigChecks.editDistance("kitten", "sitting")).isEqualTo(3);
+        assertThat(ConfigChecks.editDistance("", "abc")).isEqualTo(3);
     }
 }

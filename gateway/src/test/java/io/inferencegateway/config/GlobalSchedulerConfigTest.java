@@ -94,12 +94,6 @@ class GlobalSchedulerConfigTest {
                         "    - {modelName: llama, endpoints: [\"h:1\"], weights: {regionProximity: 1}}\n",
                         "spec.schedulers[0].weights.regionProximity is a weight for a pool of clusters and providers "
                                 + "(spec.global); a pool of pods takes queue, kvCache"),
-                Arguments.of("the plugin form without a residency filter", """
-                            - modelName: llama
-                              plugins:
-                                - {type: cost-scorer}
-                        """, "spec.schedulers[0].plugins must use a residency-filter on a pool of clusters and "
-                                + "providers"),
                 Arguments.of("a global plugin's parameter out of range", """
                             - modelName: llama
                               plugins:

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.config.RolloutConfig;
 import io.inferencegateway.config.RolloutConfig.RolloutState;
 import io.inferencegateway.domain.Endpoint;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.simulator.FleetOptions;
 import io.inferencegateway.simulator.SimulatedFleet;
@@ -255,7 +255,7 @@ class FleetPageChromiumTest {
     /** A streamed request {@code version} served with its first token after {@code ttftMillis}. */
     static RequestRecord servedRecord(String version, long ttftMillis) {
         RequestRecord r = new RequestRecord(0, 0, "POST", "/v1/chat/completions", "chat", null, null);
-        r.parsed(new InferenceRequest("chat", null, "hi", 1, true), 0);
+        r.parsed(ParsedBody.builder("chat").promptText("hi").promptTokensEstimate(1).stream(true).build(), 0);
         r.version("chat", version);
         r.answered(200, 1_000_000);
         r.firstToken(ttftMillis * 1_000_000);

@@ -153,9 +153,9 @@ class MetricsScrapeRouteTest {
 
     /** Queues a request in the saturated pool; {@code heard} gets how its wait ends. */
     private void queue(ModelPool pool, Queue<String> heard) {
-        InferenceRequest request = new InferenceRequest("m", null, "hi", 1, false);
-        assertThat(pool.flowControl().admitNow(request)).as("saturated: it waits").isFalse();
-        pool.flowControl().enqueue(request, null, new FlowControl.Waiter() {
+        InferenceRequest request = InferenceRequest.builder("m").promptText("hi").promptTokensEstimate(1).build();
+        assertThat(pool.flowControl().admit(request)).as("saturated: it waits").isNull();
+        pool.flowControl().enqueue(request, new FlowControl.Waiter() {
             @Override
             public void bound(Placement placement, long pickNanos) {
                 heard.add("bound to " + placement.endpoint());

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.inferencegateway.testing.ScriptedPolicy;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.Policy;
 import io.inferencegateway.config.PoolConfig;
@@ -341,20 +342,11 @@ class MetricsScraperTest {
                   schedulers:
                     - {name: queued, modelName: m, endpoints: ["%s"], flowControl: {enabled: true}}
                 """.formatted(a.endpoint())).pools().get(0);
-        ModelPool pool = new ModelPool(config, new SchedulingPolicy() {
-            @Override
-            public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
-                return PickDecision.byPolicy(candidates.get(0), candidates.size());
-            }
-
-            @Override
-            public boolean saturated(List<Endpoint> candidates) {
-                return saturated.get();
-            }
-        }, config.endpoints());
+        ModelPool pool = new ModelPool(config, ScriptedPolicy.first().saturatedWhen(candidates -> saturated.get()),
+                config.endpoints());
         usePools(pool);
         List<String> heard = new CopyOnWriteArrayList<>();
-        pool.flowControl().enqueue(new InferenceRequest("m", null, "hi", 1, false), null,
+        pool.flowControl().enqueue(InferenceRequest.builder("m").promptText("hi").promptTokensEstimate(1).build(),
                 new FlowControl.Waiter() {
                     @Override
                     public void bound(Placement placement, long pickNanos) {

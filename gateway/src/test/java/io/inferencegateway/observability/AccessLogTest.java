@@ -14,6 +14,7 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.domain.LatencyTargets;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestRecord;
@@ -28,9 +29,9 @@ class AccessLogTest {
     static RequestRecord targetedAndPredicted(long tpotMs) {
         long now = 1_000_000_000L;
         RequestRecord r = new RequestRecord(now, 0, "POST", "/v1/chat/completions", "chat", null, null);
-        r.parsed(new InferenceRequest("m", null, "hi", 1, true), now);
+        r.parsed(ParsedBody.builder("m").promptText("hi").promptTokensEstimate(1).stream(true).build(), now);
         r.routedTo("llama", "m");
-        r.service(1, new LatencyTargets(200, 30));
+        r.classified(InferenceRequest.builder("m").priority(1).targets(new LatencyTargets(200, 30)).build());
         r.admitted(0);
         r.picked(new PickDecision(A, PickReason.LATENCY_TARGET, 0, 2,
                 new LatencyPrediction(A, 120.4, 24.6, 10, true, now, new double[9], null)), 5_000);
@@ -60,7 +61,7 @@ class AccessLogTest {
     void theNewFieldsComeLastAndAreNullWithoutTargetsOrPrediction() throws Exception {
         long now = 1_000_000_000L;
         RequestRecord r = new RequestRecord(now, 0, "POST", "/v1/chat/completions", "chat", null, null);
-        r.parsed(new InferenceRequest("m", null, "hi", 1, false), now);
+        r.parsed(ParsedBody.builder("m").promptText("hi").promptTokensEstimate(1).build(), now);
         r.routedTo("llama", "m");
         r.picked(new PickDecision(A, PickReason.POLICY, 0, 2), 5_000);
         r.answered(200, now + 1_000_000L);

@@ -19,6 +19,7 @@ import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestRecord;
@@ -174,7 +175,7 @@ class FleetViewTest {
     @Test
     void aPlainResponsesTtftIsItsWholeTimeAndABrokenStreamHasNone() {
         RequestRecord plain = new RequestRecord(now.get(), 1_700_000_000_000L, "POST", "/v1/completions", "text_completion", null, null);
-        plain.parsed(new InferenceRequest(MODEL, null, "hello", 2, false), now.get());
+        plain.parsed(ParsedBody.builder(MODEL).promptText("hello").promptTokensEstimate(2).build(), now.get());
         plain.routedTo("llama", MODEL);
         pick(plain, A, PickReason.LEAST_LOADED);
         plain.answered(200, now.get() + 30 * MS);
@@ -256,10 +257,12 @@ class FleetViewTest {
     }
 
     @Test
-    void fallbackIsTheGpuAwarePolicysStateAndNullForALoadBlindOne() {
+    void fallbackIsThePluginPolicysStateAndNullForALoadBlindOne() {
         assertThat(pool("llama").policy()).isEqualTo("gpu-aware");
         assertThat(pool("llama").fallback()).isFalse();
-        decideNow(gateway.pools().pool("llama").policy(), new InferenceRequest(MODEL, null, "hi", 1, false), List.of(A, B)).endpoint();
+        decideNow(gateway.pools().pool("llama").policy(),
+                InferenceRequest.builder(MODEL).promptText("hi").promptTokensEstimate(1).build(), List.of(A, B))
+                .endpoint();
         assertThat(pool("llama").fallback()).as("no pod was ever scraped").isTrue();
         assertThat(pool("small").policy()).isEqualTo("round-robin");
         assertThat(pool("small").fallback()).isNull();
@@ -356,7 +359,7 @@ class FleetViewTest {
 
         RequestRecord r = new RequestRecord(now.get(), 1_700_000_000_000L, "POST", "/v1/chat/completions", "chat",
                 null, null);
-        r.parsed(new InferenceRequest(MODEL, null, "hello", 2, false), now.get());
+        r.parsed(ParsedBody.builder(MODEL).promptText("hello").promptTokensEstimate(2).build(), now.get());
         r.routedTo("global", MODEL);
         r.picked(new PickDecision(vendor, PickReason.OVERFLOW, 0, 3), 20_000);
         view.picked(r);
@@ -413,7 +416,7 @@ class FleetViewTest {
     void serveTargeted(int priority, long ttftMs) {
         long start = now.get();
         RequestRecord r = record(MODEL);
-        r.service(priority, new LatencyTargets(200, 0));
+        r.classified(InferenceRequest.builder(MODEL).priority(priority).targets(new LatencyTargets(200, 0)).build());
         r.admitted(0);
         pick(r, A, PickReason.LATENCY_TARGET);
         r.answered(200, start + MS);
@@ -426,7 +429,7 @@ class FleetViewTest {
 
     RequestRecord record(String model) {
         RequestRecord r = new RequestRecord(now.get(), 1_700_000_000_000L, "POST", "/v1/chat/completions", "chat", null, null);
-        r.parsed(new InferenceRequest(model, model.equals("sql") ? "sql" : null, "hello", 2, true), now.get());
+        r.parsed(ParsedBody.builder(model).promptText("hello").promptTokensEstimate(2).stream(true).build(), now.get());
         if (!model.equals("unknown-model")) {
             r.routedTo("llama", MODEL);
         }

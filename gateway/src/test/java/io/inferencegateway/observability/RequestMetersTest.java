@@ -8,14 +8,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import io.inferencegateway.domain.RequestListeners;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.runtime.Gateway;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
+import io.inferencegateway.domain.Priority;
 import io.inferencegateway.domain.RequestRecord;
 import io.inferencegateway.pool.ModelPool;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -43,7 +46,7 @@ class RequestMetersTest {
         RequestListeners listeners = gateway.requestListeners();
         RequestRecord r = new RequestRecord(now[0], 0, "POST", "/v1/chat/completions", "chat", null, null);
         listeners.started(r);
-        r.parsed(new InferenceRequest("m", null, "hi", 1, true), now[0]);
+        r.parsed(ParsedBody.builder("m").promptText("hi").promptTokensEstimate(1).stream(true).build(), now[0]);
         r.routedTo("llama", "m");
         r.picked(new PickDecision(pod, PickReason.LEAST_LOADED, 0, 2), 5_000);
         listeners.picked(r);
@@ -116,9 +119,9 @@ class RequestMetersTest {
         RequestListeners listeners = gateway.requestListeners();
         RequestRecord r = new RequestRecord(now[0], 0, "POST", "/v1/chat/completions", "chat", null, null);
         listeners.started(r);
-        r.parsed(new InferenceRequest("m", null, "hi", 1, stream), now[0]);
+        r.parsed(ParsedBody.builder("m").promptText("hi").promptTokensEstimate(1).stream(stream).build(), now[0]);
         r.routedTo("llama", "m");
-        r.service(priority, new LatencyTargets(200, 30));
+        r.classified(InferenceRequest.builder("m").priority(priority).targets(new LatencyTargets(200, 30)).build());
         if (status == 0) { // refused at once: never admitted
             r.failed(GatewayError.Reason.OVERLOADED, 429);
             r.end(RequestRecord.Ending.REFUSED, now[0] += 1_000_000L);

@@ -20,7 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.netty.buffer.Unpooled;
 
 /**
@@ -48,7 +48,7 @@ class InferenceRequestParserFuzzTest {
 
     @FuzzTest(maxDuration = "3m")
     void readsWhatJacksonReads(byte[] body) {
-        InferenceRequest whole = parse(body, Integer.MAX_VALUE);
+        ParsedBody whole = parse(body, Integer.MAX_VALUE);
         if (!isUtf8(body)) {
             // whether Jackson checks a field name's UTF-8 depends on its settings and on the names it read before (seen
             // here: the tree read a bad name that the parser refused); and a value skipped unread is not decoded
@@ -76,7 +76,7 @@ class InferenceRequestParserFuzzTest {
         assertThat(whole.promptCacheKey()).isEqualTo(textOrNull(tree.get("prompt_cache_key")));
         assertThat(whole.user()).isEqualTo(textOrNull(tree.get("user")));
         for (int bound : BOUNDS) {
-            InferenceRequest bounded = parse(body, bound);
+            ParsedBody bounded = parse(body, bound);
             assertThat(bounded).as("bounded to %d", bound).isNotNull();
             String text = whole.promptText();
             assertThat(bounded.promptText()).as("bounded to %d", bound)
@@ -98,7 +98,7 @@ class InferenceRequestParserFuzzTest {
     private static String lastRefusal;
 
     /** The parser's reading, or null when it refused the body; no other exception may escape. */
-    private static InferenceRequest parse(byte[] body, int promptChars) {
+    private static ParsedBody parse(byte[] body, int promptChars) {
         try {
             return InferenceRequestParser.parse(Unpooled.wrappedBuffer(body), promptChars);
         } catch (GatewayError refused) {

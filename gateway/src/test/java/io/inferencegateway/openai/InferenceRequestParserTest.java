@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
@@ -50,12 +50,11 @@ class InferenceRequestParserTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("requests")
     void readsModelStreamAndPrompt(String scenario, String json, String prompt, boolean stream) {
-        InferenceRequest r = parse(json);
+        ParsedBody r = parse(json);
         assertThat(r.model()).isEqualTo("m");
         assertThat(r.promptText()).isEqualTo(prompt);
         assertThat(r.stream()).isEqualTo(stream);
         assertThat(r.promptTokensEstimate()).isEqualTo((prompt.length() + 3) / 4);
-        assertThat(r.adapter()).isNull();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -71,7 +70,7 @@ class InferenceRequestParserTest {
     @MethodSource("nestedValuesWhereScalarsGo")
     void anObjectOrArrayWhereAScalarGoesIsSkippedWhole(String scenario, String json) {
         // found by InferenceRequestParserFuzzTest: the nested value's fields were read as the request's own
-        InferenceRequest r = parse(json);
+        ParsedBody r = parse(json);
         assertThat(r.model()).isEqualTo("m");
         assertThat(r.stream()).isFalse();
         assertThat(r.maxTokens()).isEqualTo(-1);
@@ -88,11 +87,10 @@ class InferenceRequestParserTest {
 
     @Test
     void readsTheKeysThatNameAConversation() {
-        InferenceRequest r = parse("{\"model\":\"m\",\"prompt_cache_key\":\"conv-7\",\"user\":\"alice\",\"prompt\":\"p\"}");
+        ParsedBody r = parse("{\"model\":\"m\",\"prompt_cache_key\":\"conv-7\",\"user\":\"alice\",\"prompt\":\"p\"}");
         assertThat(r.promptCacheKey()).isEqualTo("conv-7");
         assertThat(r.user()).isEqualTo("alice");
-        assertThat(r.session()).as("which key counts is the pool's to say").isNull();
-        InferenceRequest none = parse("{\"model\":\"m\",\"prompt_cache_key\":7,\"user\":{\"id\":\"alice\"}}");
+        ParsedBody none = parse("{\"model\":\"m\",\"prompt_cache_key\":7,\"user\":{\"id\":\"alice\"}}");
         assertThat(none.promptCacheKey()).isNull();
         assertThat(none.user()).isNull();
     }
@@ -202,7 +200,7 @@ class InferenceRequestParserTest {
                     Arrays.copyOfRange(bytes, cut1, cut2), Arrays.copyOfRange(bytes, cut2, bytes.length));
             assertThat(InferenceRequestParser.parse(body.duplicate()).promptText()).isEqualTo(expected);
             for (int limit : new int[] {0, 1, 11, 12, 13, 100, 4095, 4096, 4097, 16_384, expected.length()}) {
-                InferenceRequest bounded = InferenceRequestParser.parse(body.duplicate(), limit);
+                ParsedBody bounded = InferenceRequestParser.parse(body.duplicate(), limit);
                 assertThat(bounded.promptText()).as("limit %d", limit)
                         .isEqualTo(expected.substring(0, Math.min(limit, expected.length())));
             }
@@ -212,8 +210,8 @@ class InferenceRequestParserTest {
     @Test
     void theTokenEstimateCountsWhatWasNotDecoded() {
         String prompt = "word ".repeat(40_000);
-        InferenceRequest whole = parse("{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"stream\":true}");
-        InferenceRequest bounded = InferenceRequestParser.parse(
+        ParsedBody whole = parse("{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"stream\":true}");
+        ParsedBody bounded = InferenceRequestParser.parse(
                 Unpooled.wrappedBuffer(("{\"model\":\"m\",\"prompt\":\"" + prompt + "\",\"stream\":true}")
                         .getBytes(StandardCharsets.UTF_8)), 16_384);
         assertThat(bounded.promptText()).isEqualTo(prompt.substring(0, 16_384));
@@ -255,7 +253,7 @@ class InferenceRequestParserTest {
         String json = "{\"prompt\":\"" + prompt + "\",\"stream\":true,\"model\":\"m\",\"max_tokens\":7}";
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         for (int limit : new int[] {0, 16_384}) {
-            InferenceRequest r = InferenceRequestParser.parse(Unpooled.wrappedBuffer(bytes), limit);
+            ParsedBody r = InferenceRequestParser.parse(Unpooled.wrappedBuffer(bytes), limit);
             assertThat(r.model()).isEqualTo("m");
             assertThat(r.stream()).isTrue();
             assertThat(r.maxTokens()).isEqualTo(7);
@@ -281,7 +279,7 @@ class InferenceRequestParserTest {
         String json = "{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\""
                 + image + "\",\"detail\":\"low\"}},{\"type\":\"text\",\"text\":\"what is this?\"}]}],"
                 + "\"user\":\"" + "u".repeat(20_000) + "\",\"model\":\"m\"}";
-        InferenceRequest r = parse(json);
+        ParsedBody r = parse(json);
         assertThat(r.model()).isEqualTo("m");
         assertThat(r.promptText()).isEqualTo("<|user|>\nwhat is this?\n");
         for (String broken : new String[] {json.replace("iVBORw0KGgoiVBORw0KGgo\"", "iVBORw0KGgo\u0001iVBORw0KGgo\""),
@@ -292,7 +290,7 @@ class InferenceRequestParserTest {
         }
     }
 
-    private static InferenceRequest parse(String json) {
+    private static ParsedBody parse(String json) {
         return InferenceRequestParser.parse(Unpooled.wrappedBuffer(json.getBytes(StandardCharsets.UTF_8)));
     }
 }

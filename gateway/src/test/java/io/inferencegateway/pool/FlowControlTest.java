@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.inferencegateway.testing.ScriptedPolicy;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.FlowControlConfig;
@@ -18,9 +19,10 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
-import io.inferencegateway.domain.LatencyPrediction;
+import io.inferencegateway.domain.AdmissionDecision;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickDecision;
+import io.inferencegateway.domain.Scheduling;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.domain.SchedulingPolicy;
 
@@ -39,28 +41,43 @@ class FlowControlTest {
     final List<String> heard = new ArrayList<>();
     final List<Placement> placed = new ArrayList<>();
 
-    /** Room while some pod has nothing in flight; picks the first such pod. */
-    final SchedulingPolicy oneSlotPods = new SchedulingPolicy() {
-        @Override
-        public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
-            return PickDecision.byPolicy(candidates.stream().filter(e -> inFlight.inFlight(e) == 0).findFirst()
-                    .orElse(candidates.get(0)), candidates.size());
-        }
-
-        @Override
-        public boolean saturated(List<Endpoint> candidates) {
-            return candidates.stream().allMatch(e -> inFlight.inFlight(e) > 0);
-        }
-
-        @Override
-        public LatencyPrediction bestPrediction(InferenceRequest request, List<Endpoint> candidates) {
-            Double ttft = predictedTtft.get();
-            return ttft == null ? null
-                    : new LatencyPrediction(candidates.get(0), ttft, 10, 64, true, now.get(), new double[0], null);
-        }
-    };
     /** What the policy predicts for the best pod's first token, in ms; null: it does not predict (yet). */
     final AtomicReference<Double> predictedTtft = new AtomicReference<>();
+    /** The time each request's scheduling was told it had waited, by the request's prompt. */
+    final Map<String, Long> waitedMillis = new java.util.HashMap<>();
+
+    /**
+     * Room while some pod has nothing in flight; picks the first such pod. Its admission is the latency admitter's
+     * rule on the scripted best prediction (scheduling/plugins/LatencyAdmitter.java, tested there): refuse a sheddable
+     * request predicted late, admit at once one above standard predicted in time.
+     */
+    final SchedulingPolicy oneSlotPods = new SchedulingPolicy() {
+        final SchedulingPolicy scripted = ScriptedPolicy.picking((request, candidates) -> PickDecision.byPolicy(
+                candidates.stream().filter(e -> inFlight.inFlight(e) == 0).findFirst().orElse(candidates.get(0)),
+                candidates.size()))
+                .saturatedWhen(candidates -> candidates.stream().allMatch(e -> inFlight.inFlight(e) > 0))
+                .admitting((request, candidates) -> {
+                    Double ttft = predictedTtft.get();
+                    long target = request.targets().ttftMillis();
+                    if (ttft == null || target == 0) {
+                        return AdmissionDecision.PASS;
+                    }
+                    boolean meets = ttft <= target;
+                    if (Priority.sheddable(request.priority()) && !meets) {
+                        return AdmissionDecision.refuse(GatewayError.Dropped.SLO_UNATTAINABLE, "best predicted on "
+                                + candidates.get(0) + ": first token in " + Math.round(ttft) + " ms, target " + target
+                                + " ms");
+                    }
+                    return request.priority() > Priority.STANDARD && meets ? AdmissionDecision.ADMIT
+                            : AdmissionDecision.PASS;
+                });
+
+        @Override
+        public Scheduling begin(InferenceRequest request, List<Endpoint> candidates, long waitedNanos) {
+            waitedMillis.put(request.promptText(), waitedNanos / 1_000_000);
+            return scripted.begin(request, candidates, waitedNanos);
+        }
+    };
 
     ModelPool pool(FlowControlConfig flow, List<Endpoint> endpoints) {
         PoolConfig config = PoolConfig.builder("m").name("p").loraAdapters(List.of("adapter-a")).endpoints(endpoints)
@@ -76,19 +93,21 @@ class FlowControlTest {
     final ModelPool pool = pool(queue(100), List.of(A, B));
 
     static InferenceRequest request(String name) {
-        return new InferenceRequest("m", null, name, 1, true);
+        return InferenceRequest.builder("m").promptText(name).promptTokensEstimate(1).stream(true).build();
     }
 
     /** Places the request or queues it; returns its ticket when it waits. */
     FlowControl.Ticket send(ModelPool p, String name, int priority, String key) {
-        InferenceRequest request = request(name).withService(priority, LatencyTargets.NONE);
-        if (p.flowControl().admitNow(request)) {
-            Placement now = Placement.choose(p, request(name));
+        InferenceRequest request = request(name).toBuilder().priority(priority).targets(LatencyTargets.NONE)
+                .fairnessKey(key).build();
+        Scheduling admitted = p.flowControl().admit(request);
+        if (admitted != null) {
+            Placement now = Placement.place(p, request(name), admitted);
             placed.add(now);
             heard.add(name + " placed on " + now.endpoint());
             return null;
         }
-        return p.flowControl().enqueue(request, key, new FlowControl.Waiter() {
+        return p.flowControl().enqueue(request, new FlowControl.Waiter() {
             @Override
             public void bound(Placement placement, long pickNanos) {
                 placed.add(placement);
@@ -296,17 +315,19 @@ class FlowControlTest {
     static final LatencyTargets CHAT = new LatencyTargets(500, 0);
 
     FlowControl.Ticket send(String name, int priority, LatencyTargets targets) {
-        InferenceRequest request = request(name).withService(priority, targets);
-        if (pool.flowControl().admitNow(request)) {
-            placed.add(Placement.choose(pool, request));
+        InferenceRequest request = request(name).toBuilder().priority(priority).targets(targets).build();
+        Scheduling admitted = pool.flowControl().admit(request);
+        if (admitted != null) {
+            placed.add(Placement.place(pool, request, admitted));
             heard.add(name + " placed");
             return null;
         }
-        return pool.flowControl().enqueue(request, null, new FlowControl.Waiter() {
+        return pool.flowControl().enqueue(request, new FlowControl.Waiter() {
             @Override
             public void bound(Placement placement, long pickNanos) {
                 placed.add(placement);
-                heard.add(name + " bound with " + placement.request().targets().ttftMillis() + " ms left");
+                long left = Math.max(1, placement.request().targets().ttftMillis() - waitedMillis.get(name));
+                heard.add(name + " bound with " + left + " ms left");
             }
 
             @Override

@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import io.inferencegateway.testing.ScriptedPolicy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
@@ -30,9 +31,7 @@ class PlacementTest {
     final List<String> events = new ArrayList<>();
 
     /** Picks the first candidate; says when it decides and when each decision is committed. */
-    final SchedulingPolicy policy = new SchedulingPolicy() {
-        @Override
-        public PendingPick decide(InferenceRequest request, List<Endpoint> candidates) {
+    final SchedulingPolicy policy = ScriptedPolicy.picking((request, candidates) -> {
             PickDecision d = PickDecision.byPolicy(candidates.get(0), candidates.size());
             events.add("decided " + d.endpoint());
             return new PendingPick() {
@@ -46,14 +45,14 @@ class PlacementTest {
                     events.add("committed " + d.endpoint() + ", in flight " + inFlight.inFlight(d.endpoint()));
                 }
             };
-        }
-    };
+        });
 
     final ModelPool pool = new ModelPool(PoolConfig.builder("m").name("p").endpoints(List.of(A, B))
             .routeTimeout(Duration.ofSeconds(30)).build(), policy, List.of(A, B), inFlight, NanoClock.SYSTEM);
 
     Placement placement() {
-        return Placement.choose(pool, new InferenceRequest("m", null, "prompt", 1, false));
+        return Placement.choose(pool,
+                InferenceRequest.builder("m").promptText("prompt").promptTokensEstimate(1).build());
     }
 
     @Test
@@ -95,7 +94,8 @@ class PlacementTest {
                 .routeTimeout(Duration.ofSeconds(30)).build(), policy, List.of(A, B, c), inFlight, NanoClock.SYSTEM);
         three.outliers().success(B);
         three.outliers().failure(B); // B answered another request 503 a moment ago; the policy would pick it first
-        Placement p = Placement.choose(three, new InferenceRequest("m", null, "prompt", 1, false));
+        Placement p = Placement.choose(three,
+                InferenceRequest.builder("m").promptText("prompt").promptTokensEstimate(1).build());
         assertThat(p.failover()).isEqualTo(c);
         three.outliers().failure(c);
         assertThat(p.failover()).as("one whose last request failed is still tried when no other is left").isEqualTo(B);

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.inferencegateway.testing.ScriptedPolicy;
 import io.inferencegateway.config.FlowControlConfig;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.domain.Endpoint;
@@ -20,6 +21,7 @@ import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.RequestListener;
 import io.inferencegateway.domain.RequestRecord;
@@ -41,20 +43,13 @@ class GatewayRequestTest {
 
     static final Endpoint POD = Endpoint.parse("10.0.0.1:8000");
     static final Object RESERVATION = new Object();
+    /** Where the rate limiter keeps its reservation on the record (ratelimit/RateLimiter.RESERVATION). */
+    static final RequestRecord.Key<Object> RESERVED = RequestRecord.Key.of("reservation", Object.class);
 
     final InFlightRequests inFlight = new InFlightRequests();
     /** One request at a time per pod: a second one waits in the pool's queue. */
-    final SchedulingPolicy oneSlot = new SchedulingPolicy() {
-        @Override
-        public PickDecision decide(InferenceRequest request, List<Endpoint> candidates) {
-            return PickDecision.byPolicy(candidates.get(0), candidates.size());
-        }
-
-        @Override
-        public boolean saturated(List<Endpoint> candidates) {
-            return candidates.stream().allMatch(e -> inFlight.inFlight(e) > 0);
-        }
-    };
+    final SchedulingPolicy oneSlot = ScriptedPolicy.first()
+            .saturatedWhen(candidates -> candidates.stream().allMatch(e -> inFlight.inFlight(e) > 0));
     final ModelPool pool = new ModelPool(poolConfig(), oneSlot, List.of(POD), inFlight, NanoClock.SYSTEM);
     final List<RequestRecord> ended = new ArrayList<>();
     final List<String> waiter = new ArrayList<>();
@@ -77,23 +72,28 @@ class GatewayRequestTest {
                 .build();
     }
 
-    /** The steps of the inference route up to the pick: recorded, parsed, served by the pool, reserved, admitted. */
+    /**
+     * The steps of the inference route up to the pick: recorded, parsed, served by the pool, reserved, classified,
+     * admitted.
+     */
     void upToThePick() {
         request.route(IngressRoute.of("inference"));
         request.startRecord(listener, NanoClock.SYSTEM);
-        request.parsed(new InferenceRequest("m", null, "hi", 1, true));
+        request.parsed(ParsedBody.builder("m").promptText("hi").promptTokensEstimate(1).stream(true).build());
         request.servedBy(pool, null);
-        request.reserved(RESERVATION);
+        request.record().put(RESERVED, RESERVATION);
+        RequestClassification.builtIn().classify(request);
         request.admitted(0);
     }
 
     /** Up to the pick, placed on the pod; a second request then waits behind it in the pool's queue. */
     void placed() {
         upToThePick();
-        request.placed(Placement.choose(pool, request.parsed()), 1_000);
-        InferenceRequest second = new InferenceRequest("m", null, "next", 1, true);
-        assertThat(pool.flowControl().admitNow(second)).as("the pod is full").isFalse();
-        pool.flowControl().enqueue(second, null,
+        request.placed(Placement.choose(pool, request.inference()), 1_000);
+        InferenceRequest second = InferenceRequest.builder("m").promptText("next").promptTokensEstimate(1).stream(true)
+                .build();
+        assertThat(pool.flowControl().admit(second)).as("the pod is full").isNull();
+        pool.flowControl().enqueue(second,
                 new FlowControl.Waiter() {
                     @Override
                     public void bound(Placement placement, long pickNanos) {
@@ -196,7 +196,7 @@ class GatewayRequestTest {
             assertThat(r.endNanos()).isPositive();
         });
         if (request.pool() != null) {
-            assertThat(ended.get(0).admission()).as("the reservation rides to the rate limiter").isSameAs(RESERVATION);
+            assertThat(ended.get(0).get(RESERVED)).as("the reservation rides to the rate limiter").isSameAs(RESERVATION);
         }
         if (request.placement() != null) {
             assertThat(waiter).as("the pool's queue let the request behind it go").containsExactly("bound");

@@ -53,8 +53,8 @@ class RedisRolloutTest {
     }
 
     Rollouts gateway(MeterRegistry registry) {
-        return new Rollouts(registry, url -> new RedisProgressStore(url, Duration.ofSeconds(2), threads.get()),
-                clock::get, false);
+        return new Rollouts(RolloutTraffic.meters(registry),
+                url -> new RedisProgressStore(url, Duration.ofSeconds(2), threads.get()), clock::get, false);
     }
 
     /** A gateway that has joined the rollout and read its progress. */

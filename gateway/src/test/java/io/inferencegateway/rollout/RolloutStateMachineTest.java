@@ -28,7 +28,7 @@ class RolloutStateMachineTest {
 
     final AtomicLong clock = new AtomicLong(1_000_000);
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    final Rollouts rollouts = new Rollouts(registry, url -> {
+    final Rollouts rollouts = new Rollouts(RolloutTraffic.meters(registry), url -> {
         throw new AssertionError("no Redis here");
     }, clock::get, false);
     final RolloutConfig running = rollout(RolloutState.RUNNING, null);

@@ -6,8 +6,9 @@ import java.util.List;
 
 import io.inferencegateway.config.RolloutConfig;
 import io.inferencegateway.domain.GatewayError;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.RequestRecord;
+import io.micrometer.core.instrument.MeterRegistry;
 
 /** Rollout configs and the ended requests of their versions, as the request path reports them. */
 final class RolloutTraffic {
@@ -16,6 +17,13 @@ final class RolloutTraffic {
     static final String CANDIDATE = "chat-v2";
 
     private RolloutTraffic() {
+    }
+
+    /** Rollout meters bound to {@code registry}, as the gateway binds its own. */
+    static RolloutMeters meters(MeterRegistry registry) {
+        RolloutMeters meters = new RolloutMeters();
+        meters.bindTo(registry);
+        return meters;
     }
 
     /** 10 % for a minute, 50 % for a minute, then 100; 20 samples a side, every other margin the default. */
@@ -61,7 +69,7 @@ final class RolloutTraffic {
 
     private static RequestRecord record(String version, boolean stream) {
         RequestRecord r = new RequestRecord(0, 0, "POST", "/v1/chat/completions", "chat", null, null);
-        r.parsed(new InferenceRequest("chat", null, "hi", 1, stream), 0);
+        r.parsed(ParsedBody.builder("chat").promptText("hi").promptTokensEstimate(1).stream(stream).build(), 0);
         r.version("chat", version);
         return r;
     }

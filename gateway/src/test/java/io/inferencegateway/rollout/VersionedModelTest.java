@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.ModelRewriteConfig;
-import io.inferencegateway.domain.InferenceRequest;
-import io.inferencegateway.observability.GatewayMeters;
+import io.inferencegateway.domain.ParsedBody;
+import io.inferencegateway.domain.ParsedBodyBuilder;
+import io.inferencegateway.runtime.GatewayMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /** How a model rewrite picks a request's version: by weight, sticky, one way when a share grows (docs/rollouts.md). */
@@ -29,6 +30,7 @@ class VersionedModelTest {
     private final StickyVersions sticky = new StickyVersions(StickyVersions.DEFAULT_CAPACITY,
             StickyVersions.DEFAULT_IDLE, now::get);
     private final MeterRegistry registry = GatewayMeters.newRegistry();
+    private final RolloutMeters meters = RolloutTraffic.meters(registry);
 
     private VersionedModel rewrite(String rewrites) throws Exception {
         List<ModelRewriteConfig> config = ConfigLoader.parse("""
@@ -42,14 +44,18 @@ class VersionedModelTest {
                     - {name: three, modelName: v3, endpoints: ['h:3']}
                   modelRewrites:
                 """ + rewrites).modelRewrites();
-        return ModelVersions.of(config, sticky, registry).rewrite(config.get(0).name());
+        return ModelVersions.of(config, sticky, meters).rewrite(config.get(0).name());
     }
 
-    private static InferenceRequest session(String key) {
-        return new InferenceRequest("chat", null, "hi", 1, false).withSessionKeys(key, null);
+    private static ParsedBody session(String key) {
+        return anonymous().promptCacheKey(key).build();
     }
 
-    private static final InferenceRequest ANONYMOUS = new InferenceRequest("chat", null, "hi", 1, false);
+    private static ParsedBodyBuilder anonymous() {
+        return ParsedBody.builder("chat").promptText("hi").promptTokensEstimate(1);
+    }
+
+    private static final ParsedBody ANONYMOUS = anonymous().build();
 
     private static RolloutWeights at(int percent) {
         return r -> percent;
@@ -94,10 +100,10 @@ class VersionedModelTest {
                     - name: chat
                       rules: [{targets: [{model: v1, weight: 50}, {model: v2, weight: 50}]}]
                 """);
-        InferenceRequest both = ANONYMOUS.withSessionKeys("cache-key", "end-user");
+        ParsedBody both = anonymous().promptCacheKey("cache-key").user("end-user").build();
 
         assertThat(chat.stickyKey(both, name -> "from-header", "acme")).isEqualTo("cache-key");
-        assertThat(chat.stickyKey(ANONYMOUS.withSessionKeys(null, "end-user"), name -> "from-header", "acme"))
+        assertThat(chat.stickyKey(anonymous().user("end-user").build(), name -> "from-header", "acme"))
                 .isEqualTo("end-user");
         assertThat(chat.stickyKey(ANONYMOUS, name -> name.equals("x-session-id") ? "from-header" : null, "acme"))
                 .isEqualTo("from-header");
@@ -145,7 +151,7 @@ class VersionedModelTest {
         // no table: the hash alone decides, as on a replica that never saw these callers
         for (int percent : new int[] {1, 5, 25, 50, 100}) {
             StickyVersions fresh = new StickyVersions(StickyVersions.DEFAULT_CAPACITY, Duration.ofHours(1), now::get);
-            VersionedModel onReplica = ModelVersions.of(List.of(chat.config()), fresh, registry).rewrite("chat");
+            VersionedModel onReplica = ModelVersions.of(List.of(chat.config()), fresh, meters).rewrite("chat");
             int candidates = 0;
             for (int i = 0; i < CALLERS; i++) {
                 String caller = "c" + i;

@@ -3,6 +3,8 @@ package io.inferencegateway.routes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import org.apache.camel.BindToRegistry;
 import org.apache.camel.EndpointInject;
@@ -18,7 +20,7 @@ import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.camel.AdmitRequest;
 import io.inferencegateway.camel.AuthorizeModel;
 import io.inferencegateway.camel.CopyToShadow;
-import io.inferencegateway.camel.FindSession;
+import io.inferencegateway.camel.ClassifyRequest;
 import io.inferencegateway.camel.EndpointPicker;
 import io.inferencegateway.camel.EnforceRateLimit;
 import io.inferencegateway.camel.ChooseModelVersion;
@@ -31,8 +33,11 @@ import io.inferencegateway.camel.ResolveModelPool;
 import io.inferencegateway.domain.ModelNotFoundException;
 import io.inferencegateway.proxy.UpstreamResponse;
 import io.inferencegateway.testing.TestUpstream;
+import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.request.GatewayRequest;
 import io.inferencegateway.request.IngressRoute;
+import io.inferencegateway.request.RequestClassification;
+import io.inferencegateway.request.RequestClassifier;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -59,8 +64,12 @@ class InferenceRouteTest {
     final ModelServed modelServed = new ModelServed();
     @BindToRegistry("admitRequest")
     final AdmitRequest admitRequest = new AdmitRequest();
-    @BindToRegistry("findSession")
-    final FindSession findSession = new FindSession();
+    /** How many times the route classified a request: the built-in classifiers and one that counts. */
+    final AtomicInteger classified = new AtomicInteger();
+    @BindToRegistry("classifyRequest")
+    final ClassifyRequest classifyRequest = new ClassifyRequest(new RequestClassification(
+            Stream.concat(RequestClassification.BUILT_IN.stream(),
+                    Stream.<RequestClassifier>of((request, into) -> classified.incrementAndGet())).toList()));
     @BindToRegistry("authorizeModel")
     final AuthorizeModel authorizeModel = new AuthorizeModel();
     @BindToRegistry("enforceRateLimit")
@@ -120,6 +129,21 @@ class InferenceRouteTest {
         ((UpstreamResponse) out.getMessage().getBody()).body().abandon();
         assertThat(UPSTREAM.received().get(UPSTREAM.received().size() - 1).bodyText())
                 .isEqualTo("{\"model\":\"m\",\"prompt\":\"hi\"}");
+    }
+
+    @Test
+    void aRequestIsClassifiedOnceAndEveryStepAfterReadsTheOneRequestBuilt() {
+        Exchange out = send("{\"model\":\"m\",\"prompt\":\"hi\"}");
+        assertThat(out.getException()).isNull();
+        ((UpstreamResponse) out.getMessage().getBody()).body().abandon();
+
+        GatewayRequest request = GatewayExchange.request(out);
+        InferenceRequest built = request.inference();
+        assertThat(classified).hasValue(1);
+        assertThat(built.body()).as("built from the body as parsed").isSameAs(request.parsedBody());
+        assertThat(request.placement().request()).as("the pick's").isSameAs(built);
+        assertThat(request.record().classified()).as("the record's").isSameAs(built);
+        assertThat(request.record().request()).as("the record's body").isSameAs(request.parsedBody());
     }
 
     /** Sends {@code json} as the ingress would hand it over: a request dispatched to the inference route. */

@@ -12,10 +12,9 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.simulator.RedisServer;
-import io.inferencegateway.observability.GatewayMeters;
 import io.inferencegateway.pool.ModelPool;
 import io.inferencegateway.pool.PoolChanges;
-import io.inferencegateway.scheduling.GpuAwarePolicy;
+import io.inferencegateway.scheduling.PluginPolicy;
 import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -68,7 +67,7 @@ class GatewayReloadTest {
     }
 
     static LatencyPredictor predictor(Gateway gateway, String pool) {
-        return ((GpuAwarePolicy) gateway.pools().pool(pool).policy()).predictor();
+        return ((PluginPolicy) gateway.pools().pool(pool).policy()).predictor();
     }
 
     static String sharedThrough(RedisServer redis) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.TenantConfig;
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.simulator.RedisServer;
 import io.inferencegateway.ratelimit.RateLimiter;
@@ -62,7 +62,8 @@ class RedisClientResourcesTest {
                 await().atMost(SOON).until(() -> ":1".equals(redis.command("PUBLISH inference-gateway:prefixes:a x")));
                 TenantConfig tenant = gateway.config().tenant("limited");
                 assertThat(gateway.rateLimiter().admit(tenant, RateLimiter.scopes(tenant, "model-a"),
-                        new InferenceRequest("model-a", null, "hi", 1, false)).join().admitted()).isTrue();
+                        ParsedBody.builder("model-a").promptText("hi").promptTokensEstimate(1)
+                                .build()).join().admitted()).isTrue();
 
                 ours.addAll(lettuceThreads());
                 ours.removeAll(before);

@@ -16,6 +16,12 @@ import java.util.random.RandomGenerator;
 
 import org.junit.jupiter.api.Test;
 
+import io.inferencegateway.domain.SchedulingPolicy;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
+import io.inferencegateway.config.EndpointPickerConfig;
+import io.inferencegateway.config.PluginConfig;
+import io.inferencegateway.config.ProfileConfig;
 import io.inferencegateway.config.GlobalWeights;
 import io.inferencegateway.config.OutlierConfig;
 import io.inferencegateway.config.PoolConfig;
@@ -76,8 +82,8 @@ class GlobalPolicyTest {
                 .build();
     }
 
-    private GpuAwarePolicy policy() {
-        return GpuAwarePolicy.forPool(pool(TARGETS), summaries::get, inFlight, clock, SchedulerEvents.NONE,
+    private PluginPolicy policy() {
+        return PluginPolicy.forPool(pool(TARGETS), summaries::get, inFlight, clock, SchedulerEvents.NONE,
                 FIRST_OF_TIES);
     }
 
@@ -118,18 +124,20 @@ class GlobalPolicyTest {
     }
 
     private static InferenceRequest request(int priority) {
-        return new InferenceRequest(MODEL, null, "a question", 1000, true, false, 500, priority, LatencyTargets.NONE);
+        return InferenceRequest.builder(MODEL).promptText("a question").promptTokensEstimate(1000).stream(true)
+                .maxTokens(500).priority(priority).build();
     }
 
     private static InferenceRequest conversation(int priority) {
         String history = prompt("conversation", 40);
-        return new InferenceRequest(MODEL, null, history, InferenceRequest.estimateTokens(history), true, false, 500,
-                priority, LatencyTargets.NONE);
+        return InferenceRequest.builder(MODEL).promptText(history)
+                .promptTokensEstimate(InferenceRequest.estimateTokens(history)).stream(true).maxTokens(500)
+                .priority(priority).build();
     }
 
     @Test
     void aStandardRequestStaysHomeUntilHomeSaturatesThenSpillsToAnotherRegionNotToTheProvider() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         usual();
 
         PickDecision home = decideNow(policy, request(Priority.STANDARD), all);
@@ -146,16 +154,17 @@ class GlobalPolicyTest {
 
     @Test
     void aStandardRequestHomeWouldServeLateGoesWhereItIsInTime() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         usual(); // east 205 ms to the first token, west 140, south 330
-        InferenceRequest within = request(Priority.STANDARD).withService(Priority.STANDARD, new LatencyTargets(180, 0));
+        InferenceRequest within = request(Priority.STANDARD).toBuilder().priority(Priority.STANDARD)
+                .targets(new LatencyTargets(180, 0)).build();
 
         assertThat(decideNow(policy, within, all).endpoint()).isEqualTo(west);
     }
 
     @Test
     void aCriticalRequestGoesToTheFastestTargetEvenIfItIsFar() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         polled(east, 400, 5); // 405 ms
         polled(west, 50, 80); // 130 ms
         polled(south, 150, 180); // 330 ms
@@ -168,7 +177,7 @@ class GlobalPolicyTest {
 
     @Test
     void aSheddableRequestGoesToTheCheapestClusterThatIsNotSaturatedAndNeverToTheProviderWhileOneCan() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         usual();
 
         PickDecision cheapest = decideNow(policy, request(Priority.SHEDDABLE), all);
@@ -181,7 +190,7 @@ class GlobalPolicyTest {
 
     @Test
     void theProviderServesOnlyWhenEveryClusterIsSaturatedStaleOrWithoutReadyPods() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         polled(east, 200, 5, Summary::saturated);
         polled(west, 60, 80, Summary::saturated);
         polled(south, 150, 180, Summary::saturated);
@@ -200,7 +209,7 @@ class GlobalPolicyTest {
     @Test
     void theProviderServesWhenOutlierDetectionEjectedEveryCluster() {
         PoolConfig config = pool(TARGETS);
-        GpuAwarePolicy policy = GpuAwarePolicy.forPool(config, summaries::get, inFlight, clock, SchedulerEvents.NONE,
+        PluginPolicy policy = PluginPolicy.forPool(config, summaries::get, inFlight, clock, SchedulerEvents.NONE,
                 FIRST_OF_TIES);
         ModelPool pool = new ModelPool(config, policy, all, inFlight, clock);
         usual();
@@ -218,9 +227,10 @@ class GlobalPolicyTest {
     @Test
     void whatTheGatewaySawFailSteersAwayFromAFailingClusterAmongEqualOnes() {
         PoolConfig config = pool(TARGETS);
-        GpuAwarePolicy policy = GpuAwarePolicy.forPool(config, summaries::get, inFlight, clock, SchedulerEvents.NONE,
-                FIRST_OF_TIES);
-        ModelPool pool = new ModelPool(config, policy, all, inFlight, clock);
+        ModelPool pool = new ModelPool(config, failures -> PluginPolicy.forPool(config, summaries::get, inFlight, clock,
+                SchedulerEvents.NONE, FIRST_OF_TIES, PrefixSharing.NONE, new LatencyPredictor("p"), failures), all,
+                inFlight, clock);
+        SchedulingPolicy policy = pool.policy();
         polled(east, 100, 40);
         polled(west, 100, 40);
         polled(south, 100, 40, Summary::saturated);
@@ -236,9 +246,10 @@ class GlobalPolicyTest {
 
     @Test
     void aTenantPinnedToARegionIsServedThereAndOneAllowedNowhereGetsAClearError() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         usual();
-        InferenceRequest pinnedWest = request(Priority.STANDARD).withResidency(new Residency(Set.of("eu-west"), false));
+        InferenceRequest pinnedWest = request(Priority.STANDARD).toBuilder()
+                .residency(new Residency(Set.of("eu-west"), false)).build();
 
         assertThat(decideNow(policy, pinnedWest, all).endpoint()).isEqualTo(west);
 
@@ -246,7 +257,7 @@ class GlobalPolicyTest {
         assertThat(decideNow(policy, pinnedWest, all).endpoint()).isEqualTo(west);
 
         InferenceRequest pinnedNowhere = request(Priority.STANDARD)
-                .withResidency(new Residency(Set.of("sa-east"), false));
+                .toBuilder().residency(new Residency(Set.of("sa-east"), false)).build();
         assertThatThrownBy(() -> decideNow(policy, pinnedNowhere, all))
                 .isInstanceOfSatisfying(GatewayError.class,
                         e -> assertThat(e.reason()).isEqualTo(GatewayError.Reason.NO_ENDPOINT))
@@ -257,7 +268,7 @@ class GlobalPolicyTest {
 
     @Test
     void aConversationStaysOnItsClusterWhileItIsHealthyAndMovesWhenItIsNot() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         polled(east, 400, 5);
         polled(west, 50, 80); // 130 ms: the fastest
         polled(south, 150, 180);
@@ -278,7 +289,7 @@ class GlobalPolicyTest {
 
     @Test
     void aClusterWithAStaleSummaryIsSkipped() {
-        GpuAwarePolicy policy = policy();
+        PluginPolicy policy = policy();
         polled(east, 200, 5);
         now[0] += 2_000 * MS;
         polled(west, 60, 80);
@@ -294,5 +305,22 @@ class GlobalPolicyTest {
                 + "scorers=[kv-cache-scorer×1, queue-depth-scorer×2, region-proximity-scorer×1, error-rate-scorer×2, "
                 + "cost-scorer×1, prefix-cache-scorer×4, priority-scorer×8] picker=max-score-picker");
         assertThat(pool(TARGETS).endpointPicker()).isEqualTo(GlobalWeights.DEFAULT.endpointPicker());
+    }
+
+    @Test
+    void aPoolOfTargetsBringsItsResidencyFilterFirstWhenItsPluginsNameNone() {
+        PoolConfig config = PoolConfig.builder(MODEL).name("global").engine(PoolConfig.GATEWAY_ENGINE)
+                .endpoints(TARGETS.stream().map(TargetConfig::address).toList()).targets(TARGETS)
+                .homeRegion("us-east").endpointPicker(new EndpointPickerConfig(List.of(PluginConfig.of("overflow-filter"),
+                        PluginConfig.of("cost-scorer"), PluginConfig.of("max-score-picker")),
+                        new ProfileConfig("p", List.of(new ProfileConfig.ProfileEntry("overflow-filter", 0),
+                                new ProfileConfig.ProfileEntry("cost-scorer", 1),
+                                new ProfileConfig.ProfileEntry("max-score-picker", 0)))))
+                .build();
+        PluginPolicy policy = PluginPolicy.forPool(config, summaries::get, inFlight, clock, SchedulerEvents.NONE,
+                FIRST_OF_TIES);
+
+        assertThat(policy.profile().filters()).map(Object::toString)
+                .containsExactly("residency-filter", "overflow-filter");
     }
 }

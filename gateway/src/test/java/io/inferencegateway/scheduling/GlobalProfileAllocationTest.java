@@ -17,7 +17,6 @@ import io.inferencegateway.domain.Price;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests.Counters;
 import io.inferencegateway.domain.InferenceRequest;
-import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.domain.Residency;
 import io.inferencegateway.metrics.ClusterCapacity;
@@ -57,7 +56,7 @@ class GlobalProfileAllocationTest {
                     estimator.estimate(s, targets.get(i).address(), scrapes[i], Counters.ZERO, 0);
                     s.target(targets.get(i), Double.NaN);
                 }
-                profile.decide(cycle, cycle.states());
+                profile.run(cycle, cycle.states());
                 cycle.end();
             }
         };
@@ -74,8 +73,9 @@ class GlobalProfileAllocationTest {
     }
 
     private static InferenceRequest request(String text, int priority, Residency residency) {
-        return new InferenceRequest(MODEL, null, text, InferenceRequest.estimateTokens(text), true, false, 500, priority,
-                LatencyTargets.NONE, residency);
+        return InferenceRequest.builder(MODEL).promptText(text)
+                .promptTokensEstimate(InferenceRequest.estimateTokens(text)).stream(true).maxTokens(500)
+                .priority(priority).residency(residency).build();
     }
 
     private static TargetConfig target(String name, Kind kind, String region) {

@@ -34,7 +34,7 @@ import io.inferencegateway.scheduling.Scenarios.Scrape;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
 import io.inferencegateway.scheduling.plugins.LoraAffinityScorer;
 import io.inferencegateway.scheduling.plugins.MaxScorePicker;
-import io.inferencegateway.scheduling.plugins.QueueScorer;
+import io.inferencegateway.scheduling.plugins.LoadScorer;
 import io.inferencegateway.scheduling.plugins.SaturationFilter;
 
 /**
@@ -82,18 +82,18 @@ class PickDecisionTest {
             return this;
         }
 
-        GpuAwarePolicy defaults() {
-            return GpuAwarePolicy.forPool(PoolConfig.builder(Scenarios.MODEL).name("p").loraAdapters(List.of("sql"))
+        PluginPolicy defaults() {
+            return PluginPolicy.forPool(PoolConfig.builder(Scenarios.MODEL).name("p").loraAdapters(List.of("sql"))
                     .endpoints(List.of(P1)).build(), scrapes::get, inFlight, clock,
                     events, () -> 0L);
         }
 
-        GpuAwarePolicy with(SchedulerProfile profile) {
-            return new GpuAwarePolicy("p", profile, Duration.ofMillis(200), scrapes::get, inFlight, clock, events);
+        PluginPolicy with(SchedulerProfile profile) {
+            return PluginPolicy.of("p", profile, Duration.ofMillis(200), scrapes::get, inFlight, clock, events);
         }
 
         /** What the gateway does: decide, then count the request as started on the chosen endpoint. */
-        PickDecision send(GpuAwarePolicy policy, InferenceRequest r, List<Endpoint> candidates) {
+        PickDecision send(PluginPolicy policy, InferenceRequest r, List<Endpoint> candidates) {
             PickDecision d = decideNow(policy, r, candidates);
             inFlight.started(d.endpoint(), r.promptTokensEstimate());
             return d;
@@ -120,7 +120,7 @@ class PickDecisionTest {
                 }, expect(P2, PickReason.FALLBACK, 0)),
                 row("metrics went stale everywhere: fallback, even for a cached prompt", f -> {
                     f.idle(P1, P2);
-                    GpuAwarePolicy policy = f.defaults();
+                    PluginPolicy policy = f.defaults();
                     f.send(policy, base(doc), TWO);
                     f.now[0] += 250 * MS;
                     return decideNow(policy, base(doc), List.of(P2, P1));
@@ -155,27 +155,27 @@ class PickDecisionTest {
                         f -> decideNow(f.scraped(P1, s -> s.kv(0.2).lora(Set.of(), Set.of(), 2))
                                 .scraped(P2, s -> s.kv(0.2).lora(Set.of("sql"), Set.of(), 2))
                                 .with(SchedulerProfile.builder().filter(new SaturationFilter())
-                                        .scorer(new QueueScorer(), 2).scorer(new LoraAffinityScorer(), 2)
+                                        .scorer(LoadScorer.queue(), 2).scorer(new LoraAffinityScorer(), 2)
                                         .picker(new MaxScorePicker(() -> 0L)).build()),
                                 adapter("sql"), TWO),
                         expect(P2, PickReason.LORA_RESIDENT, 0)),
                 row("a repeated prompt goes back to the pod that holds it", f -> {
                     f.idle(P1, P2, P3);
-                    GpuAwarePolicy policy = f.defaults();
+                    PluginPolicy policy = f.defaults();
                     Endpoint first = f.send(policy, base(doc), THREE).endpoint();
                     assertThat(first).isEqualTo(P1);
                     return decideNow(policy, base(doc), List.of(P3, P2, P1));
                 }, expect(P1, PickReason.PREFIX_HIT, 10 * BLOCK_TOKENS)),
                 row("most of the prompt cached on a pod", f -> {
                     f.idle(P1, P2);
-                    GpuAwarePolicy policy = f.defaults();
+                    PluginPolicy policy = f.defaults();
                     f.send(policy, base(prompt("doc", 9)), TWO);
                     return decideNow(policy, base(prompt("doc", 9) + prompt("new", 1)), List.of(P2, P1));
                 }, expect(P1, PickReason.PREFIX_HIT, 9 * BLOCK_TOKENS)),
                 row("a cached prefix that is outweighed by the queue behind it", f -> {
                     f.idle(P2);
                     f.scraped(P1, s -> s.kv(0.1));
-                    GpuAwarePolicy policy = f.defaults();
+                    PluginPolicy policy = f.defaults();
                     f.send(policy, base(prompt("doc", 2) + prompt("x", 18)), List.of(P1));
                     f.scraped(P1, s -> s.waiting(4).kv(0.1)); // 4 queued: queue 0 against 1 is worth 2
                     return decideNow(policy, base(prompt("doc", 2) + prompt("y", 18)), TWO);
@@ -191,7 +191,7 @@ class PickDecisionTest {
                         expect(P1, PickReason.LEAST_LOADED, 0)),
                 row("a picker that passes over the best total: its own rule",
                         f -> decideNow(f.scraped(P1, s -> s.waiting(0).kv(0.1)).scraped(P2, s -> s.waiting(3).kv(0.1))
-                                .with(SchedulerProfile.builder().scorer(new QueueScorer(), 1)
+                                .with(SchedulerProfile.builder().scorer(LoadScorer.queue(), 1)
                                         .picker((endpoints, totals) -> endpoints.get(endpoints.size() - 1)).build()),
                                 base("hi"), TWO),
                         expect(P2, PickReason.POLICY, 0)));
@@ -212,7 +212,7 @@ class PickDecisionTest {
     void chooseIsTheEndpointOfTheDecisionAndCandidatesAreCounted() {
         Fleet f = new Fleet().idle(P1, P2, P3);
         f.scraped(P1, s -> s.waiting(2).kv(0.1));
-        GpuAwarePolicy policy = f.defaults();
+        PluginPolicy policy = f.defaults();
         PickDecision d = decideNow(policy, base("hi"), THREE);
         assertThat(d.candidates()).isEqualTo(3);
         assertThat(decideNow(policy, base("hi"), THREE).endpoint()).isEqualTo(d.endpoint()).isEqualTo(P2);
@@ -221,7 +221,7 @@ class PickDecisionTest {
     @Test
     void removalsAreReportedOncePerRequestAndNotWhenNothingWasRemoved() {
         Fleet f = new Fleet().idle(P1, P2);
-        GpuAwarePolicy policy = f.defaults();
+        PluginPolicy policy = f.defaults();
         decideNow(policy, base("hi"), TWO);
         assertThat(f.filtered).isEmpty();
         f.scraped(P1, s -> s.waiting(7).kv(0.1));

@@ -168,7 +168,7 @@ class PluginFormEquivalenceTest {
         long[] now = {1_000 * MS};
         InFlightRequests inFlight = new InFlightRequests();
         Map<Endpoint, EndpointMetrics> scrapes = new HashMap<>();
-        GpuAwarePolicy policy = GpuAwarePolicy.forPool(pool, scrapes::get, inFlight, () -> now[0],
+        PluginPolicy policy = PluginPolicy.forPool(pool, scrapes::get, inFlight, () -> now[0],
                 SchedulerEvents.NONE, new SplittableRandom(seed * 31 + 7));
         List<Endpoint> pods = new ArrayList<>();
         for (int i = 1; i <= PODS; i++) {
@@ -220,8 +220,10 @@ class PluginFormEquivalenceTest {
         String prompt = prompt("doc" + w.nextInt(6), 1 + w.nextInt(20)) + "question " + w.nextInt(1000);
         if (w.nextInt(4) == 0) {
             String adapter = ADAPTERS[w.nextInt(ADAPTERS.length)];
-            return new InferenceRequest(adapter, adapter, prompt, InferenceRequest.estimateTokens(prompt), false);
+            return InferenceRequest.builder(adapter).adapter(adapter).promptText(prompt)
+                    .promptTokensEstimate(InferenceRequest.estimateTokens(prompt)).build();
         }
-        return new InferenceRequest(MODEL, null, prompt, InferenceRequest.estimateTokens(prompt), false);
+        return InferenceRequest.builder(MODEL).promptText(prompt)
+                .promptTokensEstimate(InferenceRequest.estimateTokens(prompt)).build();
     }
 }

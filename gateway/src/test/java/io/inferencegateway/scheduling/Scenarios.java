@@ -43,15 +43,28 @@ public final class Scenarios {
     }
 
     public static InferenceRequest base(String prompt) {
-        return new InferenceRequest(MODEL, null, prompt, InferenceRequest.estimateTokens(prompt), false);
+        return InferenceRequest.builder(MODEL).promptText(prompt)
+                .promptTokensEstimate(InferenceRequest.estimateTokens(prompt)).build();
     }
 
     public static InferenceRequest adapter(String adapter) {
-        return new InferenceRequest(adapter, adapter, "", 0, false);
+        return InferenceRequest.builder(adapter).adapter(adapter).build();
     }
 
     public static SchedulingCycle cycle(InferenceRequest request) {
         return new SchedulingCycle().begin(request, 0);
+    }
+
+    /** A cycle whose snapshot is {@code scrapes} (pods 1, 2, ...), fresh, with nothing sent since. */
+    public static SchedulingCycle cycle(InferenceRequest request, EndpointMetrics... scrapes) {
+        SchedulingCycle cycle = cycle(request);
+        LoadEstimator estimator = new LoadEstimator(Long.MAX_VALUE);
+        for (int i = 0; i < scrapes.length; i++) {
+            EndpointMetrics m = scrapes[i];
+            estimator.estimate(cycle.addState(), pod(i + 1), m, m == null ? Counters.ZERO : m.dispatchedAtScrape(),
+                    m == null ? 0 : m.scrapeStartedNanos());
+        }
+        return cycle;
     }
 
     /** States of fresh scrapes with nothing sent since: exactly what was scraped. */

@@ -17,6 +17,7 @@ import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.InvalidConfigException;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.SchedulerProfile;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.plugins.PrefixCacheScorer;
 
@@ -45,7 +46,7 @@ class SchedulerProfilesTest {
     private final List<EndpointState> pods = states(scrape(2, 0, 0.1), scrape(0, 0, 0.5));
 
     private static EndpointState pick(SchedulerProfile profile, List<EndpointState> pods) {
-        return profile.schedule(cycle(base("hi")), pods);
+        return profile.run(cycle(base("hi")), pods);
     }
 
     @Test
@@ -74,7 +75,7 @@ class SchedulerProfilesTest {
         String doc = prompt("doc", 10);
         String sameStart = doc.substring(0, 2 * 64) + prompt("other", 8); // shares the first two 64-char blocks
         for (Scorer s : List.of(byDefault, twoBlocks, wideBlocks)) {
-            ((PrefixCacheScorer) s).picked(cycle(base(doc)), pods.get(0));
+            ((PrefixCacheScorer) s).committed(cycle(base(doc)), pods.get(0));
         }
 
         assertThat(score(byDefault, sameStart)).as("2 of 10 blocks").isCloseTo(0.2, within(1e-9));
@@ -110,7 +111,7 @@ class SchedulerProfilesTest {
                 """);
         assertThat(p).hasToString("filters=[lora-affinity-filter, saturation-filter] scorers=[queue-scorer×1.5] "
                 + "picker=max-score-picker");
-        assertThat(p.observers()).as("no prefix index learning").isEmpty();
+        assertThat(p.scorers()).as("a scorer at weight 0 is not built: no prefix index").hasSize(1);
     }
 
     private static Scorer onlyScorer(SchedulerProfile p) {
@@ -119,9 +120,12 @@ class SchedulerProfilesTest {
     }
 
     /** Pod 1's score for a prompt. */
+    /** Pod 1's score for {@code prompt}, the prefix scorer's producer having counted first, as per request. */
     private double score(Scorer s, String prompt) {
-        double[] scores = new double[pods.size()];
-        s.score(cycle(base(prompt)), pods, scores);
+        SchedulingCycle c = cycle(base(prompt), scrape(2, 0, 0.1), scrape(0, 0, 0.5));
+        ((PrefixCacheScorer) s).produce(c);
+        double[] scores = new double[c.states().size()];
+        s.score(c, c.states(), scores);
         return scores[0];
     }
 }

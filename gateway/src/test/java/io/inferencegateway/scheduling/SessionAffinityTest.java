@@ -39,9 +39,9 @@ class SessionAffinityTest {
     final InFlightRequests inFlight = new InFlightRequests();
     final Map<Endpoint, EndpointMetrics> scrapes = new HashMap<>();
 
-    GpuAwarePolicy policy(SessionAffinityConfig sessions) {
+    PluginPolicy policy(SessionAffinityConfig sessions) {
         PoolConfig pool = PoolConfig.builder(MODEL).name("p").endpoints(pods).sessionAffinity(sessions).build();
-        return GpuAwarePolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L);
+        return PluginPolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L);
     }
 
     void scraped(Endpoint e, UnaryOperator<Scrape> what) {
@@ -53,17 +53,17 @@ class SessionAffinityTest {
     }
 
     static InferenceRequest turn(String session, int turn) {
-        return base(prompt(session, 2 + turn)).withSession(session);
+        return base(prompt(session, 2 + turn)).toBuilder().session(session).build();
     }
 
     /** Decides and commits, as the request path does, without counting the request in flight (scrapes say it all). */
-    static PickDecision pick(GpuAwarePolicy policy, InferenceRequest r, List<Endpoint> candidates) {
+    static PickDecision pick(PluginPolicy policy, InferenceRequest r, List<Endpoint> candidates) {
         return decideNow(policy, r, candidates);
     }
 
     @Test
     void aSessionStaysOnItsPodWhileThatPodHasRoomEvenWhenOthersAreEmptier() {
-        GpuAwarePolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
         allIdle();
         Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
 
@@ -73,12 +73,12 @@ class SessionAffinityTest {
             assertThat(d.endpoint()).as("turn %d", t).isEqualTo(home);
             assertThat(d.reason()).isEqualTo(PickReason.SESSION_AFFINITY);
         }
-        assertThat(policy.sessionKeeping().sessions().size(now[0])).isEqualTo(1);
+        assertThat(policy.sessions().size(now[0])).isEqualTo(1);
     }
 
     @Test
     void aSessionMovesOffASaturatedPodAndStaysWhereItMoved() {
-        GpuAwarePolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
         allIdle();
         Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
 
@@ -90,7 +90,7 @@ class SessionAffinityTest {
         for (int t = 2; t < 6; t++) {
             assertThat(pick(policy, turn("conv", t), pods).endpoint()).as("turn %d", t).isEqualTo(moved);
         }
-        SessionTable table = policy.sessionKeeping().sessions();
+        SessionTable table = policy.sessions();
         assertThat(table.moves(SessionTable.SATURATED)).isEqualTo(1);
         assertThat(table.moves(SessionTable.POD_GONE)).isZero();
         assertThat(table.moves(SessionTable.OUTSCORED)).isZero();
@@ -98,7 +98,7 @@ class SessionAffinityTest {
 
     @Test
     void aSessionWhosePodLeftMovesAndCountsItAsGone() {
-        GpuAwarePolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
         allIdle();
         Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
         List<Endpoint> left = pods.stream().filter(p -> !p.equals(home)).toList();
@@ -108,13 +108,13 @@ class SessionAffinityTest {
         assertThat(left).contains(moved);
         assertThat(pick(policy, turn("conv", 2), pods).endpoint()).as("back in the pool, but the session moved")
                 .isEqualTo(moved);
-        assertThat(policy.sessionKeeping().sessions().moves(SessionTable.POD_GONE)).isEqualTo(1);
+        assertThat(policy.sessions().moves(SessionTable.POD_GONE)).isEqualTo(1);
     }
 
     @Test
     void newSessionsSpreadOverThePodsAndTwoReplicasPlaceEachAlike() {
-        GpuAwarePolicy a = policy(SessionAffinityConfig.DEFAULT);
-        GpuAwarePolicy b = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy a = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy b = policy(SessionAffinityConfig.DEFAULT);
         allIdle();
         Map<Endpoint, Integer> perPod = new HashMap<>();
         for (int s = 0; s < 400; s++) {
@@ -129,8 +129,8 @@ class SessionAffinityTest {
 
     @Test
     void twoReplicasMoveASessionOffASaturatedPodToTheSamePod() {
-        GpuAwarePolicy a = policy(SessionAffinityConfig.DEFAULT);
-        GpuAwarePolicy b = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy a = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy b = policy(SessionAffinityConfig.DEFAULT);
         allIdle();
         List<Endpoint> movedTo = new ArrayList<>();
         for (int s = 0; s < 50; s++) {
@@ -148,8 +148,8 @@ class SessionAffinityTest {
 
     @Test
     void requestsWithoutASessionArePlacedExactlyAsWithoutSessionAffinity() {
-        GpuAwarePolicy with = policy(SessionAffinityConfig.DEFAULT);
-        GpuAwarePolicy without = policy(SessionAffinityConfig.OFF);
+        PluginPolicy with = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy without = policy(SessionAffinityConfig.OFF);
         assertThat(with.profile().toString()).contains("session-affinity-scorer×8");
         assertThat(without.profile().toString()).doesNotContain("session-affinity-scorer");
         for (int i = 0; i < 200; i++) {
@@ -161,12 +161,12 @@ class SessionAffinityTest {
             assertThat(d1.endpoint()).as("request %d", i).isEqualTo(d2.endpoint());
             assertThat(d1.reason()).isEqualTo(d2.reason());
         }
-        assertThat(with.sessionKeeping().sessions().size(now[0])).isZero();
+        assertThat(with.sessions().size(now[0])).isZero();
     }
 
     @Test
     void whileMetricsAreStaleASessionStaysOnItsPod() {
-        GpuAwarePolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
         allIdle();
         Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
         now[0] += 10_000 * MS; // every scrape stale: the fallback decides

@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.inferencegateway.testing.ScriptedPolicy;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.ShadowConfig;
 import io.inferencegateway.domain.Endpoint;
@@ -86,19 +87,12 @@ class ShadowTrafficTest {
                 .shadow(s).build();
         PoolConfig c = PoolConfig.builder("llama-v2").name("v2").endpoints(List.of(candidatePod)).build();
         primary = new ModelPool(p, new LeastRequestPolicy(inFlight), p.endpoints(), inFlight, NanoClock.SYSTEM);
-        candidatePool = new ModelPool(c, new SchedulingPolicy() {
-            @Override
-            public PendingPick decide(InferenceRequest request, List<Endpoint> candidates) {
-                return PickDecision.byPolicy(candidates.get(0), candidates.size());
-            }
-
-            @Override
-            public boolean saturated(List<Endpoint> candidates) {
-                return candidateFull;
-            }
-        }, c.endpoints(), inFlight, NanoClock.SYSTEM);
+        candidatePool = new ModelPool(c, ScriptedPolicy.first().saturatedWhen(candidates -> candidateFull),
+                c.endpoints(), inFlight, NanoClock.SYSTEM);
         ModelPools pools = new ModelPools(List.of(primary, candidatePool));
-        shadow = new ShadowTraffic(() -> pools, NanoClock.SYSTEM, registry);
+        ShadowMeters meters = new ShadowMeters();
+        meters.bindTo(registry);
+        shadow = new ShadowTraffic(() -> pools, NanoClock.SYSTEM, meters);
     }
 
     @AfterEach
@@ -118,7 +112,8 @@ class ShadowTrafficTest {
         h.set("content-type", "application/json");
         h.set("authorization", "Bearer k");
         h.set("x-request-id", requestId);
-        return new ShadowCopy(primary, new InferenceRequest("llama-3-8b", null, "hello", 2, false), "POST",
+        return new ShadowCopy(primary,
+                InferenceRequest.builder("llama-3-8b").promptText("hello").promptTokensEstimate(2).build(), "POST",
                 "/v1/chat/completions", h, clientBody.retainedDuplicate(), requestId, true);
     }
 

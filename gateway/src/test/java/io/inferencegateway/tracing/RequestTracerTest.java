@@ -16,6 +16,7 @@ import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.domain.LatencyTargets;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestRecord;
@@ -63,7 +64,8 @@ class RequestTracerTest {
     RequestRecord servedStream(String traceparent) {
         RequestRecord r = record(traceparent);
         tracer.started(r);
-        r.parsed(new InferenceRequest(MODEL, null, "user: hi", 2, true), START_NANOS + 1 * MS);
+        r.parsed(ParsedBody.builder(MODEL).promptText("user: hi").promptTokensEstimate(2).stream(true).build(),
+                START_NANOS + 1 * MS);
         r.routedTo("llama", MODEL);
         r.picked(new PickDecision(new Endpoint("10.0.0.7", 8000), PickReason.PREFIX_HIT, 512, 3), 3 * MS / 2);
         now = START_NANOS + 3 * MS;
@@ -168,9 +170,10 @@ class RequestTracerTest {
         Endpoint pod = new Endpoint("10.0.0.7", 8000);
         RequestRecord r = record(null);
         tracer.started(r);
-        r.parsed(new InferenceRequest(MODEL, null, "user: hi", 2, true), START_NANOS + 1 * MS);
+        r.parsed(ParsedBody.builder(MODEL).promptText("user: hi").promptTokensEstimate(2).stream(true).build(),
+                START_NANOS + 1 * MS);
         r.routedTo("llama", MODEL);
-        r.service(0, new LatencyTargets(20, 2));
+        r.classified(InferenceRequest.builder(MODEL).targets(new LatencyTargets(20, 2)).build());
         r.admitted(0);
         r.picked(new PickDecision(pod, PickReason.LATENCY_TARGET, 0, 3,
                 new LatencyPrediction(pod, 18.5, 1.5, 40, true, START_NANOS + 3 * MS, new double[9], null)), MS);
@@ -216,7 +219,7 @@ class RequestTracerTest {
     void aFailoverEndsTheFirstUpstreamSpanInErrorAndTheModelServerSeesTheSecond() {
         RequestRecord r = record(null);
         tracer.started(r);
-        r.parsed(new InferenceRequest(MODEL, null, "hi", 1, false), now);
+        r.parsed(ParsedBody.builder(MODEL).promptText("hi").promptTokensEstimate(1).build(), now);
         r.routedTo("llama", MODEL);
         r.picked(new PickDecision(new Endpoint("10.0.0.1", 8000), PickReason.LEAST_LOADED, 0, 2), MS);
         now += 2 * MS;
@@ -247,13 +250,14 @@ class RequestTracerTest {
     void aRefusedRequestHasNoUpstreamSpanAndIsAnErrorOnlyWhenTheGatewayFailed() {
         RequestRecord notFound = record(null);
         tracer.started(notFound);
-        notFound.parsed(new InferenceRequest("no-such-model", null, "hi", 1, false), START_NANOS);
+        notFound.parsed(ParsedBody.builder("no-such-model").promptText("hi").promptTokensEstimate(1).build(),
+                START_NANOS);
         notFound.failed(GatewayError.Reason.MODEL_NOT_FOUND, 404);
         notFound.end(RequestRecord.Ending.REFUSED, START_NANOS + MS);
         tracer.ended(notFound);
         RequestRecord noPod = record(null);
         tracer.started(noPod);
-        noPod.parsed(new InferenceRequest(MODEL, null, "hi", 1, false), START_NANOS);
+        noPod.parsed(ParsedBody.builder(MODEL).promptText("hi").promptTokensEstimate(1).build(), START_NANOS);
         noPod.routedTo("llama", MODEL);
         noPod.failed(GatewayError.Reason.NO_ENDPOINT, 503);
         noPod.end(RequestRecord.Ending.REFUSED, START_NANOS + MS);

@@ -1,16 +1,19 @@
 package io.inferencegateway.scheduling.framework;
 
+import java.util.Arrays;
 import java.util.Set;
 
 import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.metrics.ClusterCapacity;
 import io.inferencegateway.metrics.EndpointMetrics;
 
 /**
- * One candidate endpoint as this request sees it: the last scrape, corrected for what the gateway sent
- * since (see {@link LoadEstimator}). Built once per request; the framework reuses instances across
- * requests of the same thread, so plugins must not keep a reference after their call returns.
+ * One candidate endpoint as this request sees it: the last scrape, corrected for what the gateway sent since (see
+ * {@link LoadEstimator}), and the facts the producers attached (cached prompt tokens, predicted latency, a global
+ * tier's target). Built once per request, in its snapshot; the framework reuses instances across requests, so plugins
+ * must not keep a reference after their call returns.
  */
 public final class EndpointState {
 
@@ -29,6 +32,8 @@ public final class EndpointState {
     private double latencyRatio = Double.NaN;
     private TargetConfig target;
     private double failureRatio = Double.NaN;
+    private LatencyPrediction prediction;
+    private double[] facts = new double[0]; // one slot per fact its pool registered
 
     void set(Endpoint endpoint, EndpointMetrics metrics, boolean fresh, int waiting, int running, double kvUsage,
             long inFlight, long sentSinceScrape, long finishedSinceScrape) {
@@ -47,20 +52,31 @@ public final class EndpointState {
         this.latencyRatio = Double.NaN;
         this.target = null;
         this.failureRatio = Double.NaN;
+        this.prediction = null;
+        Arrays.fill(facts, Double.NaN);
     }
 
-    /** Makes this a copy of {@code other}, for a deferred observer ({@link DeferredPick}). */
-    void copyFrom(EndpointState other) {
-        set(other.endpoint, other.metrics, other.fresh, other.waiting, other.running, other.kvUsage, other.inFlight,
-                other.sentSinceScrape, other.finishedSinceScrape);
-        cachedTokens = other.cachedTokens;
-        predicted(other.predictedTtftMillis, other.predictedTpotMillis, other.latencyRatio);
-        target(other.target, other.failureRatio);
+    /** Makes room for {@code count} facts (a pool's registered ones). */
+    void facts(int count) {
+        if (facts.length != count) {
+            facts = new double[count];
+            Arrays.fill(facts, Double.NaN);
+        }
+    }
+
+    /** What a producer attached as {@code fact} for this request; NaN when none did. */
+    public double fact(Fact fact) {
+        return facts[fact.slot()];
+    }
+
+    /** Attaches {@code value} as {@code fact}; for producers. */
+    public void fact(Fact fact, double value) {
+        facts[fact.slot()] = value;
     }
 
     /**
      * At a global tier, which cluster or provider this endpoint is, and the share of the gateway's recent requests to
-     * it that failed (NaN when unknown); set by the policy after the state is built, for a pool of targets only.
+     * it that failed (NaN when unknown); attached by a producer, for a pool of targets only.
      */
     public void target(TargetConfig target, double failureRatio) {
         this.target = target;
@@ -84,8 +100,8 @@ public final class EndpointState {
 
     /**
      * The latency predicted for this request on this pod (scheduling/latency/LatencyPredictor.java), with the prompt
-     * tokens it expects the pod to serve from its prefix cache; set before the filters run for a request with latency
-     * targets, else NaN.
+     * tokens it expects the pod to serve from its prefix cache; attached by a producer before the filters run for a
+     * request with latency targets, else NaN.
      */
     public void predicted(double ttftMillis, double tpotMillis, double ratio) {
         this.predictedTtftMillis = ttftMillis;
@@ -111,7 +127,19 @@ public final class EndpointState {
         return predictedTpotMillis;
     }
 
-    /** Prompt tokens this pod probably serves from its prefix cache, as far as the prediction counted them. */
+    /**
+     * The latency predicted on this endpoint once it was chosen, which the request's ending teaches the predictor;
+     * null on any other candidate, or when nobody predicts.
+     */
+    public LatencyPrediction prediction() {
+        return prediction;
+    }
+
+    public void prediction(LatencyPrediction p) {
+        this.prediction = p;
+    }
+
+    /** Prompt tokens this pod probably serves from its prefix cache, as the producers counted them. */
     public int cachedTokens() {
         return cachedTokens;
     }

@@ -2,11 +2,13 @@ package io.inferencegateway.scheduling.framework;
 
 import java.util.List;
 
+import io.inferencegateway.domain.GatewayError;
+
 /**
- * Extension point 1 of 3: removes endpoints that should not take the request. Filters run in order;
- * the framework ignores a filter that would remove every endpoint (fail open). A filter says why it removed
- * endpoints with {@link SchedulingCycle#removed}; the gateway counts that per outcome
- * ({@code inference_gateway_scheduler_filtered_total}, docs/observability.md).
+ * Extension point: removes endpoints that should not take the request. Filters run in order; the framework ignores a
+ * filter that would remove every endpoint (fail open), unless the filter states a rule the request must not break
+ * ({@link #refusal}). A filter says why it removed endpoints with {@link SchedulingCycle#removed}; the gateway counts
+ * that per outcome ({@code inference_gateway_scheduler_filtered_total}, docs/observability.md).
  */
 @FunctionalInterface
 public interface Filter {
@@ -22,4 +24,13 @@ public interface Filter {
      *         valid during this call
      */
     List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints);
+
+    /**
+     * The error the client gets when this filter kept no candidate, for a filter whose removals stand even then (a
+     * tenant's data residency: the request may go nowhere else); null, the default, for a preference the framework
+     * drops when it would leave no candidate (fail open).
+     */
+    default GatewayError refusal(SchedulingCycle cycle) {
+        return null;
+    }
 }

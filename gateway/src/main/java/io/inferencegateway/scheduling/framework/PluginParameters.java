@@ -8,8 +8,9 @@ import java.util.Set;
 import java.util.random.RandomGenerator;
 
 /**
- * What a plugin factory reads its tunables from: the {@code parameters} map of one plugin in the config,
- * plus the random source pickers break ties with (fixed in tests). Each accessor takes the default and the
+ * What a plugin factory reads its tunables from: the {@code parameters} map of one plugin in the config, and what it
+ * receives from its pool and registers there ({@link #pool()}: the pool's facts, the random source pickers break ties
+ * with (fixed in tests), the extension points beyond the plugin's place in the profile). Each accessor takes the default and the
  * valid range, so a plugin's parameters are declared where they are used; an error names the parameter's
  * path, e.g. {@code spec.schedulers[0].plugins[1].parameters.kvCacheThreshold must be ...}. After the
  * factory returns, {@link PluginType#create} rejects any parameter the factory did not read.
@@ -18,13 +19,18 @@ public final class PluginParameters {
 
     private final String path;
     private final Map<String, Object> values;
-    private final RandomGenerator random;
+    private final PluginContext pool;
     private final Set<String> read = new LinkedHashSet<>();
 
-    PluginParameters(String path, Map<String, Object> values, RandomGenerator random) {
+    PluginParameters(String path, Map<String, Object> values, PluginContext pool) {
         this.path = Objects.requireNonNull(path);
         this.values = Objects.requireNonNull(values);
-        this.random = Objects.requireNonNull(random);
+        this.pool = Objects.requireNonNull(pool);
+    }
+
+    /** The pool the plugin is built for: its facts, and where the plugin registers beyond the profile. */
+    public PluginContext pool() {
+        return pool;
     }
 
     /** An integer in {@code [min, max]}; {@code defaultValue} when the parameter is not given. */
@@ -76,7 +82,7 @@ public final class PluginParameters {
 
     /** The random source for plugins that draw (pickers): one per policy, shared by its request threads. */
     public RandomGenerator random() {
-        return random;
+        return pool.random();
     }
 
     /** An error about one parameter, for checks that involve several, e.g. {@code invalid("maxBlocks", "...")}. */

@@ -2,15 +2,16 @@ package io.inferencegateway.scheduling.framework;
 
 import java.util.Map;
 import java.util.Objects;
-import java.util.random.RandomGenerator;
 import java.util.regex.Pattern;
 
 /**
  * A kind of plugin as the config names it: its type (kebab-case, ending in its role: {@code queue-scorer}),
- * its role (filter, scorer or picker) and the factory that reads its parameters and builds one instance.
- * Each plugin class declares its own as a constant; {@code plugins/BuiltInPlugins} registers them.
+ * its role (filter, scorer, picker or profile handler) and the factory that reads its parameters and builds one
+ * instance, registering it at whatever other extension points it serves through its pool's
+ * {@link PluginParameters#pool() context}. Each plugin class declares its own as a constant;
+ * {@code plugins/BuiltInPlugins} registers them.
  *
- * @param <T> {@link Filter}, {@link Scorer} or {@link Picker}
+ * @param <T> {@link Filter}, {@link Scorer}, {@link Picker} or {@link ProfileHandler}
  */
 public final class PluginType<T> {
 
@@ -27,7 +28,7 @@ public final class PluginType<T> {
     private final Factory<? extends T> factory;
 
     private PluginType(String name, Class<T> role, Factory<? extends T> factory) {
-        String suffix = "-" + role.getSimpleName().toLowerCase(java.util.Locale.ROOT);
+        String suffix = "-" + role.getSimpleName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
         if (!KEBAB.matcher(name).matches() || !name.endsWith(suffix)) {
             throw new IllegalArgumentException("plugin type '" + name + "' must be kebab-case and end in " + suffix);
         }
@@ -48,12 +49,16 @@ public final class PluginType<T> {
         return new PluginType<>(name, Picker.class, factory);
     }
 
+    public static PluginType<ProfileHandler> profileHandler(String name, Factory<? extends ProfileHandler> factory) {
+        return new PluginType<>(name, ProfileHandler.class, factory);
+    }
+
     /** The type name the config uses, e.g. {@code prefix-cache-scorer}. */
     public String name() {
         return name;
     }
 
-    /** {@code Filter.class}, {@code Scorer.class} or {@code Picker.class}. */
+    /** {@code Filter.class}, {@code Scorer.class}, {@code Picker.class} or {@code ProfileHandler.class}. */
     public Class<T> role() {
         return role;
     }
@@ -63,10 +68,11 @@ public final class PluginType<T> {
      *
      * @param path       where the parameters sit in the config, for error messages
      * @param parameters the plugin's {@code parameters}; empty for all defaults
+     * @param pool       the pool it is built for, where it registers beyond its place in the profile
      * @throws InvalidPluginException when a parameter is out of range, of the wrong type, or unknown
      */
-    public T create(String path, Map<String, Object> parameters, RandomGenerator random) throws InvalidPluginException {
-        PluginParameters p = new PluginParameters(path, parameters, random);
+    public T create(String path, Map<String, Object> parameters, PluginContext pool) throws InvalidPluginException {
+        PluginParameters p = new PluginParameters(path, parameters, pool);
         T plugin = factory.create(p);
         p.rejectUnread();
         return plugin;

@@ -5,14 +5,19 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
+import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.PickReason;
 
 /**
- * One scheduling pipeline: filters in order, then weighted scorers, then a picker, then the observers
- * that learn from the choice (at once, or once the request is on its way: {@link DeferredPicks}). The profile owns the arithmetic so plugins stay simple: it applies fail
- * open, clamps every score to [0,1] (NaN counts as 0), multiplies by the weight and sums.
+ * One scheduling pipeline, named: filters in order, then weighted scorers, then a picker, run on a request's snapshot
+ * ({@link SchedulingCycle}). A pool's {@link ProfileHandler} says which profiles run for a request. The profile owns
+ * the arithmetic so plugins stay simple: it applies fail open, clamps every score to [0,1] (NaN counts as 0),
+ * multiplies by the weight and sums.
  */
 public final class SchedulerProfile {
+
+    /** The name of a pool's profile when its config gives none. */
+    public static final String DEFAULT_NAME = "default";
 
     /** A scorer with the weight the profile gives it; weight 0 means the scorer is not in the profile. */
     public record WeightedScorer(Scorer scorer, double weight) {
@@ -27,16 +32,16 @@ public final class SchedulerProfile {
     /** Score differences below this are rounding, not preference (as in the max-score picker). */
     private static final double TIE = 1e-9;
 
+    private final String name;
     private final List<Filter> filters;
     private final List<WeightedScorer> scorers;
     private final Picker picker;
-    private final List<PickObserver> observers;
 
     private SchedulerProfile(Builder b) {
+        this.name = b.name;
         this.filters = List.copyOf(b.filters);
         this.scorers = List.copyOf(b.scorers);
         this.picker = Objects.requireNonNull(b.picker, "a profile needs a picker");
-        this.observers = List.copyOf(b.observers);
     }
 
     public static Builder builder() {
@@ -44,9 +49,9 @@ public final class SchedulerProfile {
     }
 
     /**
-     * Runs filters, scorers and the picker over {@code candidates} (never empty), then tells the observers. Leaves
-     * the decision's explanation in the cycle ({@link SchedulingCycle#reason()}, its expected cached tokens and
-     * filter outcomes):
+     * Runs filters, scorers and the picker over {@code candidates} (never empty) and returns the chosen one. Leaves the
+     * decision's explanation in the cycle until the next profile runs ({@link SchedulingCycle#reason()}, its expected
+     * cached tokens and filter outcomes; {@link #result} gathers them). Allocates nothing. The reason:
      * <ul>
      * <li>a filter said its narrowing explains the pick ({@link SchedulingCycle#narrowedBecause}): that reason;</li>
      * <li>one candidate left after filtering: {@link PickReason#ONLY_CANDIDATE}, or what the filter that removed
@@ -57,28 +62,24 @@ public final class SchedulerProfile {
      * was one of the equally loaded; {@link PickReason#POLICY} when the picker took a candidate below the
      * best total (a weighted random draw) or the profile has no scorers.</li>
      * </ul>
-     */
-    public EndpointState schedule(SchedulingCycle cycle, List<EndpointState> candidates) {
-        EndpointState chosen = decide(cycle, candidates);
-        observe(cycle, chosen);
-        return chosen;
-    }
-
-    /**
-     * {@link #schedule} without telling the observers: the caller tells them, at once ({@link #observe}) or once the
-     * request is on its way ({@link DeferredPicks}).
+     * The cached tokens: what the scorers expect of the chosen endpoint, or what the producers counted there, the
+     * larger.
      *
-     * @throws io.inferencegateway.domain.GatewayError the refusal of a {@link StrictFilter} that kept no candidate
+     * @throws GatewayError the {@link Filter#refusal} of a filter that kept no candidate
      */
-    public EndpointState decide(SchedulingCycle cycle, List<EndpointState> candidates) {
+    public EndpointState run(SchedulingCycle cycle, List<EndpointState> candidates) {
+        cycle.startProfile();
         List<EndpointState> current = candidates;
         PickReason narrowed = null;
         for (int j = 0; j < filters.size(); j++) { // indexed: no iterator per decision
             Filter f = filters.get(j);
             cycle.filterStarts(f);
             List<EndpointState> kept = f.filter(cycle, current);
-            if (kept.isEmpty() && f instanceof StrictFilter strict) {
-                throw strict.refusal(cycle); // no fail open: the request may go nowhere
+            if (kept.isEmpty()) {
+                GatewayError refusal = f.refusal(cycle);
+                if (refusal != null) {
+                    throw refusal; // no fail open: the request may go nowhere
+                }
             }
             boolean applied = !kept.isEmpty(); // fail open: a filter never empties the list
             PickReason meaning = cycle.filterEnds(applied, applied ? current.size() - kept.size() : 0);
@@ -125,8 +126,13 @@ public final class SchedulerProfile {
         PickReason why = cycle.overridingReason() != null ? cycle.overridingReason()
                 : n == 1 ? (narrowed != null ? narrowed : PickReason.ONLY_CANDIDATE)
                 : decisive(cycle, weighted, rows, totals, n, c);
-        cycle.decided(why, c < 0 ? 0 : cached[c]);
+        cycle.decided(why, Math.max(c < 0 ? 0 : cached[c], chosen.cachedTokens()));
         return chosen;
+    }
+
+    /** What this profile's {@link #run} chose in {@code cycle}, and why, as a result that outlives the next run. */
+    public ProfileResult result(SchedulingCycle cycle, EndpointState chosen) {
+        return new ProfileResult(name, chosen, cycle.reason(), cycle.expectedCachedTokens());
     }
 
     /**
@@ -166,18 +172,15 @@ public final class SchedulerProfile {
         return -1;
     }
 
-    /** Tells the observers about a choice made elsewhere (the fallback), so what they learn stays whole. */
-    public void observe(SchedulingCycle cycle, EndpointState chosen) {
-        for (PickObserver o : observers) {
-            o.picked(cycle, chosen);
-        }
-    }
-
     static double clamp(double score) {
         if (!(score > 0)) { // also NaN
             return 0;
         }
         return Math.min(score, 1.0);
+    }
+
+    public String name() {
+        return name;
     }
 
     public List<Filter> filters() {
@@ -190,10 +193,6 @@ public final class SchedulerProfile {
 
     public Picker picker() {
         return picker;
-    }
-
-    public List<PickObserver> observers() {
-        return observers;
     }
 
     @Override
@@ -213,8 +212,13 @@ public final class SchedulerProfile {
     public static final class Builder {
         private final List<Filter> filters = new ArrayList<>();
         private final List<WeightedScorer> scorers = new ArrayList<>();
-        private final List<PickObserver> observers = new ArrayList<>();
         private Picker picker;
+        private String name = DEFAULT_NAME;
+
+        public Builder name(String n) {
+            this.name = Objects.requireNonNull(n);
+            return this;
+        }
 
         public Builder filter(Filter f) {
             filters.add(Objects.requireNonNull(f));
@@ -228,22 +232,12 @@ public final class SchedulerProfile {
             }
             if (weight > 0) {
                 scorers.add(new WeightedScorer(s, weight));
-                if (s instanceof PickObserver o) {
-                    observers.add(o);
-                }
             }
             return this;
         }
 
         public Builder picker(Picker p) {
             this.picker = p;
-            return this;
-        }
-
-        public Builder observer(PickObserver o) {
-            if (!observers.contains(o)) {
-                observers.add(Objects.requireNonNull(o));
-            }
             return this;
         }
 

@@ -9,16 +9,18 @@ import java.util.RandomAccess;
 
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
 
 /**
- * What one scheduling decision shares between its plugins: the request, the time, the candidates' states
- * and the prompt's block hashes (computed at most once, by whichever plugin asks first). Plugins also leave
- * here what the decision's explanation needs: why a filter removed endpoints ({@link #removed}) and how many
- * prompt tokens a candidate probably has cached ({@link #expectCachedTokens}); the profile puts the decisive
- * reason next to them. One instance per thread is reused from request to request, so a decision allocates
- * next to nothing.
+ * What one request's scheduling shares between its plugins, from its admission to its committed pick: the request,
+ * the time, the latency targets it must still meet, the candidates' snapshot (their {@link EndpointState}s, built once
+ * and read by the producers, admission and every profile) and the prompt's block hashes (computed at most once, by
+ * whichever plugin asks first). Plugins also leave here what a profile's explanation needs: why a filter removed
+ * endpoints ({@link #removed}) and how many prompt tokens a candidate probably has cached
+ * ({@link #expectCachedTokens}); the profile puts the decisive reason next to them. Instances are pooled per thread
+ * and reused from request to request, so a decision allocates next to nothing.
  */
 public final class SchedulingCycle {
 
@@ -50,28 +52,50 @@ public final class SchedulingCycle {
     private Filter currentFilter;
     private PickReason reason;
     private int chosenCachedTokens;
-    private PrefixIndexed cachedTokensCounter;
     private InferenceRequest request;
+    private LatencyTargets targets = LatencyTargets.NONE;
     private long nowNanos;
+    private int factCount;
     private String pool = "";
     private String homeRegion;
     private PickReason pendingOverride;
     private PickReason overridingReason;
 
-    /** Starts a new decision; forgets everything of the previous one. */
+    /** Starts scheduling a request that did not wait; forgets everything of the previous one. */
     public SchedulingCycle begin(InferenceRequest request, long nowNanos) {
+        return begin(request, nowNanos, 0);
+    }
+
+    /**
+     * Starts scheduling a request that waited {@code waitedNanos} in the gateway's queue: its time-to-first-token
+     * target is that much shorter now ({@link #targets}). Forgets everything of the previous request.
+     */
+    public SchedulingCycle begin(InferenceRequest request, long nowNanos, long waitedNanos) {
         this.request = request;
         this.nowNanos = nowNanos;
+        this.targets = remaining(request.targets(), waitedNanos);
         Arrays.fill(blocksReady, false);
         this.stateCount = 0;
+        startProfile();
+        return this;
+    }
+
+    /** Targets less the wait: a TTFT target at least 1 ms, so that a late request still has one. */
+    private static LatencyTargets remaining(LatencyTargets t, long waitedNanos) {
+        if (waitedNanos <= 0 || t.ttftMillis() == 0) {
+            return t;
+        }
+        return new LatencyTargets(Math.max(1, t.ttftMillis() - waitedNanos / 1_000_000), t.tpotMillis());
+    }
+
+    /** Forgets what the previous profile reported, before another profile runs on the same snapshot. */
+    void startProfile() {
         this.outcomes = 0;
         this.currentFilter = null;
         this.reason = null;
         this.chosenCachedTokens = 0;
-        this.cachedTokensCounter = null;
         this.pendingOverride = null;
         this.overridingReason = null;
-        return this;
     }
 
     /**
@@ -94,7 +118,7 @@ public final class SchedulingCycle {
         return homeRegion;
     }
 
-    /** Ends the decision: lets go of the request (and its prompt text) until the thread's next one. */
+    /** Ends the request's scheduling: lets go of the request (and its prompt text) until the next one. */
     public void end() {
         request = null;
         Arrays.fill(blocksReady, false);
@@ -105,6 +129,14 @@ public final class SchedulingCycle {
 
     public InferenceRequest request() {
         return request;
+    }
+
+    /**
+     * The latency the request must still be served within: its targets, less the time it waited in the gateway's
+     * queue ({@link LatencyTargets#NONE} without targets). Plugins read this, not the request's own.
+     */
+    public LatencyTargets targets() {
+        return targets;
     }
 
     public long nowNanos() {
@@ -139,23 +171,20 @@ public final class SchedulingCycle {
         return i;
     }
 
-    /**
-     * Begins {@code into} with this decision's request and time and the prompt blocks computed so far (copied), so
-     * that observers told after this cycle has moved on ({@link DeferredPick}) see the same prompt.
-     */
-    void carryPromptTo(SchedulingCycle into) {
-        into.begin(request, nowNanos);
-        for (int i = 0; i < blocks.length; i++) {
-            if (blocksReady[i]) {
-                int j = into.geometry(blocks[i].blockChars(), blocks[i].maxBlocks());
-                into.blocks[j].copyFrom(blocks[i]);
-                into.blocksReady[j] = true;
-            }
-        }
-    }
-
     /** Adds a (reused) state object to this cycle's candidate list and returns it for filling in. */
     public EndpointState addState() {
+        EndpointState s = nextState();
+        s.facts(factCount);
+        return s;
+    }
+
+    /** The facts every state has slots for: those its pool registered ({@link PluginContext#fact}). */
+    public SchedulingCycle facts(int count) {
+        this.factCount = count;
+        return this;
+    }
+
+    private EndpointState nextState() {
         int i = stateCount;
         if (i == statePool.length) {
             EndpointState[] grown = new EndpointState[Math.max(16, i * 2)];
@@ -167,19 +196,6 @@ public final class SchedulingCycle {
         }
         stateCount = i + 1;
         return statePool[i];
-    }
-
-    /**
-     * The candidates' {@link EndpointState#cachedTokens} were counted by {@code indexed}, the profile's one prefix
-     * index, before the filters ran (for the latency prediction): its scorer takes them instead of matching again.
-     */
-    public void cachedTokensCountedBy(PrefixIndexed indexed) {
-        this.cachedTokensCounter = indexed;
-    }
-
-    /** Whether {@code indexed} counted the candidates' cached tokens in this decision. */
-    public boolean hasCachedTokensCountedBy(Object indexed) {
-        return indexed != null && cachedTokensCounter == indexed;
     }
 
     public List<EndpointState> states() {

@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyPrediction;
-import io.inferencegateway.scheduling.framework.EndpointState;
 
 /**
  * A pool's online latency predictor: for a request on a candidate pod, its time to first token (TTFT) and time per
@@ -128,37 +127,24 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         return tpotAccuracy;
     }
 
-    /**
-     * Predicts {@code request} on the pod of {@code state}, which expects to serve {@code cachedTokens} of its prompt
-     * from its prefix cache, into the state ({@link EndpointState#predicted}); NaN while not {@link #ready}.
-     *
-     * @param x at least {@link #FEATURES} slots the call may overwrite (the features)
-     */
-    public void predict(EndpointState state, InferenceRequest request, int cachedTokens, double[] x) {
-        if (!ready()) {
-            state.predicted(Double.NaN, Double.NaN, Double.NaN);
-            return;
-        }
-        Speed speed = speeds.get(state.endpoint());
-        features(state, request, cachedTokens, x);
-        double ttft = ttft(x, speed);
-        double tpot = tpot(x, speed);
-        state.predicted(ttft, tpot, LatencyPrediction.ratio(ttft, tpot, outputTokens(request), request.stream(),
-                request.targets()));
+    /** Time to first token on {@code pod} in milliseconds, from its {@link #features}; NaN while not {@link #ready}. */
+    public double ttftMillis(Endpoint pod, double[] x) {
+        return ready() ? ttft(x, speeds.get(pod)) : Double.NaN;
+    }
+
+    /** Time per output token on {@code pod} in milliseconds, from its {@link #features}; NaN while not ready. */
+    public double tpotMillis(Endpoint pod, double[] x) {
+        return ready() ? tpot(x, speeds.get(pod)) : Double.NaN;
     }
 
     /**
-     * The prediction for the pod chosen, to learn from once the request ends: made whether or not the predictor is
-     * ready (then its values are NaN), since that is how it gets ready.
+     * The prediction for the pod chosen, from its {@link #features} (which it keeps: pass a fresh array), to learn
+     * from once the request ends: made whether or not the predictor is ready (then its values are NaN), since that is
+     * how it gets ready.
      */
-    public LatencyPrediction prediction(EndpointState chosen, InferenceRequest request, int cachedTokens,
-            long nowNanos) {
-        double[] x = new double[FEATURES];
-        features(chosen, request, cachedTokens, x);
-        Speed speed = speeds.get(chosen.endpoint());
-        boolean ready = ready();
-        return new LatencyPrediction(chosen.endpoint(), ready ? ttft(x, speed) : Double.NaN,
-                ready ? tpot(x, speed) : Double.NaN, outputTokens(request), request.stream(), nowNanos, x, this);
+    public LatencyPrediction prediction(Endpoint pod, double[] x, InferenceRequest request, long nowNanos) {
+        return new LatencyPrediction(pod, ttftMillis(pod, x), tpotMillis(pod, x), outputTokens(request),
+                request.stream(), nowNanos, x, this);
     }
 
     /**
@@ -168,7 +154,8 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
      */
     public InferenceRequest typicalRequest(String model) {
         int promptTokens = (int) Math.round(meanUncachedPromptTokens);
-        return new InferenceRequest(model, null, "", promptTokens, true, false, (int) Math.round(meanOutputTokens));
+        return InferenceRequest.builder(model).promptTokensEstimate(promptTokens).stream(true)
+                .maxTokens((int) Math.round(meanOutputTokens)).build();
     }
 
     /** The output tokens to expect: what the pool's responses averaged, within the request's budget. */
@@ -252,20 +239,27 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         return Math.max(MIN_MILLIS, shared) * Math.exp(logSpeed);
     }
 
-    /** Both models' features, in {@code x}: TTFT's first, then TPOT's. */
-    static void features(EndpointState s, InferenceRequest request, int cachedTokens, double[] x) {
-        double kv = Double.isNaN(s.kvUsage()) ? 0 : s.kvUsage();
-        double uncached = Math.max(0, request.promptTokensEstimate() - cachedTokens);
+    /**
+     * Both models' features of a request on one pod, in {@code x} (at least {@link #FEATURES} slots): TTFT's first,
+     * then TPOT's.
+     *
+     * @param uncachedTokens the prompt tokens the pod must compute (the prompt less what it probably caches)
+     * @param kvUsage        the pod's KV-cache use 0..1, NaN when unknown
+     * @param adapterMissing whether the request's LoRA adapter is not running there
+     */
+    public static void features(double[] x, int waiting, int running, double kvUsage, int uncachedTokens,
+            boolean adapterMissing) {
+        double kv = Double.isNaN(kvUsage) ? 0 : kvUsage;
         x[0] = 1;
-        x[1] = uncached / 1000;
-        x[2] = s.waiting();
-        x[3] = s.running() / 32.0;
+        x[1] = Math.max(0, uncachedTokens) / 1000.0;
+        x[2] = waiting;
+        x[3] = running / 32.0;
         x[4] = kv;
-        x[5] = request.adapter() != null && !s.runningAdapters().contains(request.adapter()) ? 1 : 0;
+        x[5] = adapterMissing ? 1 : 0;
         x[6] = 1;
-        x[7] = s.running() / 32.0;
+        x[7] = running / 32.0;
         x[8] = kv;
-        x[9] = s.waiting();
+        x[9] = waiting;
     }
 
     @Override

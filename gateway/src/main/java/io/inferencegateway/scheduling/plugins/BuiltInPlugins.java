@@ -17,20 +17,21 @@ public final class BuiltInPlugins {
             ResidencyFilter.PLUGIN,
             TargetHealthFilter.PLUGIN,
             OverflowFilter.PLUGIN,
-            QueueScorer.PLUGIN,
-            KvCacheScorer.PLUGIN,
+            LoadScorer.QUEUE,
+            LoadScorer.KV_CACHE,
             PrefixCacheScorer.PLUGIN,
             LoraAffinityScorer.PLUGIN,
-            RunningRequestsScorer.PLUGIN,
+            LoadScorer.RUNNING_REQUESTS,
             LatencyScorer.PLUGIN,
-            QueueDepthScorer.PLUGIN,
+            LoadScorer.QUEUE_DEPTH,
             RegionProximityScorer.PLUGIN,
             ErrorRateScorer.PLUGIN,
             CostScorer.PLUGIN,
             PriorityScorer.PLUGIN,
             SessionAffinityScorer.PLUGIN,
             MaxScorePicker.PLUGIN,
-            WeightedRandomPicker.PLUGIN));
+            WeightedRandomPicker.PLUGIN,
+            SingleProfileHandler.PLUGIN));
 
     private BuiltInPlugins() {
     }

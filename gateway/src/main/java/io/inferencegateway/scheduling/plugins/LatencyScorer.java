@@ -5,7 +5,6 @@ import java.util.List;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.scheduling.framework.EndpointState;
-import io.inferencegateway.scheduling.framework.LatencyTargeted;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
@@ -20,15 +19,21 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * scorers decide, as without this one. Prefix and adapter affinity count through the prediction itself (a cached
  * prefix makes a pod fast) and through their own scorers.
  */
-public final class LatencyScorer implements Scorer, LatencyTargeted {
+public final class LatencyScorer implements Scorer {
 
     public static final String TYPE = "latency-scorer";
     public static final String HEADROOM = "headroom";
     public static final String PACK = "pack";
     public static final String BY_PRIORITY = "by-priority";
-    /** Parameter: {@code mode}, one of headroom, pack, by-priority (default). */
-    public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE,
-            parameters -> new LatencyScorer(parameters.choice("mode", BY_PRIORITY, HEADROOM, PACK, BY_PRIORITY)));
+    /**
+     * Parameter: {@code mode}, one of headroom, pack, by-priority (default). Brings its pool's latency predictions and
+     * admission by them.
+     */
+    public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> {
+        String mode = parameters.choice("mode", BY_PRIORITY, HEADROOM, PACK, BY_PRIORITY);
+        LatencyPredictions.register(parameters.pool());
+        return new LatencyScorer(mode);
+    });
 
     private final String mode;
 
@@ -38,7 +43,7 @@ public final class LatencyScorer implements Scorer, LatencyTargeted {
 
     @Override
     public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {
-        if (!cycle.request().targets().any()) {
+        if (!cycle.targets().any()) {
             return;
         }
         boolean pack = mode.equals(PACK) || mode.equals(BY_PRIORITY) && Priority.sheddable(cycle.request().priority());

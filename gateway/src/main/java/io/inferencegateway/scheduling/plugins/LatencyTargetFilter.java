@@ -5,7 +5,6 @@ import java.util.List;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
-import io.inferencegateway.scheduling.framework.LatencyTargeted;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
@@ -16,13 +15,16 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * held the requests whose priority says they should not be served late). A request without targets, or before the
  * pool's predictor has learned enough, passes untouched, as does a pod without a prediction (stale metrics).
  */
-public final class LatencyTargetFilter implements Filter, LatencyTargeted {
+public final class LatencyTargetFilter implements Filter {
 
     public static final String TYPE = "latency-target-filter";
     /** Outcome of a pod removed because it is predicted to miss the request's targets. */
     public static final String PREDICTED_LATE = "predicted_late";
-    /** Takes no parameters. */
-    public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> new LatencyTargetFilter());
+    /** Takes no parameters; brings its pool's latency predictions and admission by them. */
+    public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> {
+        LatencyPredictions.register(parameters.pool());
+        return new LatencyTargetFilter();
+    });
 
     @Override
     public List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints) {

@@ -2,7 +2,6 @@ package io.inferencegateway.scheduling.plugins;
 
 import java.util.List;
 import java.util.function.ToDoubleFunction;
-import java.util.function.ToIntFunction;
 
 import io.inferencegateway.scheduling.framework.EndpointState;
 
@@ -12,29 +11,10 @@ final class MinMax {
     private MinMax() {
     }
 
-    /** {@code (max - v) / (max - min)} over the candidates; 1.0 for all when every value is equal. */
-    static void lowerIsBetter(List<EndpointState> endpoints, ToIntFunction<EndpointState> value, double[] scores) {
-        int n = endpoints.size();
-        int min = Integer.MAX_VALUE;
-        int max = Integer.MIN_VALUE;
-        for (int i = 0; i < n; i++) {
-            int v = value.applyAsInt(endpoints.get(i));
-            min = Math.min(min, v);
-            max = Math.max(max, v);
-        }
-        if (min == max) {
-            for (int i = 0; i < n; i++) {
-                scores[i] = 1.0;
-            }
-            return;
-        }
-        double range = (double) max - min;
-        for (int i = 0; i < n; i++) {
-            scores[i] = (max - value.applyAsInt(endpoints.get(i))) / range;
-        }
-    }
-
-    /** As above on real values; a NaN value scores 0 and takes no part in the range. */
+    /**
+     * {@code (max - v) / (max - min)} over the candidates; 1.0 for all when every value is equal. A NaN value scores 0
+     * and takes no part in the range.
+     */
     static void lowerIsBetter(List<EndpointState> endpoints, ToDoubleFunction<EndpointState> value, double[] scores) {
         int n = endpoints.size();
         double min = Double.POSITIVE_INFINITY;

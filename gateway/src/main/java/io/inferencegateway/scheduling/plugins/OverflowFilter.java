@@ -3,6 +3,7 @@ package io.inferencegateway.scheduling.plugins;
 import java.util.List;
 
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.Priority;
 import io.inferencegateway.metrics.ClusterCapacity;
@@ -97,8 +98,8 @@ public final class OverflowFilter implements Filter {
         InferenceRequest request = cycle.request();
         String home = cycle.homeRegion();
         boolean standard = home != null && request.priority() == Priority.STANDARD;
-        boolean stayHome = standard && canServe(endpoints, home, request);
-        boolean dropLate = standard && (stayHome || canServe(endpoints, null, request));
+        boolean stayHome = standard && canServe(endpoints, home, cycle.targets());
+        boolean dropLate = standard && (stayHome || canServe(endpoints, null, cycle.targets()));
         List<EndpointState> kept = cycle.keptList(endpoints);
         for (int i = 0; i < n; i++) {
             EndpointState e = endpoints.get(i);
@@ -112,7 +113,7 @@ public final class OverflowFilter implements Filter {
                 cycle.removed(SATURATED, 1);
             } else if (stayHome && !home.equals(e.target().region())) {
                 cycle.removed(AWAY_FROM_HOME, 1, PickReason.HOME_REGION);
-            } else if (dropLate && TargetFacts.late(e, request)) {
+            } else if (dropLate && TargetFacts.late(e, cycle.targets())) {
                 cycle.removed(PREDICTED_LATE, 1);
             } else {
                 kept.add(e);
@@ -125,11 +126,11 @@ public final class OverflowFilter implements Filter {
      * Whether a cluster (of {@code region}, or of any when null) can take the request and is not expected to miss its
      * first-token target.
      */
-    private boolean canServe(List<EndpointState> endpoints, String region, InferenceRequest request) {
+    private boolean canServe(List<EndpointState> endpoints, String region, LatencyTargets targets) {
         for (int i = 0; i < endpoints.size(); i++) {
             EndpointState e = endpoints.get(i);
             if (TargetFacts.cluster(e) && (region == null || region.equals(e.target().region())) && canTake(e)
-                    && !TargetFacts.late(e, request)) {
+                    && !TargetFacts.late(e, targets)) {
                 return true;
             }
         }

@@ -7,15 +7,16 @@ import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.metrics.EndpointMetrics;
+import io.inferencegateway.config.ReplicaConfig;
+import io.inferencegateway.scheduling.framework.DataProducer;
 import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.LifecyclePlugin;
 import io.inferencegateway.scheduling.framework.MembershipListener;
-import io.inferencegateway.scheduling.framework.PickObserver;
-import io.inferencegateway.scheduling.framework.PlacementAware;
+import io.inferencegateway.scheduling.framework.PluginContext;
 import io.inferencegateway.scheduling.framework.PluginType;
-import io.inferencegateway.scheduling.framework.PrefixIndexed;
-import io.inferencegateway.scheduling.framework.PromptReader;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
+import io.inferencegateway.scheduling.framework.StaleFallback;
 import io.inferencegateway.scheduling.prefix.PrefixIndex;
 import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.scheduling.prefix.PromptBlocks;
@@ -37,22 +38,24 @@ import io.inferencegateway.scheduling.prefix.RendezvousHomes;
  * the index keeps at most that many tokens' worth of blocks for it, so prompts the pod must have evicted stop
  * attracting requests to it.
  *
- * <p>Each gateway replica learns only from its own decisions. Learning happens through {@link #picked},
- * including decisions the fallback makes, and endpoints that leave the pool are forgotten.
+ * <p>It serves four extension points, registered by its factory: the scorer; a producer that counts, once per
+ * request, the prompt tokens each candidate probably holds (which the latency prediction and this scorer read); a
+ * lifecycle plugin that records each committed pick in the index ({@link #committed}, including decisions the fallback
+ * makes); and a membership listener that forgets endpoints that leave the pool. Each gateway replica learns only from
+ * its own decisions.
  *
- * <p>With several active replicas ({@code replicas.placement: rendezvous}, see {@link #placedBy}), each replica
+ * <p>With several active replicas ({@code replicas.placement: rendezvous}), each replica
  * sees only part of the traffic, so their indexes would send one shared prefix to different pods. The scorer
  * then also credits the prompt's {@link RendezvousHomes home}, which every replica computes alike: the home scores
  * as a full hit and other holders half their match, so a prefix lives on one pod fleet-wide and a hot prefix
  * spills to the same second pod on every replica.
  *
- * <p>With {@code replicas.placement: shared} (see {@link #sharedBy}) the replicas tell each other every decision,
+ * <p>With {@code replicas.placement: shared} the replicas tell each other every decision,
  * so each index learns the whole fleet's traffic and there is no home to follow: a new prefix goes where the load
  * scorers say, as with one gateway. While the sharing is down, prefixes no pod holds yet go to their rendezvous home,
  * so that the replicas still agree on those.
  */
-public final class PrefixCacheScorer implements Scorer, PickObserver, MembershipListener, PrefixIndexed,
-        PlacementAware, PromptReader {
+public final class PrefixCacheScorer implements Scorer, DataProducer, LifecyclePlugin, MembershipListener {
 
     public static final String TYPE = "prefix-cache-scorer";
 
@@ -71,7 +74,8 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     /**
      * Parameters: {@code blockSize} (prompt characters per block, a multiple of 16; 64 ≈ 16 tokens),
      * {@code maxBlocks} (blocks hashed per prompt at most), and the index bounds {@code blocksPerEndpoint},
-     * {@code maxIndexEntries}, {@code maxIndexEndpoints} (see {@link PrefixIndex}).
+     * {@code maxIndexEntries}, {@code maxIndexEndpoints} (see {@link PrefixIndex}). With several replicas
+     * ({@code replicas.placement} of its pool) it follows their placement.
      */
     public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> {
         int blockSize = parameters.integer("blockSize", PromptBlocks.DEFAULT_BLOCK_CHARS, 16, 4096);
@@ -93,8 +97,8 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
             throw parameters.invalid("maxIndexEntries", "must be at least maxIndexEndpoints (" + maxIndexEndpoints
                     + "), got " + maxIndexEntries);
         }
-        return new PrefixCacheScorer(new PrefixIndex(blocksPerEndpoint, maxIndexEntries, maxIndexEndpoints), blockSize,
-                maxBlocks);
+        return forPool(new PrefixIndex(blocksPerEndpoint, maxIndexEntries, maxIndexEndpoints), blockSize, maxBlocks,
+                parameters.pool());
     });
 
     private final PrefixIndex index;
@@ -126,27 +130,28 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         this.placement = placement;
     }
 
-    /** The same scorer (sharing its index) that also credits each known prefix's rendezvous home. */
-    @Override
-    public PrefixCacheScorer placedBy(RendezvousHomes placement) {
-        return new PrefixCacheScorer(index, blockChars, maxBlocks, placement);
-    }
-
     /**
-     * The same scorer (sharing its index) whose index also records the other replicas' decisions, and which tells them
-     * its own; while they cannot be reached, prefixes no pod holds go to their home by {@code whileAway}.
+     * The scorer for {@code pool}, registered at its extension points: with {@code replicas.placement: rendezvous} it
+     * also credits each known prefix's rendezvous home; with {@code shared} its index also records the other replicas'
+     * decisions and it tells them its own (while they cannot be reached, prefixes no pod holds go to their home).
      */
-    @Override
-    public PrefixCacheScorer sharedBy(PrefixSharing sharing, RendezvousHomes whileAway) {
-        PrefixCacheScorer shared = new PrefixCacheScorer(index, blockChars, maxBlocks, whileAway);
-        shared.feed = sharing.join(shared::routedElsewhere);
-        return shared;
-    }
-
-    /** The blocks it hashes, no more. */
-    @Override
-    public int promptChars() {
-        return blockChars * maxBlocks;
+    public static PrefixCacheScorer forPool(PrefixIndex index, int blockChars, int maxBlocks, PluginContext pool) {
+        ReplicaConfig replicas = pool.replicas();
+        RendezvousHomes homes = replicas.rendezvousHomes()
+                ? new RendezvousHomes(replicas.loadBound(), replicas.keyBlocks()) : null;
+        PrefixCacheScorer scorer = new PrefixCacheScorer(index, blockChars, maxBlocks, homes);
+        if (homes != null && replicas.placement() == ReplicaConfig.Coordination.SHARED) {
+            scorer.feed = pool.sharing().join(scorer::routedElsewhere);
+        }
+        pool.producer(DataProducer.FACTS, scorer);
+        pool.lifecycle(scorer);
+        pool.membership(scorer);
+        pool.readsPrompt(blockChars * maxBlocks); // the blocks it hashes, no more
+        pool.prefixIndex(index::entries);
+        if (homes != null) {
+            pool.staleFallback(StaleFallback.PREFIX_HOME, scorer::home);
+        }
+        return scorer;
     }
 
     /** Another replica's decision; one for a pod that is not (or no longer) in the pool is ignored. */
@@ -167,7 +172,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         int n = endpoints.size();
         int[] scratch = cycle.intScratch(2 * n); // [0, n): matched blocks; [n, 2n): loads
         List<Endpoint> pods = cycle.endpointView(endpoints);
-        if (matched(cycle, blocks, total, endpoints, pods, scratch) == 0) {
+        if (matched(endpoints, scratch) == 0) {
             if (placement != null && (feed == null || !feed.live())) {
                 credit(placement, blocks, total, 0, endpoints, pods, scratch, scores, cycle);
             }
@@ -187,8 +192,14 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         }
     }
 
+    /** Counts the prompt tokens every candidate probably holds, into its {@link EndpointState#cachedTokens}. */
     @Override
-    public void countCachedTokens(SchedulingCycle cycle, List<EndpointState> states) {
+    public void produce(SchedulingCycle cycle) {
+        count(cycle, cycle.states());
+    }
+
+    /** Counts into each of {@code states} the prompt tokens the index says its pod holds, where that is more. */
+    void count(SchedulingCycle cycle, List<EndpointState> states) {
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
         int total = blocks.count();
         if (total == 0) {
@@ -206,15 +217,10 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     }
 
     /**
-     * Each candidate's matched leading blocks into {@code out}, and the most any endpoint holds: from the counts the
-     * latency prediction took before the filters when it did (one index walk per decision, not two), else from the
-     * index. The counts serve only without rendezvous placement, whose credit needs the index's own answer.
+     * Each candidate's matched leading blocks into {@code out}, and the most any endpoint holds: from the counts this
+     * scorer's producer took for the whole snapshot (one index walk per request, however many profiles score).
      */
-    private int matched(SchedulingCycle cycle, PromptBlocks blocks, int total, List<EndpointState> endpoints,
-            List<Endpoint> pods, int[] out) {
-        if (placement != null || !cycle.hasCachedTokensCountedBy(this)) {
-            return index.match(blocks.hashes(), total, pods, out);
-        }
+    private int matched(List<EndpointState> endpoints, int[] out) {
         int most = 0;
         for (int i = 0; i < endpoints.size(); i++) {
             out[i] = endpoints.get(i).cachedTokens() / blockTokens;
@@ -253,8 +259,12 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         }
     }
 
-    @Override
-    public int home(SchedulingCycle cycle, List<EndpointState> states) {
+    /**
+     * The request's home among {@code states} by its placement, with each state's in-flight requests as its load; -1
+     * without placement (or shared and live) or when the prompt has no full block. Its pool's stale fallback: replicas
+     * keep sending a prefix to one pod while metrics are stale.
+     */
+    int home(SchedulingCycle cycle, List<EndpointState> states) {
         if (placement == null || feed != null && feed.live()) { // shared and live: the fallback of one gateway
             return -1;
         }
@@ -277,7 +287,7 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
     }
 
     @Override
-    public void picked(SchedulingCycle cycle, EndpointState chosen) {
+    public void committed(SchedulingCycle cycle, EndpointState chosen) {
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
         int cacheBlocks = cacheBlocks(chosen.metrics());
         index.record(blocks.hashes(), blocks.count(), chosen.endpoint(), cacheBlocks);
@@ -309,10 +319,6 @@ public final class PrefixCacheScorer implements Scorer, PickObserver, Membership
         return index;
     }
 
-    @Override
-    public long indexEntries() {
-        return index.entries();
-    }
 
     @Override
     public String toString() {

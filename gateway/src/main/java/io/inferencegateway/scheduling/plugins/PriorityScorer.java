@@ -53,7 +53,7 @@ public final class PriorityScorer implements Scorer {
             double[] cost = cycle.doubleScratch(n);
             for (int i = 0; i < n; i++) {
                 EndpointState e = endpoints.get(i);
-                cost[i] = TargetFacts.late(e, request) ? Double.NaN : TargetFacts.cost(e, request, outputTokens);
+                cost[i] = TargetFacts.late(e, cycle.targets()) ? Double.NaN : TargetFacts.cost(e, request, outputTokens);
             }
             TargetFacts.lowerIsBetterRatio(cost, n, 0, scores);
         }

@@ -1,15 +1,13 @@
 package io.inferencegateway.scheduling.plugins;
 
-import java.util.List;
-
 import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.Residency;
+import io.inferencegateway.scheduling.framework.CandidateFilter;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
-import io.inferencegateway.scheduling.framework.StrictFilter;
 
 /**
  * {@value #TYPE}: at a global tier, keeps the clusters and providers the request's tenant may use: those in the regions
@@ -17,7 +15,7 @@ import io.inferencegateway.scheduling.framework.StrictFilter;
  * A rule, not a preference: when it keeps nobody the request is refused (503, naming the pin) instead of being sent
  * where it must not go. Pods (no target) and requests without a pin pass untouched.
  */
-public final class ResidencyFilter implements StrictFilter {
+public final class ResidencyFilter implements CandidateFilter {
 
     public static final String TYPE = "residency-filter";
     /** Outcome of a target removed because the tenant's pin forbids it. */
@@ -27,28 +25,8 @@ public final class ResidencyFilter implements StrictFilter {
             parameters -> new ResidencyFilter());
 
     @Override
-    public List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints) {
-        Residency residency = cycle.request().residency();
-        if (residency.regions().isEmpty() && residency.providers()) {
-            return endpoints;
-        }
-        int n = endpoints.size();
-        int first = 0;
-        while (first < n && allowed(endpoints.get(first), residency)) {
-            first++;
-        }
-        if (first == n) {
-            return endpoints;
-        }
-        List<EndpointState> kept = cycle.keptList(endpoints);
-        for (int i = 0; i < n; i++) {
-            EndpointState e = endpoints.get(i);
-            if (i < first || (i > first && allowed(e, residency))) {
-                kept.add(e);
-            }
-        }
-        cycle.removed(FORBIDDEN, n - kept.size());
-        return kept;
+    public String removal(SchedulingCycle cycle, EndpointState e) {
+        return allowed(e, cycle.request().residency()) ? null : FORBIDDEN;
     }
 
     private static boolean allowed(EndpointState e, Residency residency) {

@@ -1,7 +1,6 @@
 package io.inferencegateway.scheduling.plugins;
 
-import java.util.List;
-
+import io.inferencegateway.scheduling.framework.CandidateFilter;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.PluginType;
@@ -17,10 +16,10 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * without the metric) never saturates.
  *
  * <p>When every pod is saturated the framework keeps them all (fail open): the scorers then pick the
- * least bad one. Before that, the pool's flow control asks this filter (as the profile's {@link SaturationDetector})
- * whether every pod is saturated, and holds or sheds the request in the gateway while they are.
+ * least bad one. Before that, the pool's flow control asks this filter (its pool's {@link SaturationDetector}, which
+ * its factory registers) whether every pod is saturated, and holds or sheds the request in the gateway while they are.
  */
-public final class SaturationFilter implements Filter, SaturationDetector {
+public final class SaturationFilter implements CandidateFilter, SaturationDetector {
 
     public static final String TYPE = "saturation-filter";
     public static final int DEFAULT_WAITING_LIMIT = 5;
@@ -31,9 +30,13 @@ public final class SaturationFilter implements Filter, SaturationDetector {
     public static final String STALE = "stale";
 
     /** Parameters: {@code queueDepthThreshold} (at least 1) and {@code kvCacheThreshold} (above 0, at most 1). */
-    public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> new SaturationFilter(
-            parameters.integer("queueDepthThreshold", DEFAULT_WAITING_LIMIT, 1, Integer.MAX_VALUE),
-            parameters.fraction("kvCacheThreshold", DEFAULT_KV_LIMIT)));
+    public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> {
+        SaturationFilter filter = new SaturationFilter(
+                parameters.integer("queueDepthThreshold", DEFAULT_WAITING_LIMIT, 1, Integer.MAX_VALUE),
+                parameters.fraction("kvCacheThreshold", DEFAULT_KV_LIMIT));
+        parameters.pool().saturationDetector(filter);
+        return filter;
+    });
 
     private final int waitingLimit;
     private final double kvLimit;
@@ -57,25 +60,8 @@ public final class SaturationFilter implements Filter, SaturationDetector {
     }
 
     @Override
-    public List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints) {
-        int n = endpoints.size();
-        int first = 0;
-        while (first < n && !saturated(endpoints.get(first))) {
-            first++;
-        }
-        if (first == n) {
-            return endpoints; // nobody saturated: no copy
-        }
-        List<EndpointState> kept = cycle.keptList(endpoints);
-        for (int i = 0; i < n; i++) {
-            EndpointState e = endpoints.get(i);
-            if (i < first || (i > first && !saturated(e))) {
-                kept.add(e);
-            } else {
-                cycle.removed(e.fresh() ? SATURATED : STALE, 1);
-            }
-        }
-        return kept;
+    public String removal(SchedulingCycle cycle, EndpointState e) {
+        return !saturated(e) ? null : e.fresh() ? SATURATED : STALE;
     }
 
     @Override

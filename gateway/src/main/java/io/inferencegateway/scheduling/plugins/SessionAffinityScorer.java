@@ -1,17 +1,17 @@
 package io.inferencegateway.scheduling.plugins;
 
-import java.time.Duration;
 import java.util.List;
 
 import io.inferencegateway.config.SessionAffinityConfig;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.scheduling.framework.EndpointState;
-import io.inferencegateway.scheduling.framework.PickObserver;
+import io.inferencegateway.scheduling.framework.LifecyclePlugin;
+import io.inferencegateway.scheduling.framework.PluginContext;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 import io.inferencegateway.scheduling.framework.Scorer;
-import io.inferencegateway.scheduling.framework.SessionKeeping;
+import io.inferencegateway.scheduling.framework.StaleFallback;
 import io.inferencegateway.scheduling.prefix.RendezvousHomes;
 import io.inferencegateway.scheduling.session.SessionTable;
 
@@ -30,16 +30,15 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * next pod on every replica, and the table remembers the move, so it stays there when its old pod has room again.
  *
  * <p>The table ({@link SessionTable}) is bounded and forgets idle sessions; it learns from the committed pick
- * ({@link #picked}), whichever scorer decided it.
+ * ({@link #committed}), whichever scorer decided it. While no metrics are fresh, its pool's stale fallback keeps a
+ * session on its pod ({@link #sessionPod}).
  */
-public final class SessionAffinityScorer implements Scorer, PickObserver, SessionKeeping {
+public final class SessionAffinityScorer implements Scorer, LifecyclePlugin {
 
     public static final String TYPE = SessionAffinityConfig.SCORER;
 
     /** Takes no parameters: the pool's {@code sessionAffinity} section bounds the table. */
-    public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> new SessionAffinityScorer(
-            new SessionTable(SessionAffinityConfig.DEFAULT_MAX_SESSIONS,
-                    SessionAffinityConfig.DEFAULT_IDLE_TIMEOUT.toNanos())));
+    public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> forPool(parameters.pool()));
 
     private final SessionTable table;
 
@@ -47,12 +46,18 @@ public final class SessionAffinityScorer implements Scorer, PickObserver, Sessio
         this.table = table;
     }
 
-    @Override
-    public SessionAffinityScorer remembering(int maxSessions, Duration idleTimeout) {
-        return new SessionAffinityScorer(new SessionTable(maxSessions, idleTimeout.toNanos()));
+    /** The scorer for {@code pool}, its table as the pool's {@code sessionAffinity} bounds it, registered. */
+    static SessionAffinityScorer forPool(PluginContext pool) {
+        SessionAffinityConfig sessions = pool.sessions();
+        SessionAffinityScorer scorer = new SessionAffinityScorer(new SessionTable(sessions.maxSessions(),
+                sessions.idleTimeout().toNanos()));
+        pool.lifecycle(scorer);
+        pool.sessionTable(scorer.table);
+        pool.staleFallback(StaleFallback.SESSION, scorer::sessionPod);
+        return scorer;
     }
 
-    @Override
+    /** Where it remembers the sessions. */
     public SessionTable sessions() {
         return table;
     }
@@ -90,8 +95,11 @@ public final class SessionAffinityScorer implements Scorer, PickObserver, Sessio
         return false;
     }
 
-    @Override
-    public int sessionPod(SchedulingCycle cycle, List<EndpointState> states) {
+    /**
+     * Without fresh metrics: the index in {@code states} of the pod the request's session is on, or of its rendezvous
+     * pod when that one is not among them; -1 when the request has no session.
+     */
+    int sessionPod(SchedulingCycle cycle, List<EndpointState> states) {
         String key = cycle.request().session();
         if (key == null || states.isEmpty()) {
             return -1;
@@ -111,7 +119,7 @@ public final class SessionAffinityScorer implements Scorer, PickObserver, Sessio
     }
 
     @Override
-    public void picked(SchedulingCycle cycle, EndpointState chosen) {
+    public void committed(SchedulingCycle cycle, EndpointState chosen) {
         String key = cycle.request().session();
         if (key != null) {
             table.remember(SessionTable.hash(key), chosen.endpoint(), cycle.nowNanos());

@@ -4,6 +4,7 @@ import java.util.List;
 
 import io.inferencegateway.config.TargetConfig;
 import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.metrics.ClusterCapacity;
 import io.inferencegateway.scheduling.framework.EndpointState;
 
@@ -55,9 +56,9 @@ final class TargetFacts {
         return Double.isNaN(rtt) ? ttft : ttft + rtt;
     }
 
-    /** Whether the request has a first-token target that this target is expected to miss. */
-    static boolean late(EndpointState e, InferenceRequest request) {
-        long target = request.targets().ttftMillis();
+    /** Whether the request has a first-token target ({@code targets}) that this target is expected to miss. */
+    static boolean late(EndpointState e, LatencyTargets targets) {
+        long target = targets.ttftMillis();
         return target > 0 && firstTokenMillis(e) > target; // NaN: not known to be late
     }
 

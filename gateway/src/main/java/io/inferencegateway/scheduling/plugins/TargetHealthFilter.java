@@ -3,10 +3,10 @@ package io.inferencegateway.scheduling.plugins;
 import java.util.List;
 
 import io.inferencegateway.metrics.ClusterCapacity;
+import io.inferencegateway.scheduling.framework.CandidateFilter;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.scheduling.framework.Filter;
-import io.inferencegateway.scheduling.framework.StrictFilter;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
@@ -21,9 +21,9 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * started, or a poll it cannot make while requests go through) and those with no ready pod (their gateway answers, if
  * only with its own error). A cluster whose summary was read and has since gone stale is <em>lost</em> (a partition, a
  * dead gateway): a request sent there could wait its whole route timeout for nothing, so when only lost clusters are
- * left the request is refused at once, 503 naming the pool ({@link StrictFilter}).
+ * left the request is refused at once, 503 naming the pool ({@link Filter#refusal}).
  */
-public final class TargetHealthFilter implements StrictFilter {
+public final class TargetHealthFilter implements CandidateFilter {
 
     public static final String TYPE = "target-health-filter";
     /** Outcome of a cluster removed because its summary is stale or was never read. */
@@ -34,26 +34,15 @@ public final class TargetHealthFilter implements StrictFilter {
     public static final PluginType<Filter> PLUGIN = PluginType.filter(TYPE, parameters -> new TargetHealthFilter());
 
     @Override
+    public String removal(SchedulingCycle cycle, EndpointState e) {
+        return !unhealthy(e) ? null : e.fresh() && e.cluster() != null ? NO_READY_PODS : STALE;
+    }
+
+    @Override
     public List<EndpointState> filter(SchedulingCycle cycle, List<EndpointState> endpoints) {
-        int n = endpoints.size();
-        int first = 0;
-        while (first < n && !unhealthy(endpoints.get(first))) {
-            first++;
-        }
-        if (first == n) {
-            return endpoints;
-        }
-        List<EndpointState> kept = cycle.keptList(endpoints);
-        for (int i = 0; i < n; i++) {
-            EndpointState e = endpoints.get(i);
-            if (i < first || (i > first && !unhealthy(e))) {
-                kept.add(e);
-            } else {
-                cycle.removed(e.fresh() && e.cluster() != null ? NO_READY_PODS : STALE, 1);
-            }
-        }
+        List<EndpointState> kept = CandidateFilter.super.filter(cycle, endpoints);
         if (kept.isEmpty()) { // none healthy: those that may still answer, rather than nothing
-            for (int i = 0; i < n; i++) {
+            for (int i = 0; i < endpoints.size(); i++) {
                 if (!lost(endpoints.get(i))) {
                     kept.add(endpoints.get(i));
                 }

@@ -4,7 +4,6 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,10 +25,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * Shared placement over Redis pub/sub: every routing decision of a pool is published on the channel
@@ -43,8 +39,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * the connection is retried every second; Lettuce re-subscribes after a reconnect. A decision lost costs at most one
  * cache miss. Its threads are the gateway's, shared with every Redis client (runtime/RedisClientResources).
  *
- * <p>Metrics per pool: {@code inference_gateway_prefix_sharing_messages_total{pool,direction}} (published, received,
- * dropped) and {@code inference_gateway_prefix_sharing_up{pool}}.
+ * <p>Metrics per pool ({@link PrefixSharingMeters}): {@code inference_gateway_prefix_sharing_messages_total{pool,direction}}
+ * (published, received, dropped) and {@code inference_gateway_prefix_sharing_up{pool}}.
  */
 public final class RedisPrefixSharing implements AutoCloseable {
 
@@ -58,7 +54,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
     private final long replicaId = ThreadLocalRandom.current().nextLong();
     private final RedisClient client;
     private final RedisURI uri;
-    private final MeterRegistry registry;
+    private final PrefixSharingMeters meters;
     private final Map<String, PoolChannel> pools = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> trafficTimer;
 
@@ -68,12 +64,12 @@ public final class RedisPrefixSharing implements AutoCloseable {
     private volatile boolean closed;
 
     /** @param resources the gateway's Lettuce threads; they outlive this sharing */
-    public RedisPrefixSharing(URI url, ClientResources resources, MeterRegistry registry) {
-        this(url, resources, registry, TRAFFIC_WINDOW);
+    public RedisPrefixSharing(URI url, ClientResources resources, PrefixSharingMeters meters) {
+        this(url, resources, meters, TRAFFIC_WINDOW);
     }
 
-    RedisPrefixSharing(URI url, ClientResources resources, MeterRegistry registry, Duration trafficWindow) {
-        this.registry = registry;
+    RedisPrefixSharing(URI url, ClientResources resources, PrefixSharingMeters meters, Duration trafficWindow) {
+        this.meters = meters;
         this.uri = RedisURI.create(url);
         this.client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
@@ -187,7 +183,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
         for (PoolChannel p : pools.values()) {
             if (!names.contains(p.name) && pools.remove(p.name, p)) {
                 p.receiver = null;
-                p.meters.forEach(registry::remove);
+                meters.remove(p.registered);
                 var sub = connected(subscriber);
                 if (sub != null) {
                     sub.async().unsubscribe(p.channel);
@@ -209,7 +205,7 @@ public final class RedisPrefixSharing implements AutoCloseable {
     private final class PoolChannel implements PrefixSharing.Feed {
         final String name;
         final byte[] channel;
-        final List<Meter> meters = new ArrayList<>();
+        final List<Meter> registered; // its meters, removed when it stops sharing here
         final LongAdder published = new LongAdder();
         final LongAdder received = new LongAdder();
         final LongAdder dropped = new LongAdder();
@@ -222,19 +218,8 @@ public final class RedisPrefixSharing implements AutoCloseable {
         PoolChannel(String name) {
             this.name = name;
             this.channel = (CHANNEL + name).getBytes(StandardCharsets.UTF_8);
-            for (var d : Map.of("published", published, "received", received, "dropped", dropped).entrySet()) {
-                meters.add(FunctionCounter.builder("inference_gateway_prefix_sharing_messages", d.getValue(),
-                                LongAdder::sum)
-                        .description("Routing decisions told to or heard from the other gateway replicas")
-                        .tags("pool", name, "direction", d.getKey()).register(registry));
-            }
-            meters.add(Gauge.builder("inference_gateway_prefix_sharing_up", this, p -> p.live() ? 1 : 0)
-                    .description("1 while this replica shares its routing decisions through Redis")
-                    .tags("pool", name).register(registry));
-            meters.add(Gauge.builder("inference_gateway_prefix_sharing_traffic_factor", this, PoolChannel::trafficFactor)
-                    .description("The pool's routing decisions per decision of this replica (about the active "
-                            + "replicas); NaN while unknown")
-                    .tags("pool", name).register(registry));
+            this.registered = meters.sharing(name,
+                    Map.of("published", published, "received", received, "dropped", dropped), this);
         }
 
         /** On the sharing's timer: the decisions heard and made since the last window. */

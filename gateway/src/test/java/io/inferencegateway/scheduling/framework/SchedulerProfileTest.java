@@ -61,7 +61,7 @@ class SchedulerProfileTest {
     void sumsWeightTimesClampedScore(String scenario, double[] first, double[] second, double[] expected) {
         Recording picker = new Recording();
         SchedulerProfile.builder().scorer(fixed(first), 2).scorer(fixed(second), 3).picker(picker).build()
-                .schedule(cycle(base("")), three);
+                .run(cycle(base("")), three);
         assertThat(picker.totals).containsExactly(expected, within(1e-12));
     }
 
@@ -70,7 +70,7 @@ class SchedulerProfileTest {
         Scorer writesOnlyTheFirst = (cycle, endpoints, scores) -> scores[0] = 1;
         Recording picker = new Recording();
         SchedulerProfile.builder().scorer(fixed(1, 1, 1), 1).scorer(writesOnlyTheFirst, 1).picker(picker).build()
-                .schedule(cycle(base("")), three);
+                .run(cycle(base("")), three);
         assertThat(picker.totals).as("the second scorer does not inherit the first one's scores")
                 .containsExactly(2, 1, 1);
     }
@@ -82,7 +82,7 @@ class SchedulerProfileTest {
         };
         SchedulerProfile p = SchedulerProfile.builder().scorer(fixed(0, 1, 0), 1).scorer(mustNotRun, 0)
                 .picker(new MaxScorePicker(new ScriptedRandom())).build();
-        assertThat(p.schedule(cycle(base("")), three)).isSameAs(three.get(1));
+        assertThat(p.run(cycle(base("")), three)).isSameAs(three.get(1));
         assertThat(p.scorers()).hasSize(1);
     }
 
@@ -95,7 +95,7 @@ class SchedulerProfileTest {
         };
         Recording picker = new Recording();
         EndpointState chosen = SchedulerProfile.builder().filter(dropFirst).filter(dropFirst).picker(picker).build()
-                .schedule(cycle(base("")), three);
+                .run(cycle(base("")), three);
         assertThat(seenSizes).containsExactly(3, 2);
         assertThat(chosen).isSameAs(three.get(2));
     }
@@ -106,7 +106,7 @@ class SchedulerProfileTest {
         Filter dropFirst = (cycle, endpoints) -> endpoints.subList(1, endpoints.size());
         Recording picker = new Recording();
         EndpointState chosen = SchedulerProfile.builder().filter(dropFirst).filter(dropAll).picker(picker).build()
-                .schedule(cycle(base("")), three);
+                .run(cycle(base("")), three);
         assertThat(picker.totals).as("two endpoints left after fail open").hasSize(2);
         assertThat(chosen).isSameAs(three.get(1));
     }
@@ -115,16 +115,7 @@ class SchedulerProfileTest {
     void tiesAreBrokenByTheInjectedRandom() {
         SchedulerProfile p = SchedulerProfile.builder().scorer(fixed(1, 0, 1), 1)
                 .picker(new MaxScorePicker(new ScriptedRandom().scriptInts(1))).build();
-        assertThat(p.schedule(cycle(base("")), three)).as("second of the tied #0 and #2").isSameAs(three.get(2));
-    }
-
-    @Test
-    void observersLearnTheChoice() {
-        List<EndpointState> seen = new ArrayList<>();
-        SchedulerProfile p = SchedulerProfile.builder().scorer(fixed(0, 0, 1), 1).observer((c, chosen) -> seen.add(chosen))
-                .picker(new MaxScorePicker(new ScriptedRandom())).build();
-        p.schedule(cycle(base("")), three);
-        assertThat(seen).containsExactly(three.get(2));
+        assertThat(p.run(cycle(base("")), three)).as("second of the tied #0 and #2").isSameAs(three.get(2));
     }
 
     @Test

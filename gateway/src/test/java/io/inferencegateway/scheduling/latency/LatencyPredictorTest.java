@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyPrediction;
 import io.inferencegateway.domain.LatencyTargets;
-import io.inferencegateway.domain.Priority;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.framework.EndpointState;
 
@@ -54,15 +53,37 @@ class LatencyPredictorTest {
 
     private InferenceRequest request() {
         int tokens = random.nextInt(64, 4096);
-        return new InferenceRequest("m", null, "", tokens, true, false, 256, Priority.STANDARD,
-                new LatencyTargets(500, 50));
+        return InferenceRequest.builder("m").promptTokensEstimate(tokens).stream(true).maxTokens(256)
+                .targets(new LatencyTargets(500, 50)).build();
+    }
+
+    /** The predictor's features of {@code r} on {@code s}, whose pod caches {@code cached} of its prompt tokens. */
+    private static double[] features(EndpointState s, InferenceRequest r, int cached) {
+        double[] x = new double[LatencyPredictor.FEATURES];
+        LatencyPredictor.features(x, s.waiting(), s.running(), s.kvUsage(), r.promptTokensEstimate() - cached,
+                r.adapter() != null && !s.runningAdapters().contains(r.adapter()));
+        return x;
+    }
+
+    /** Predicts {@code r} on {@code s} into the state, as the latency predictions producer does. */
+    private void predict(EndpointState s, InferenceRequest r, int cached) {
+        double[] x = features(s, r, cached);
+        double ttft = predictor.ttftMillis(s.endpoint(), x);
+        double tpot = predictor.tpotMillis(s.endpoint(), x);
+        s.predicted(ttft, tpot, LatencyPrediction.ratio(ttft, tpot, predictor.outputTokens(r), r.stream(),
+                r.targets()));
+    }
+
+    /** The prediction a pick on {@code s} would carry, to learn from. */
+    private LatencyPrediction prediction(EndpointState s, InferenceRequest r, int cached) {
+        return predictor.prediction(s.endpoint(), features(s, r, cached), r, 0);
     }
 
     /** One request on pod {@code i} whose latency is the law times {@code slowness}, with ±5% noise; learned. */
     private LatencyPrediction serve(int i, double slowness) {
         EndpointState s = state(i);
         InferenceRequest r = request();
-        LatencyPrediction p = predictor.prediction(s, r, 0, 0);
+        LatencyPrediction p = prediction(s, r, 0);
         double noise = 1 + random.nextDouble(-0.05, 0.05);
         p.learn(trueTtft(s, r, 0) * slowness * noise, trueTpot(s) * slowness * noise, 100);
         return p;
@@ -71,10 +92,10 @@ class LatencyPredictorTest {
     @Test
     void beforeItHasLearnedItPredictsNothingAndTheGatewayActsAsWithoutIt() {
         EndpointState s = state(1);
-        predictor.predict(s, request(), 0, new double[LatencyPredictor.FEATURES]);
+        predict(s, request(), 0);
         assertThat(s.predictedTtftMillis()).isNaN();
         assertThat(s.latencyRatio()).as("no ratio: the filter and scorer leave the pod alone").isNaN();
-        assertThat(predictor.prediction(s, request(), 0, 0).predicted()).isFalse();
+        assertThat(prediction(s, request(), 0).predicted()).isFalse();
 
         for (int n = 1; n < LatencyPredictor.MIN_SAMPLES; n++) {
             serve(1, 1);
@@ -82,7 +103,7 @@ class LatencyPredictorTest {
         assertThat(predictor.ready()).isFalse();
         serve(1, 1);
         assertThat(predictor.ready()).as("after " + LatencyPredictor.MIN_SAMPLES + " responses").isTrue();
-        predictor.predict(s, request(), 0, new double[LatencyPredictor.FEATURES]);
+        predict(s, request(), 0);
         assertThat(s.predictedTtftMillis()).isPositive();
     }
 
@@ -96,7 +117,7 @@ class LatencyPredictorTest {
         for (int n = 0; n < count; n++) {
             EndpointState s = state(1 + n % 4);
             InferenceRequest r = request();
-            predictor.predict(s, r, 0, new double[LatencyPredictor.FEATURES]);
+            predict(s, r, 0);
             error += Math.abs(s.predictedTtftMillis() - trueTtft(s, r, 0)) / trueTtft(s, r, 0);
         }
         assertThat(error / count).as("TTFT mean absolute percentage error").isLessThan(0.10);
@@ -111,10 +132,11 @@ class LatencyPredictorTest {
             serve(1, 1);
         }
         EndpointState s = state(1);
-        InferenceRequest r = new InferenceRequest("m", null, "", 4000, true, false, 256, 0, new LatencyTargets(100, 0));
-        predictor.predict(s, r, 0, new double[LatencyPredictor.FEATURES]);
+        InferenceRequest r = InferenceRequest.builder("m").promptTokensEstimate(4000).stream(true).maxTokens(256)
+                .targets(new LatencyTargets(100, 0)).build();
+        predict(s, r, 0);
         double cold = s.predictedTtftMillis();
-        predictor.predict(s, r, 3500, new double[LatencyPredictor.FEATURES]);
+        predict(s, r, 3500);
         assertThat(s.predictedTtftMillis()).isLessThan(cold - 3500 * 0.02);
     }
 
@@ -123,16 +145,17 @@ class LatencyPredictorTest {
         for (int n = 0; n < 300; n++) { // half the requests need their adapter loaded: 30 ms more
             EndpointState s = state(1);
             boolean load = n % 2 == 0;
-            InferenceRequest r = new InferenceRequest("sql", load ? "sql" : null, "", 500, true);
-            LatencyPrediction p = predictor.prediction(s, r, 0, 0);
+            InferenceRequest r = InferenceRequest.builder("sql").adapter(load ? "sql" : null).promptTokensEstimate(500)
+                    .stream(true).build();
+            LatencyPrediction p = prediction(s, r, 0);
             p.learn(trueTtft(s, r, 0) + (load ? 30 : 0), trueTpot(s), 100);
         }
         EndpointState s = state(1);
-        InferenceRequest adapter = new InferenceRequest("sql", "sql", "", 500, true, false, 64, 0,
-                new LatencyTargets(100, 0));
-        predictor.predict(s, adapter, 0, new double[LatencyPredictor.FEATURES]);
+        InferenceRequest adapter = InferenceRequest.builder("sql").adapter("sql").promptTokensEstimate(500).stream(true)
+                .maxTokens(64).targets(new LatencyTargets(100, 0)).build();
+        predict(s, adapter, 0);
         double loading = s.predictedTtftMillis();
-        predictor.predict(s, adapter.withAdapter(null), 0, new double[LatencyPredictor.FEATURES]);
+        predict(s, adapter.toBuilder().adapter(null).build(), 0);
         assertThat(loading - s.predictedTtftMillis()).isCloseTo(30, within(5.0));
     }
 
@@ -155,8 +178,8 @@ class LatencyPredictorTest {
         EndpointState one = state(1);
         EndpointState two = on(2, scrape(one.waiting(), one.running(), one.kvUsage()));
         InferenceRequest r = request();
-        predictor.predict(one, r, 0, new double[LatencyPredictor.FEATURES]);
-        predictor.predict(two, r, 0, new double[LatencyPredictor.FEATURES]);
+        predict(one, r, 0);
+        predict(two, r, 0);
         return two.predictedTtftMillis() / one.predictedTtftMillis();
     }
 

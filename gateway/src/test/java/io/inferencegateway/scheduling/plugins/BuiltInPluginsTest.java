@@ -21,6 +21,7 @@ import io.inferencegateway.scheduling.ScriptedRandom;
 import io.inferencegateway.scheduling.framework.Filter;
 import io.inferencegateway.scheduling.framework.InvalidPluginException;
 import io.inferencegateway.scheduling.framework.PluginRegistry;
+import io.inferencegateway.scheduling.framework.PluginContext;
 import io.inferencegateway.scheduling.framework.PluginType;
 import io.inferencegateway.scheduling.framework.Scorer;
 import io.inferencegateway.testing.ProjectFiles;
@@ -39,7 +40,7 @@ class BuiltInPluginsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("types")
     void everyTypeBuildsWithItsDefaultsAsItsRole(PluginType<?> type) throws Exception {
-        Object plugin = type.create("p", Map.of(), new ScriptedRandom());
+        Object plugin = type.create("p", Map.of(), PluginContext.forChecking(new ScriptedRandom()));
 
         assertThat(plugin).isInstanceOf(type.role()).hasToString(type.name());
         assertThat(BuiltInPlugins.REGISTRY.type(type.name())).isSameAs(type);
@@ -48,7 +49,7 @@ class BuiltInPluginsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("types")
     void everyTypeRejectsAParameterItDoesNotRead(PluginType<?> type) {
-        assertThatThrownBy(() -> type.create("at", Map.of("noSuchKnob", 1), new ScriptedRandom()))
+        assertThatThrownBy(() -> type.create("at", Map.of("noSuchKnob", 1), PluginContext.forChecking(new ScriptedRandom())))
                 .isInstanceOf(InvalidPluginException.class)
                 .hasMessageStartingWith("at.noSuchKnob is not a parameter of this plugin");
     }
@@ -66,7 +67,7 @@ class BuiltInPluginsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("types")
     void noCodeOutsideThisPackageNamesThePluginClass(PluginType<?> type) throws Exception {
-        String simpleName = type.create("p", Map.of(), new ScriptedRandom()).getClass().getSimpleName();
+        String simpleName = type.create("p", Map.of(), PluginContext.forChecking(new ScriptedRandom())).getClass().getSimpleName();
         Path plugins = Path.of("src/main/java/io/inferencegateway/scheduling/plugins");
         try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
             List<Path> naming = files.filter(f -> f.toString().endsWith(".java") && !f.startsWith(plugins))
@@ -96,12 +97,12 @@ class BuiltInPluginsTest {
 
     @Test
     void aTypeIsKebabCaseEndingInItsRoleAndRegisteredOnce() {
-        assertThatThrownBy(() -> PluginType.scorer("queueScorer", p -> new QueueScorer()))
+        assertThatThrownBy(() -> PluginType.scorer("queueScorer", p -> LoadScorer.queue()))
                 .hasMessage("plugin type 'queueScorer' must be kebab-case and end in -scorer");
         assertThatThrownBy(() -> PluginType.filter("queue-scorer", p -> new LoraAffinityFilter()))
                 .hasMessage("plugin type 'queue-scorer' must be kebab-case and end in -filter");
-        PluginType<Scorer> twin = PluginType.scorer(QueueScorer.TYPE, p -> new QueueScorer());
-        assertThatThrownBy(() -> new PluginRegistry(List.of(QueueScorer.PLUGIN, twin)))
+        PluginType<Scorer> twin = PluginType.scorer(LoadScorer.QUEUE_TYPE, p -> LoadScorer.queue());
+        assertThatThrownBy(() -> new PluginRegistry(List.of(LoadScorer.QUEUE, twin)))
                 .hasMessage("plugin type 'queue-scorer' is registered twice");
         assertThat(PluginType.filter("x-filter", p -> new LoraAffinityFilter()).role()).isEqualTo(Filter.class);
     }

@@ -113,7 +113,8 @@ class GlobalTierPluginsTest {
     }
 
     static InferenceRequest request(int priority) {
-        return new InferenceRequest(MODEL, null, "hello", 1000, true, false, 500, priority, LatencyTargets.NONE);
+        return InferenceRequest.builder(MODEL).promptText("hello").promptTokensEstimate(1000).stream(true)
+                .maxTokens(500).priority(priority).build();
     }
 
     static SchedulingCycle cycle(InferenceRequest r) {
@@ -150,14 +151,15 @@ class GlobalTierPluginsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("residency")
     void residencyFilterKeepsWhatThePinAllows(String scenario, Residency pin, List<T> candidates, List<String> kept) {
-        assertThat(kept(new ResidencyFilter(), request(0).withResidency(pin), candidates.toArray(T[]::new)))
+        assertThat(kept(new ResidencyFilter(), request(0).toBuilder().residency(pin).build(),
+                candidates.toArray(T[]::new)))
                 .containsExactlyElementsOf(kept);
     }
 
     @Test
     void residencyFilterRefusesWithAnErrorNamingThePinWhenNothingIsAllowed() {
         ResidencyFilter filter = new ResidencyFilter();
-        InferenceRequest r = request(0).withResidency(new Residency(Set.of("ap-south"), false));
+        InferenceRequest r = request(0).toBuilder().residency(new Residency(Set.of("ap-south"), false)).build();
         SchedulingCycle cycle = cycle(r);
 
         assertThat(filter.filter(cycle, states(cluster("east", "us-east", 100, 5), provider("openai", 2, 8))))
@@ -238,8 +240,8 @@ class GlobalTierPluginsTest {
         OverflowFilter filter = new OverflowFilter(0.8, 5, 0.8);
         T home = cluster("home", "us-east", 300, 5); // 305 ms to the first token
         T away = cluster("away", "eu-west", 60, 80); // 140 ms
-        InferenceRequest within200 = request(0).withService(0, new LatencyTargets(200, 0));
-        InferenceRequest within400 = request(0).withService(0, new LatencyTargets(400, 0));
+        InferenceRequest within200 = request(0).toBuilder().priority(0).targets(new LatencyTargets(200, 0)).build();
+        InferenceRequest within400 = request(0).toBuilder().priority(0).targets(new LatencyTargets(400, 0)).build();
 
         assertThat(kept(filter, within200, home, away)).containsExactly("away");
         assertThat(kept(filter, within400, home, away)).containsExactly("home");
@@ -249,7 +251,7 @@ class GlobalTierPluginsTest {
 
     @Test
     void kvHeadroomIsTheKvCacheScorerOnAClustersUsage() {
-        assertThat(score(new KvCacheScorer(), request(0), cluster("a", "x", 100, 5).kv(0.25),
+        assertThat(score(LoadScorer.kvCache(), request(0), cluster("a", "x", 100, 5).kv(0.25),
                 cluster("b", "x", 100, 5).kv(0.75))).containsExactly(new double[] {0.75, 0.25}, within(1e-12));
     }
 
@@ -260,7 +262,7 @@ class GlobalTierPluginsTest {
         T idle = cluster("idle", "x", 100, 5);
 
         // 2, 5 and 0 per pod: (5-2)/5, 0, 1
-        assertThat(score(new QueueDepthScorer(), request(0), big, small, idle))
+        assertThat(score(LoadScorer.queueDepth(), request(0), big, small, idle))
                 .containsExactly(new double[] {0.6, 0.0, 1.0}, within(1e-12));
     }
 
@@ -310,7 +312,8 @@ class GlobalTierPluginsTest {
     void costScorerUsesItsOutputEstimateWithoutMaxTokens() {
         T inputHeavy = priced("in", "x", 10, 1);
         T outputHeavy = priced("out", "x", 1, 10);
-        InferenceRequest noBudget = new InferenceRequest(MODEL, null, "hi", 100, true); // 100 in, 256 out
+        InferenceRequest noBudget = InferenceRequest.builder(MODEL).promptText("hi").promptTokensEstimate(100)
+                .stream(true).build(); // 100 in, 256 out
         // in: 1000 + 256 = 1256; out: 100 + 2560 = 2660
         assertThat(score(new CostScorer(256), noBudget, inputHeavy, outputHeavy))
                 .containsExactly(new double[] {1.0, 1256.0 / 2660}, within(1e-12));
@@ -351,7 +354,8 @@ class GlobalTierPluginsTest {
 
         assertThat(score(scorer, request(Priority.SHEDDABLE), cheapButSlow, dear))
                 .containsExactly(new double[] {1.0, 0.5}, within(1e-12));
-        InferenceRequest within500 = request(Priority.SHEDDABLE).withService(-1, new LatencyTargets(500, 0));
+        InferenceRequest within500 = request(Priority.SHEDDABLE).toBuilder().priority(-1)
+                .targets(new LatencyTargets(500, 0)).build();
         assertThat(score(scorer, within500, cheapButSlow, dear)).containsExactly(new double[] {0.0, 1.0},
                 within(1e-12));
         assertThat(scorer.reason(cycle(within500))).isEqualTo(PickReason.CHEAPEST_TARGET);
@@ -361,7 +365,7 @@ class GlobalTierPluginsTest {
     @Test
     void everyGlobalPluginLeavesPodsAlone() {
         List<EndpointState> pods = Scenarios.states(Scenarios.scrape(1, 2, 0.5), Scenarios.scrape(3, 2, 0.5));
-        InferenceRequest pinned = request(0).withResidency(new Residency(Set.of("eu-west"), false));
+        InferenceRequest pinned = request(0).toBuilder().residency(new Residency(Set.of("eu-west"), false)).build();
         for (Filter f : List.of(new ResidencyFilter(), new TargetHealthFilter(), new OverflowFilter(0.8, 5, 0.8))) {
             assertThat(f.filter(cycle(pinned), pods)).as(f.toString()).isSameAs(pods);
         }

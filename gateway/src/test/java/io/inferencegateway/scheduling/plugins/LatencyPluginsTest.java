@@ -24,7 +24,8 @@ class LatencyPluginsTest {
     static final LatencyTargets INTERACTIVE = new LatencyTargets(500, 50);
 
     static InferenceRequest request(int priority, LatencyTargets targets) {
-        return new InferenceRequest("m", null, "", 100, true, false, 64, priority, targets);
+        return InferenceRequest.builder("m").promptTokensEstimate(100).stream(true).maxTokens(64).priority(priority)
+                .targets(targets).build();
     }
 
     /** Three idle pods whose predicted latency over the target is 0.4, 0.9 and 1.6 (NaN: not predicted). */
@@ -89,10 +90,10 @@ class LatencyPluginsTest {
     void inAProfileTheOnlyPodInTimeWinsAndSaysWhy() {
         List<EndpointState> all = predicted(1.4, 0.8, 2.0);
         SchedulerProfile profile = SchedulerProfile.builder().filter(new LatencyTargetFilter())
-                .scorer(new QueueScorer(), 2).scorer(new LatencyScorer(LatencyScorer.BY_PRIORITY), 2)
+                .scorer(LoadScorer.queue(), 2).scorer(new LatencyScorer(LatencyScorer.BY_PRIORITY), 2)
                 .picker(new MaxScorePicker()).build();
         SchedulingCycle cycle = cycle(request(Priority.STANDARD, INTERACTIVE));
-        assertThat(profile.decide(cycle, all)).isSameAs(all.get(1));
+        assertThat(profile.run(cycle, all)).isSameAs(all.get(1));
         assertThat(cycle.reason()).isEqualTo(PickReason.LATENCY_TARGET);
         assertThat(cycle.outcomeOf(0)).isEqualTo(LatencyTargetFilter.PREDICTED_LATE);
         assertThat(cycle.endpointsOf(0)).isEqualTo(2);

@@ -18,6 +18,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
+import io.inferencegateway.scheduling.framework.PluginContext;
+import io.inferencegateway.domain.RecentFailures;
+import io.inferencegateway.config.SessionAffinityConfig;
+import io.inferencegateway.config.ReplicaConfig;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.scheduling.Scenarios;
 import io.inferencegateway.scheduling.framework.EndpointState;
@@ -34,8 +41,23 @@ class PrefixCacheScorerTest {
     @BeforeEach
     void routeTwoPrompts() {
         scorer = new PrefixCacheScorer(new PrefixIndex());
-        scorer.picked(cycle(base(prompt("doc", 8))), pods.get(0));
-        scorer.picked(cycle(base(prompt("doc", 2))), pods.get(1));
+        scorer.committed(cycle(base(prompt("doc", 8))), pods.get(0));
+        scorer.committed(cycle(base(prompt("doc", 2))), pods.get(1));
+    }
+
+    /** Scores as a request does: the scorer's producer counts every candidate's cached tokens first. */
+    private static void score(PrefixCacheScorer scorer, SchedulingCycle cycle, List<EndpointState> states,
+            double[] scores) {
+        states.forEach(s -> s.cachedTokens(0));
+        scorer.count(cycle, states);
+        scorer.score(cycle, states, scores);
+    }
+
+    /** A scorer on {@code index} for a pool whose replicas follow rendezvous placement (load bound 1.25, 4 blocks). */
+    private static PrefixCacheScorer placed(PrefixIndex index) {
+        ReplicaConfig replicas = new ReplicaConfig(2, ReplicaConfig.Coordination.RENDEZVOUS, 1.25, 4, false, null);
+        return PrefixCacheScorer.forPool(index, 64, 256, new PluginContext("p", replicas, PrefixSharing.NONE,
+                SessionAffinityConfig.OFF, List.of(), new LatencyPredictor("p"), RecentFailures.NONE, () -> 0L));
     }
 
     static Stream<Arguments> cases() {
@@ -55,16 +77,17 @@ class PrefixCacheScorerTest {
                 Arguments.of("shorter than one block (63 chars): no blocks, 0 everywhere",
                         base(doc.substring(0, 63)), new double[] {0.0, 0.0, 0.0}),
                 Arguments.of("same text for another model: the seed differs, 0",
-                        new InferenceRequest("other-model", null, doc, 0, false), new double[] {0.0, 0.0, 0.0}),
+                        InferenceRequest.builder("other-model").promptText(doc).build(), new double[] {0.0, 0.0, 0.0}),
                 Arguments.of("same text through a LoRA adapter: the adapter's KV differs, 0",
-                        new InferenceRequest(MODEL, "sql", doc, 0, false), new double[] {0.0, 0.0, 0.0}));
+                        InferenceRequest.builder(MODEL).adapter("sql").promptText(doc)
+                                .build(), new double[] {0.0, 0.0, 0.0}));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void scoresMatchedOverTotalBlocks(String scenario, InferenceRequest request, double[] expected) {
         double[] scores = new double[3];
-        scorer.score(cycle(request), pods, scores);
+        score(scorer, cycle(request), pods, scores);
         assertThat(scores).containsExactly(expected, within(1e-12));
     }
 
@@ -84,10 +107,10 @@ class PrefixCacheScorerTest {
     void aPodWithASmallCacheForgetsWhatItMustHaveEvicted() {
         PrefixCacheScorer s = new PrefixCacheScorer(new PrefixIndex());
         List<EndpointState> small = states(Scenarios.scrape().kvGeometry(16, 4).build());
-        s.picked(cycle(base(prompt("doc", 8))), small.get(0));
+        s.committed(cycle(base(prompt("doc", 8))), small.get(0));
         assertThat(s.index().blocksOf(small.get(0).endpoint())).isEqualTo(4);
         double[] scores = new double[1];
-        s.score(cycle(base(prompt("doc", 8))), small, scores);
+        score(s, cycle(base(prompt("doc", 8))), small, scores);
         assertThat(scores).containsExactly(0.5); // blocks 0..3 of 8 kept: the most recent are the first ones
     }
 
@@ -95,7 +118,7 @@ class PrefixCacheScorerTest {
     void podsThatLeaveThePoolAreForgotten() {
         scorer.endpointsChanged(List.of(pods.get(1).endpoint(), pods.get(2).endpoint()));
         double[] scores = new double[3];
-        scorer.score(cycle(base(prompt("doc", 8))), pods, scores);
+        score(scorer, cycle(base(prompt("doc", 8))), pods, scores);
         assertThat(scores).containsExactly(0.0, 0.25, 0.0);
         assertThat(scorer.index().trackedEndpoints()).isEqualTo(1);
     }
@@ -109,9 +132,9 @@ class PrefixCacheScorerTest {
 
     @Test
     void withRendezvousPlacementTheHomeScoresAsAFullHitAndOtherHoldersHalfTheirMatch() {
-        PrefixCacheScorer placed = scorer.placedBy(new RendezvousHomes(1.25, 4));
+        PrefixCacheScorer placed = placed(scorer.index());
         double[] scores = new double[3];
-        placed.score(cycle(base(prompt("doc", 8))), pods, scores);
+        score(placed, cycle(base(prompt("doc", 8))), pods, scores);
         double[] expected = {0.5, 0.25 * 0.5, 0.0};
         expected[homeOfDoc(pods)] = 1.0;
         assertThat(scores).containsExactly(expected, within(1e-12));
@@ -120,9 +143,9 @@ class PrefixCacheScorerTest {
 
     @Test
     void withRendezvousPlacementAPromptNeverSeenBeforeGoesToItsHomeToo() {
-        PrefixCacheScorer placed = scorer.placedBy(new RendezvousHomes(1.25, 4));
+        PrefixCacheScorer placed = placed(scorer.index());
         double[] scores = new double[3];
-        placed.score(cycle(base(prompt("one-off", 8))), pods, scores);
+        score(placed, cycle(base(prompt("one-off", 8))), pods, scores);
         long[] hashes = cycle(base(prompt("one-off", 8))).promptBlocks(64, 256).hashes();
         int home = RendezvousHomes.rank0(new RendezvousHomes(1.25, 4).key(hashes, 8),
                 pods.stream().map(EndpointState::endpoint).toList());
@@ -137,10 +160,10 @@ class PrefixCacheScorerTest {
         EndpointMetrics[] scrapes = {scrape(1, 1, 0), scrape(1, 1, 0), scrape(1, 1, 0)};
         scrapes[home] = scrape(20, 10, 0); // far above 1.25 × the average
         List<EndpointState> loaded = states(scrapes);
-        PrefixCacheScorer placed = new PrefixCacheScorer(new PrefixIndex()).placedBy(new RendezvousHomes(1.25, 4));
-        placed.picked(cycle(base(prompt("doc", 8))), loaded.get(home));
+        PrefixCacheScorer placed = placed(new PrefixIndex());
+        placed.committed(cycle(base(prompt("doc", 8))), loaded.get(home));
         double[] scores = new double[3];
-        placed.score(cycle(base(prompt("doc", 8))), loaded, scores);
+        score(placed, cycle(base(prompt("doc", 8))), loaded, scores);
         int credited = 0;
         for (int i = 0; i < 3; i++) {
             if (i != home && scores[i] == 1.0) {

@@ -41,7 +41,7 @@ class QueueAndRunningScorerTest {
     void queueScorerOnWaiting(String scenario, int[] values, double[] expected) {
         EndpointMetrics[] scrapes = Arrays.stream(values).mapToObj(v -> scrape(v, 99, 0.5))
                 .toArray(EndpointMetrics[]::new);
-        assertThat(run(new QueueScorer(), states(scrapes))).containsExactly(expected, within(1e-12));
+        assertThat(run(LoadScorer.queue(), states(scrapes))).containsExactly(expected, within(1e-12));
     }
 
     @ParameterizedTest(name = "running: {0}")
@@ -49,7 +49,7 @@ class QueueAndRunningScorerTest {
     void runningScorerOnRunning(String scenario, int[] values, double[] expected) {
         EndpointMetrics[] scrapes = Arrays.stream(values).mapToObj(v -> scrape(99, v, 0.5))
                 .toArray(EndpointMetrics[]::new);
-        assertThat(run(new RunningRequestsScorer(), states(scrapes))).containsExactly(expected, within(1e-12));
+        assertThat(run(LoadScorer.runningRequests(), states(scrapes))).containsExactly(expected, within(1e-12));
     }
 
     static double[] run(Scorer scorer, List<EndpointState> states) {
@@ -61,7 +61,7 @@ class QueueAndRunningScorerTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("kv")
     void kvCacheScorer(String scenario, double kv, double expected) {
-        assertThat(run(new KvCacheScorer(), states(scrape().kv(kv).build()))[0]).isCloseTo(expected, within(1e-12));
+        assertThat(run(LoadScorer.kvCache(), states(scrape().kv(kv).build()))[0]).isCloseTo(expected, within(1e-12));
     }
 
     static Stream<Arguments> kv() {

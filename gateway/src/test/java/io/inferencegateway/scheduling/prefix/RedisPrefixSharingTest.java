@@ -21,15 +21,22 @@ class RedisPrefixSharingTest {
     static final Endpoint POD = new Endpoint("10.0.0.1", 8000);
     static final long[] HASHES = {1L, 2L, 3L};
 
+    /** Prefix-sharing meters bound to a registry of their own, as the gateway binds its own. */
+    static PrefixSharingMeters meters() {
+        PrefixSharingMeters meters = new PrefixSharingMeters();
+        meters.bindTo(new SimpleMeterRegistry());
+        return meters;
+    }
+
     @Test
     void eachReplicaMeasuresThePoolsDecisionsAgainstItsOwn() throws Exception {
         try (RedisServer redis = RedisServer.start();
                 RedisClientResources threadsOfA = new RedisClientResources();
                 RedisClientResources threadsOfB = new RedisClientResources();
                 RedisPrefixSharing a = new RedisPrefixSharing(URI.create(redis.url()), threadsOfA.get(),
-                        new SimpleMeterRegistry(), WINDOW);
+                        meters(), WINDOW);
                 RedisPrefixSharing b = new RedisPrefixSharing(URI.create(redis.url()), threadsOfB.get(),
-                        new SimpleMeterRegistry(), WINDOW)) {
+                        meters(), WINDOW)) {
             PrefixSharing.Feed fa = a.forPool("llama").join((hashes, count, endpoint, blocks) -> { });
             PrefixSharing.Feed fb = b.forPool("llama").join((hashes, count, endpoint, blocks) -> { });
             await().atMost(Duration.ofSeconds(10)).until(() -> fa.live() && fb.live());

@@ -18,8 +18,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.domain.Endpoint;
-import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
 import io.inferencegateway.domain.RequestRecord;
@@ -64,7 +64,7 @@ public class FleetViewBenchmark {
         for (int i = 0; i < 4096; i++) {
             long start = System.nanoTime();
             RequestRecord r = new RequestRecord(start, System.currentTimeMillis(), "POST", "/v1/chat/completions", "chat", null, null);
-            r.parsed(new InferenceRequest(MODEL, null, "hello", 2, true), start);
+            r.parsed(ParsedBody.builder(MODEL).promptText("hello").promptTokensEstimate(2).stream(true).build(), start);
             r.routedTo("llama", MODEL);
             r.picked(new PickDecision(gateway.pools().pool("llama").endpoints().get(i % PODS), PickReason.PREFIX_HIT,
                     128, PODS), 20_000);

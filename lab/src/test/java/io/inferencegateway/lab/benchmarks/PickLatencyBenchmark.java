@@ -28,7 +28,7 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyTargets;
 import io.inferencegateway.domain.PendingPick;
 import io.inferencegateway.domain.PickDecision;
-import io.inferencegateway.domain.Priority;
+import io.inferencegateway.domain.Scheduling;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.metrics.MetricsCache;
 import io.inferencegateway.scheduling.SchedulerEvents;
@@ -43,10 +43,10 @@ import io.inferencegateway.domain.SchedulingPolicy;
  * after handing the request to the upstream connection (pool/Placement.java);</li>
  * <li>{@link #choose}: the decision and its commit, the whole work of a pick on the request thread.</li>
  * </ul>
- * With {@code targets=slo} every request has latency targets (docs/slo.md) and the pool's predictor has learned: the
- * decision then predicts every candidate before the filters. With {@code targets=slo-admitted} flow control also asks
- * for the best pod's prediction first ({@code bestPrediction}), as it does for a sheddable request, or a critical one
- * while the pool is full; a standard request, or any while the pool has room, skips that.
+ * Both begin the request's scheduling (its snapshot: every candidate's state, the producers' facts) and pick on it. With
+ * {@code targets=slo} every request has latency targets (docs/slo.md) and the pool's predictor has learned: the
+ * producers then predict every candidate. With {@code targets=slo-admitted} admission also reads the snapshot
+ * (saturation and the latency admitter), as flow control does for every request, before the pick.
  *
  * <p>Prompts: 256 groups × 16; each prompt is a 6,000-character group prefix plus a 2,000-character tail
  * of its own (125 blocks). In {@code system-prompt}, every group prefix starts with the same 2,048
@@ -115,9 +115,10 @@ public class PickLatencyBenchmark {
                 String prompt = prefix + text(random, 2_000);
                 int i = k * GROUPS + g; // interleave groups
                 String adapter = i % 8 == 7 ? ADAPTERS[random.nextInt(ADAPTERS.length)] : null;
-                requests[i] = new InferenceRequest(adapter == null ? MODEL : adapter, adapter, prompt,
-                        InferenceRequest.estimateTokens(prompt), true, false, 256, Priority.STANDARD,
-                        targets.startsWith("slo") ? new LatencyTargets(500, 50) : LatencyTargets.NONE);
+                requests[i] = InferenceRequest.builder(adapter == null ? MODEL : adapter).adapter(adapter)
+                        .promptText(prompt).promptTokensEstimate(InferenceRequest.estimateTokens(prompt)).stream(true)
+                        .maxTokens(256)
+                        .targets(targets.startsWith("slo") ? new LatencyTargets(500, 50) : LatencyTargets.NONE).build();
             }
         }
         for (InferenceRequest r : requests) { // warm the prefix index: every prompt routed once
@@ -144,11 +145,14 @@ public class PickLatencyBenchmark {
         return e;
     }
 
-    /** What flow control asks before some targeted requests are placed: the best pod's prediction. */
-    private void admit(InferenceRequest r) {
+    /** The request's scheduling: admission on its snapshot (with {@code slo-admitted}), then the pick on the same. */
+    private PendingPick schedule(InferenceRequest r) {
+        Scheduling scheduling = policy.begin(r, pods, 0);
         if (targets.equals("slo-admitted")) {
-            policy.bestPrediction(r, pods);
+            scheduling.saturated();
+            scheduling.admission();
         }
+        return scheduling.pick();
     }
 
     private InferenceRequest nextRequest() {
@@ -161,8 +165,7 @@ public class PickLatencyBenchmark {
     @Benchmark
     public Endpoint choose() {
         InferenceRequest r = nextRequest();
-        admit(r);
-        PendingPick pick = policy.decide(r, pods);
+        PendingPick pick = schedule(r);
         Endpoint e = pick.decision().endpoint();
         inFlight.started(e, r.promptTokensEstimate());
         pick.commit();
@@ -174,8 +177,7 @@ public class PickLatencyBenchmark {
     @Benchmark
     public Endpoint decide() {
         InferenceRequest r = nextRequest();
-        admit(r);
-        pending = policy.decide(r, pods);
+        pending = schedule(r);
         Endpoint e = pending.decision().endpoint();
         inFlight.started(e, r.promptTokensEstimate());
         return e;

@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import io.inferencegateway.domain.InferenceRequest;
+import io.inferencegateway.domain.ParsedBody;
 import io.inferencegateway.openai.InferenceRequestParser;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -92,7 +92,7 @@ public class RequestParseBenchmark {
     }
 
     @Benchmark
-    public InferenceRequest gateway() {
+    public ParsedBody gateway() {
         return InferenceRequestParser.parse(body(), 16_384);
     }
 

@@ -38,7 +38,7 @@ class DemoCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(MetricsDialect.class)
-    void demoConfigIsValidUsesTheGpuAwarePolicyAndTheEnginesMetricNames(MetricsDialect engine) throws Exception {
+    void demoConfigIsValidUsesThePluginPolicyAndTheEnginesMetricNames(MetricsDialect engine) throws Exception {
         GatewayConfig c = ConfigLoader.parse(DemoCommand.config(engine, List.of("127.0.0.1:9001", "127.0.0.1:9002"),
                 List.of("a-lora-0", "a-lora-1")));
         assertThat(c.pools()).singleElement().satisfies(p -> {

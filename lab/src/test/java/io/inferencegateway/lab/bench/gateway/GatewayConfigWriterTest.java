@@ -99,7 +99,7 @@ class GatewayConfigWriterTest {
     }
 
     @Test
-    void gpuAwareNoSessionIsTheGpuAwarePolicyWithSessionAffinityOffAndTheGatewayAcceptsIt() throws Exception {
+    void gpuAwareNoSessionIsThePluginPolicyWithSessionAffinityOffAndTheGatewayAcceptsIt() throws Exception {
         FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(1), List.of(), 0, 100, 8, 8192, 1.0);
         String yaml = GatewayConfigWriter.render(fleet, BenchPolicy.GPU_AWARE_NO_SESSION, PODS.subList(0, 1),
                 Duration.ofSeconds(1), Duration.ofMillis(50));
