@@ -8,8 +8,9 @@ import io.inferencegateway.domain.InFlightRequests;
 
 /**
  * What one engine's exposition says, gathered sample by sample while the parser runs, then turned into
- * {@link EndpointMetrics}. A subclass per engine picks its metric names and feeds the accumulators here; this class
- * holds the rules every engine shares:
+ * {@link EndpointMetrics}. A model server's reading is its engine's {@link SeriesTable}'s, which feeds the accumulators
+ * here as the table says (a cluster's capacity summary has a reading of its own, {@link InferenceGatewayDialect});
+ * this class holds the rules every engine shares:
  *
  * <ul>
  *   <li>waiting and running requests: summed over data-parallel ranks (each rank has its own queue);</li>
@@ -115,22 +116,6 @@ public abstract class EngineReading implements SampleVisitor {
     protected final void recordBlockSize(double tokensPerBlock) {
         if (Double.isFinite(tokensPerBlock) && tokensPerBlock > 0) {
             kvBlockSize = Double.isNaN(kvBlockSize) ? tokensPerBlock : Math.max(kvBlockSize, tokensPerBlock);
-        }
-    }
-
-    /**
-     * Reads KV geometry carried as labels of an info gauge ({@code vllm:cache_config_info},
-     * {@code sglang:cache_config_info}).
-     */
-    protected final void recordCacheConfigInfo(Labels labels, String rankLabel, String blockSizeLabel,
-            String blockCountLabel) {
-        int size = labels.indexOf(blockSizeLabel);
-        if (size >= 0) {
-            recordBlockSize(labels.numberValue(size));
-        }
-        int blocks = labels.indexOf(blockCountLabel);
-        if (blocks >= 0) {
-            kvTotalBlocks.record(labels, rankLabel, labels.numberValue(blocks));
         }
     }
 

@@ -1,5 +1,12 @@
 package io.inferencegateway.metrics;
 
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.PREFIX_HITS;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.PREFIX_MISSES;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.RUNNING;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.WAITING;
+import static io.inferencegateway.metrics.SeriesTable.counter;
+import static io.inferencegateway.metrics.SeriesTable.gauge;
+
 /**
  * llama.cpp's {@code llama-server}, started with {@code --metrics} (without it {@code /metrics} answers 501, which
  * counts as a failed scrape). Its series are unlabelled gauges and counters under the {@code llamacpp:} prefix.
@@ -28,47 +35,12 @@ package io.inferencegateway.metrics;
  */
 final class LlamaCppDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of("llamacpp", "/metrics", LlamaCppReading::new);
-
-    private static final int WAITING = 0;
-    private static final int RUNNING = 1;
-    private static final int PROMPT_TOKENS_COMPUTED = 2;
-    private static final int PROMPT_TOKENS_CACHED = 3;
-    private static final MetricNameTable NAMES = new MetricNameTable(
-            "llamacpp:requests_deferred",
-            "llamacpp:requests_processing",
-            "llamacpp:prompt_tokens_total",
-            "llamacpp:prompt_tokens_cached_total");
+    static final EngineDialect INSTANCE = new EngineDialect.Of("llamacpp", "/metrics", SeriesTable.unranked(
+            gauge("llamacpp:requests_deferred", WAITING),
+            gauge("llamacpp:requests_processing", RUNNING),
+            counter("llamacpp:prompt_tokens_total", PREFIX_MISSES),
+            counter("llamacpp:prompt_tokens_cached_total", PREFIX_HITS)));
 
     private LlamaCppDialect() {
-    }
-
-    private static final class LlamaCppReading extends EngineReading {
-        private double computed = Double.NaN;
-        private double cached = Double.NaN;
-
-        LlamaCppReading() {
-            super(NAMES);
-        }
-
-        @Override
-        public void sample(int id, Labels labels, double value) {
-            switch (id) {
-                case WAITING -> waiting.record(labels, null, value);
-                case RUNNING -> running.record(labels, null, value);
-                case PROMPT_TOKENS_COMPUTED -> computed = value;
-                case PROMPT_TOKENS_CACHED -> cached = value;
-                default -> {
-                }
-            }
-        }
-
-        @Override
-        protected void finish() {
-            if (Double.isFinite(computed) && computed >= 0 && Double.isFinite(cached) && cached >= 0) {
-                addPrefixCacheQueries(computed + cached);
-                addPrefixCacheHits(cached);
-            }
-        }
     }
 }

@@ -1,9 +1,8 @@
 package io.inferencegateway.metrics;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Objects;
+
+import io.inferencegateway.domain.ByteScan;
 
 /**
  * A parser of the Prometheus text exposition format (version 0.0.4) that works on the bytes as received: no String
@@ -34,10 +33,6 @@ public final class PrometheusTextParser {
     public record ParseStats(int sampleLines, int wanted, int garbageLines) {
     }
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
-    private static final long LOW_BITS = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
     private static final boolean[] NAME_START = new boolean[256];
     private static final boolean[] NAME_CHAR = new boolean[256];
 
@@ -216,46 +211,11 @@ public final class PrometheusTextParser {
 
     /**
      * The position after the next {@code \n} at or after {@code p} (or {@code end + 1}). Most of an exposition is lines
-     * skipped by name, so this scans eight bytes at a time: a byte equal to LF becomes zero after the XOR, and the
-     * classic {@code (x - 0x01..) & ~x & 0x80..} test flags the lowest zero byte exactly.
+     * skipped by name, so this is the parser's hot loop: eight bytes at a time, four words a step over a long line
+     * ({@link ByteScan#indexOf}); a sample line is about 100 bytes.
      */
     private static int nextLine(byte[] text, int p, int end) {
-        // first four words a step, with a looser test that flags a zero byte and also a byte above 0x80 after the
-        // XOR (one of a UTF-8 sequence: rare here, and it only sends the search on to the exact loop); a sample line
-        // is about 100 bytes, so most lines end in the third or fourth step
-        while (p + 4 * Long.BYTES <= end) {
-            long any = ((long) LONGS.get(text, p) ^ NEWLINES) - LOW_BITS
-                    | ((long) LONGS.get(text, p + Long.BYTES) ^ NEWLINES) - LOW_BITS
-                    | ((long) LONGS.get(text, p + 2 * Long.BYTES) ^ NEWLINES) - LOW_BITS
-                    | ((long) LONGS.get(text, p + 3 * Long.BYTES) ^ NEWLINES) - LOW_BITS;
-            if ((any & HIGH_BITS) != 0) {
-                break;
-            }
-            p += 4 * Long.BYTES;
-        }
-        while (p + 2 * Long.BYTES <= end) {
-            long x = (long) LONGS.get(text, p) ^ NEWLINES;
-            long y = (long) LONGS.get(text, p + Long.BYTES) ^ NEWLINES;
-            long inX = (x - LOW_BITS) & ~x & HIGH_BITS;
-            long inY = (y - LOW_BITS) & ~y & HIGH_BITS;
-            if ((inX | inY) != 0) {
-                return inX != 0 ? p + (Long.numberOfTrailingZeros(inX) >>> 3) + 1
-                        : p + Long.BYTES + (Long.numberOfTrailingZeros(inY) >>> 3) + 1;
-            }
-            p += 2 * Long.BYTES;
-        }
-        while (p + Long.BYTES <= end) {
-            long x = (long) LONGS.get(text, p) ^ NEWLINES;
-            long found = (x - LOW_BITS) & ~x & HIGH_BITS;
-            if (found != 0) {
-                return p + (Long.numberOfTrailingZeros(found) >>> 3) + 1;
-            }
-            p += Long.BYTES;
-        }
-        while (p < end && text[p] != '\n') {
-            p++;
-        }
-        return p + 1;
+        return ByteScan.indexOf(text, p, end, (byte) '\n') + 1;
     }
 
     private static int skipBlanks(byte[] text, int p, int end) {

@@ -1,5 +1,16 @@
 package io.inferencegateway.metrics;
 
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.BLOCK_SIZE;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.KV_BLOCKS;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.KV_USAGE;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.PREFIX_HITS;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.PREFIX_QUERIES;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.RUNNING;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.WAITING;
+import static io.inferencegateway.metrics.SeriesTable.counter;
+import static io.inferencegateway.metrics.SeriesTable.gauge;
+import static io.inferencegateway.metrics.SeriesTable.infoLabel;
+
 /**
  * SGLang. Scheduler series carry {@code tp_rank}, {@code pp_rank} and, with data-parallel attention, {@code dp_rank};
  * only {@code dp_rank} separates queues, the other ranks repeat the same scheduler's numbers. With priority scheduling
@@ -9,69 +20,18 @@ package io.inferencegateway.metrics;
  */
 final class SglangDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of("sglang", "/metrics", SglangReading::new);
-
-    private static final String RANK = "dp_rank";
-    private static final int WAITING = 0;
-    private static final int RUNNING = 1;
-    private static final int KV_USAGE = 2;
-    private static final int PROMPT_TOKENS = 3;
-    private static final int CACHED_TOKENS = 4;
-    private static final int CACHE_CONFIG = 5;
-    private static final int PAGE_SIZE = 6;
-    private static final int NUM_PAGES = 7;
-    private static final MetricNameTable NAMES = new MetricNameTable(
-            "sglang:num_queue_reqs",
-            "sglang:num_running_reqs",
-            "sglang:token_usage",
-            "sglang:prompt_tokens_total",
-            "sglang:cached_tokens_total",
-            "sglang:cache_config_info",
-            "sglang:page_size",
-            "sglang:num_pages");
+    static final EngineDialect INSTANCE = new EngineDialect.Of("sglang", "/metrics", SeriesTable.rankedBy("dp_rank",
+            gauge("sglang:num_queue_reqs", WAITING).where("priority", ""),
+            gauge("sglang:num_running_reqs", RUNNING).where("priority", ""),
+            gauge("sglang:token_usage", KV_USAGE),
+            counter("sglang:prompt_tokens_total", PREFIX_QUERIES),
+            // hits in host memory or storage are not GPU prefix-cache hits
+            counter("sglang:cached_tokens_total", PREFIX_HITS).where("cache_source", "device"),
+            infoLabel("sglang:cache_config_info", "page_size", BLOCK_SIZE),
+            infoLabel("sglang:cache_config_info", "num_pages", KV_BLOCKS),
+            gauge("sglang:page_size", BLOCK_SIZE),
+            gauge("sglang:num_pages", KV_BLOCKS)));
 
     private SglangDialect() {
-    }
-
-    private static final class SglangReading extends EngineReading {
-
-        SglangReading() {
-            super(NAMES);
-        }
-
-        @Override
-        public void sample(int id, Labels labels, double value) {
-            switch (id) {
-                case WAITING -> {
-                    if (isTotalOverPriorities(labels)) {
-                        waiting.record(labels, RANK, value);
-                    }
-                }
-                case RUNNING -> {
-                    if (isTotalOverPriorities(labels)) {
-                        running.record(labels, RANK, value);
-                    }
-                }
-                case KV_USAGE -> kvUsage.record(labels, RANK, value);
-                case PROMPT_TOKENS -> addPrefixCacheQueries(value);
-                case CACHED_TOKENS -> {
-                    // hits in host memory or storage are not GPU prefix-cache hits
-                    int source = labels.indexOf("cache_source");
-                    if (source < 0 || labels.valueEquals(source, "device")) {
-                        addPrefixCacheHits(value);
-                    }
-                }
-                case CACHE_CONFIG -> recordCacheConfigInfo(labels, RANK, "page_size", "num_pages");
-                case PAGE_SIZE -> recordBlockSize(value);
-                case NUM_PAGES -> kvTotalBlocks.record(labels, RANK, value);
-                default -> {
-                }
-            }
-        }
-
-        private static boolean isTotalOverPriorities(Labels labels) {
-            int priority = labels.indexOf("priority");
-            return priority < 0 || labels.isEmptyValue(priority);
-        }
     }
 }

@@ -1,83 +1,36 @@
 package io.inferencegateway.metrics;
 
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.BLOCK_SIZE;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.KV_BLOCKS;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.KV_USAGE;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.PREFIX_HITS;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.PREFIX_QUERIES;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.RUNNING;
+import static io.inferencegateway.metrics.SeriesTable.ReadingField.WAITING;
+import static io.inferencegateway.metrics.SeriesTable.counter;
+import static io.inferencegateway.metrics.SeriesTable.gauge;
+import static io.inferencegateway.metrics.SeriesTable.infoLabel;
+import static io.inferencegateway.metrics.SeriesTable.loraInfo;
+
 /**
  * vLLM (V1 engine, 0.9 and later; older names as fallbacks). Every series carries {@code engine}, the data-parallel
  * rank. {@code lora_requests_info} has no rank label: vLLM does not serve LoRA with data parallelism.
  */
 final class VllmDialect {
 
-    static final EngineDialect INSTANCE = new EngineDialect.Of("vllm", "/metrics", VllmReading::new);
-
-    private static final String RANK = "engine";
-    private static final int WAITING = 0;
-    private static final int RUNNING = 1;
-    private static final int KV_USAGE = 2;
-    private static final int KV_USAGE_BEFORE_0_10 = 3;
-    private static final int PREFIX_QUERIES = 4;
-    private static final int PREFIX_HITS = 5;
-    private static final int PREFIX_QUERIES_BEFORE_0_10 = 6;
-    private static final int PREFIX_HITS_BEFORE_0_10 = 7;
-    private static final int LORA_INFO = 8;
-    private static final int CACHE_CONFIG = 9;
-    private static final MetricNameTable NAMES = new MetricNameTable(
-            "vllm:num_requests_waiting",
-            "vllm:num_requests_running",
-            "vllm:kv_cache_usage_perc",
-            "vllm:gpu_cache_usage_perc",
-            "vllm:prefix_cache_queries_total",
-            "vllm:prefix_cache_hits_total",
-            "vllm:gpu_prefix_cache_queries_total",
-            "vllm:gpu_prefix_cache_hits_total",
-            "vllm:lora_requests_info",
-            "vllm:cache_config_info");
+    static final EngineDialect INSTANCE = new EngineDialect.Of("vllm", "/metrics", SeriesTable.rankedBy("engine",
+            gauge("vllm:num_requests_waiting", WAITING),
+            gauge("vllm:num_requests_running", RUNNING),
+            gauge("vllm:kv_cache_usage_perc", KV_USAGE),
+            gauge("vllm:gpu_cache_usage_perc", KV_USAGE).olderName(),
+            counter("vllm:prefix_cache_queries_total", PREFIX_QUERIES),
+            counter("vllm:prefix_cache_hits_total", PREFIX_HITS),
+            counter("vllm:gpu_prefix_cache_queries_total", PREFIX_QUERIES).olderName(),
+            counter("vllm:gpu_prefix_cache_hits_total", PREFIX_HITS).olderName(),
+            loraInfo("vllm:lora_requests_info"),
+            infoLabel("vllm:cache_config_info", "block_size", BLOCK_SIZE),
+            infoLabel("vllm:cache_config_info", "num_gpu_blocks", KV_BLOCKS)));
 
     private VllmDialect() {
-    }
-
-    private static final class VllmReading extends EngineReading {
-        private final PerRankValues kvUsageBefore010 = new PerRankValues();
-        private double prefixQueriesBefore010 = Double.NaN;
-        private double prefixHitsBefore010 = Double.NaN;
-
-        VllmReading() {
-            super(NAMES);
-        }
-
-        @Override
-        public void sample(int id, Labels labels, double value) {
-            switch (id) {
-                case WAITING -> waiting.record(labels, RANK, value);
-                case RUNNING -> running.record(labels, RANK, value);
-                case KV_USAGE -> kvUsage.record(labels, RANK, value);
-                case KV_USAGE_BEFORE_0_10 -> kvUsageBefore010.record(labels, RANK, value);
-                case PREFIX_QUERIES -> addPrefixCacheQueries(value);
-                case PREFIX_HITS -> addPrefixCacheHits(value);
-                case PREFIX_QUERIES_BEFORE_0_10 -> prefixQueriesBefore010 = sum(prefixQueriesBefore010, value);
-                case PREFIX_HITS_BEFORE_0_10 -> prefixHitsBefore010 = sum(prefixHitsBefore010, value);
-                case LORA_INFO -> recordLoraInfo(labels, value);
-                case CACHE_CONFIG -> recordCacheConfigInfo(labels, RANK, "block_size", "num_gpu_blocks");
-                default -> {
-                }
-            }
-        }
-
-        /** vLLM 0.9 exports old and new names side by side; the old ones count only when the new are absent. */
-        @Override
-        protected void finish() {
-            if (kvUsage.isEmpty()) {
-                kvUsage.take(kvUsageBefore010);
-            }
-            if (!hasPrefixCacheCounters()) {
-                addPrefixCacheQueries(prefixQueriesBefore010);
-                addPrefixCacheHits(prefixHitsBefore010);
-            }
-        }
-
-        private static double sum(double total, double value) {
-            if (!Double.isFinite(value) || value < 0) {
-                return total;
-            }
-            return Double.isNaN(total) ? value : total + value;
-        }
     }
 }

@@ -2,9 +2,6 @@ package io.inferencegateway.openai;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -12,6 +9,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 
+import io.inferencegateway.domain.ByteScan;
 import io.inferencegateway.domain.GatewayError;
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.ParsedBody;
@@ -33,13 +31,6 @@ import io.netty.buffer.ByteBuf;
  * Jackson reads (Jackson sees the string end early), and its raw bytes count as characters in the token estimate.
  */
 public final class InferenceRequestParser {
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long QUOTE_TO_SPACE = ONES * 0x02;
-    private static final long BELOW_QUOTE = ONES * 0x21;
-    private static final long BACKSLASHES = ONES * '\\';
 
     /** Jackson reads this much of a body at once (its buffer): none of a smaller body's strings is left out. */
     private static final int SMALL_BODY = 8000;
@@ -542,7 +533,7 @@ public final class InferenceRequestParser {
                     wLen = Math.min(w.length, end - i);
                     body.getBytes(i, w, 0, wLen);
                 }
-                int k = plainWords(w, i - wStart, wLen);
+                int k = ByteScan.plainJsonWords(w, i - wStart, wLen);
                 i = wStart + k;
                 int left = wLen - k;
                 if (left < 8 && wStart + wLen < end) {
@@ -556,15 +547,11 @@ public final class InferenceRequestParser {
                 if (c == '"') {
                     return i;
                 } else if (c == '\\') {
-                    used = left < 2 ? 0 : switch (w[k + 1]) {
-                        case '"', '\\', '/', 'b', 'f', 'n', 'r', 't' -> 2;
-                        case 'u' -> left >= 6 && hex4(w, k + 2) >= 0 ? 6 : 0;
-                        default -> 0;
-                    };
+                    used = ByteScan.jsonEscapeLength(w, k, left);
                 } else if (c < 0x20) {
                     used = 0;
                 } else {
-                    used = c < 0x80 ? 1 : sequenceLength(w, k, left);
+                    used = c < 0x80 ? 1 : ByteScan.utf8SequenceLength(w, k, left);
                 }
                 if (used == 0) {
                     return -1;
@@ -624,7 +611,7 @@ public final class InferenceRequestParser {
                 // a run of plain ASCII, the common case: found eight bytes at a time and copied in one loop, then
                 // byte by byte up to what ends it
                 int runEnd = Math.min(wLen, k + Math.min(room, out.length - n));
-                int j = plainWords(w, k, runEnd);
+                int j = ByteScan.plainJsonWords(w, k, runEnd);
                 for (int x = k; x < j; x++) {
                     out[n++] = (char) w[x];
                 }
@@ -644,46 +631,18 @@ public final class InferenceRequestParser {
                     continue;
                 }
                 int c = w[k] & 0xFF;
-                int sequence = c < 0x80 ? 1 : sequenceLength(w, k, left);
+                int sequence = c < 0x80 ? 1 : ByteScan.utf8SequenceLength(w, k, left);
                 char ch;
                 int used;
                 if (c == '"') {
                     break;
                 } else if (c == '\\') {
-                    if (left < 2) {
+                    used = ByteScan.jsonEscapeLength(w, k, left);
+                    if (used == 0) {
                         result = i;
                         break;
                     }
-                    used = 2;
-                    switch (w[k + 1]) {
-                        case '"' -> ch = '"';
-                        case '\\' -> ch = '\\';
-                        case '/' -> ch = '/';
-                        case 'b' -> ch = '\b';
-                        case 'f' -> ch = '\f';
-                        case 'n' -> ch = '\n';
-                        case 'r' -> ch = '\r';
-                        case 't' -> ch = '\t';
-                        case 'u' -> {
-                            int v = left < 6 ? -1 : hex4(w, k + 2);
-                            if (v < 0) {
-                                result = i;
-                                ch = 0;
-                                used = 0;
-                            } else {
-                                ch = (char) v;
-                                used = 6;
-                            }
-                        }
-                        default -> {
-                            result = i;
-                            ch = 0;
-                            used = 0;
-                        }
-                    }
-                    if (used == 0) {
-                        break;
-                    }
+                    ch = (char) (used == 6 ? ByteScan.hex4(w, k + 2) : ByteScan.jsonEscapedChar(w[k + 1]));
                 } else if (c < 0x20) {
                     result = i;
                     break;
@@ -728,73 +687,6 @@ public final class InferenceRequestParser {
                 into.append(out, n);
             }
             return result;
-        }
-
-        /**
-         * Where the first word of eight bytes from {@code k} on with a quote, a backslash, a control character or a
-         * byte of a UTF-8 sequence starts (or one before it), or the first offset with less than a word left before
-         * {@code length}. Four words a step, one branch for them.
-         */
-        private static int plainWords(byte[] w, int k, int length) {
-            for (; k <= length - 32; k += 32) {
-                long any = flags((long) LONGS.get(w, k)) | flags((long) LONGS.get(w, k + 8))
-                        | flags((long) LONGS.get(w, k + 16)) | flags((long) LONGS.get(w, k + 24));
-                if ((any & HIGH_BITS) != 0) {
-                    break;
-                }
-            }
-            for (; k <= length - 8; k += 8) {
-                if ((flags((long) LONGS.get(w, k)) & HIGH_BITS) != 0) {
-                    break;
-                }
-            }
-            return k;
-        }
-
-        /**
-         * Has a byte's high bit set (under {@link #HIGH_BITS}) when that byte of {@code v} is a quote, a backslash,
-         * below a space or above 0x7F, and never when none is. A quote (0x22) becomes 0x20 under {@code ^ 0x02}, the
-         * only byte that does, and control characters stay below it: one "below 0x21" subtraction finds both; one
-         * "equal to 0" subtraction after an XOR with backslashes finds a backslash. A subtraction sets the high bit
-         * of a byte that is not below its bound only when that byte is above 0x7F (which {@code v} flags anyway) or
-         * when a borrow reached it from a flagged byte below it. Without masks, four words cost one test.
-         */
-        private static long flags(long v) {
-            return (v ^ QUOTE_TO_SPACE) - BELOW_QUOTE | (v ^ BACKSLASHES) - ONES | v;
-        }
-
-        /**
-         * The length of the UTF-8 sequence that starts with the byte at {@code k}, above 0x7F, if it is whole within
-         * {@code left} bytes and well-formed as Jackson checks it (a lead byte and its continuation bytes); else 0.
-         */
-        private static int sequenceLength(byte[] w, int k, int left) {
-            int c = w[k] & 0xFF;
-            int length = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-            if (length > left) {
-                return 0;
-            }
-            for (int j = 1; j < length; j++) {
-                if (!continuation(w[k + j])) {
-                    return 0;
-                }
-            }
-            return length;
-        }
-
-        private static boolean continuation(byte b) {
-            return (b & 0xC0) == 0x80;
-        }
-
-        private static int hex4(byte[] w, int at) {
-            int v = 0;
-            for (int j = at; j < at + 4; j++) {
-                int d = Character.digit(w[j], 16);
-                if (d < 0) {
-                    return -1;
-                }
-                v = (v << 4) | d;
-            }
-            return v;
         }
     }
 

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 
+import io.inferencegateway.domain.ByteScan;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
@@ -125,7 +126,7 @@ public final class ResponseModelRename {
             }
             return false;
         }
-        if (isSpace(b)) {
+        if (ByteScan.isJsonSpace(b)) {
             return false;
         }
         if (stage == ScanStage.AFTER_KEY) {
@@ -153,9 +154,5 @@ public final class ResponseModelRename {
             }
         }
         return false;
-    }
-
-    private static boolean isSpace(byte b) {
-        return b == ' ' || b == '\t' || b == '\r' || b == '\n';
     }
 }

@@ -1,14 +1,12 @@
 package io.inferencegateway.openai;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import io.inferencegateway.domain.ByteScan;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
@@ -38,11 +36,6 @@ public final class ResponseScanner {
     }
 
     static final int MAX_USAGE_BYTES = 4096;
-
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final long QUOTES = ONES * '"';
 
     private static final JsonFactory JSON = new JsonFactory();
     private static final byte[] USAGE = bytes("\"usage\":");
@@ -116,7 +109,7 @@ public final class ResponseScanner {
                 chunk.getBytes(i, scratch, 0, n);
                 for (int k = 0; k < n; k++) {
                     if (idle()) {
-                        k = nextQuote(scratch, k, n);
+                        k = ByteScan.indexOf(scratch, k, n, (byte) '"');
                         if (k == n) {
                             break;
                         }
@@ -198,7 +191,7 @@ public final class ResponseScanner {
                 capture(b);
                 return;
             }
-            if (!isSpace(b)) {
+            if (!ByteScan.isJsonSpace(b)) {
                 awaitingBrace = false; // "usage":null
             }
         }
@@ -223,7 +216,7 @@ public final class ResponseScanner {
                     contentStage = 2;
                     return;
                 }
-                if (!isSpace(b)) {
+                if (!ByteScan.isJsonSpace(b)) {
                     contentStage = 0; // not a string (null, an object, an array)
                 }
             }
@@ -241,24 +234,6 @@ public final class ResponseScanner {
     /** Nothing is being matched or captured: {@link #step} passes over every byte but a quote. */
     private boolean idle() {
         return capture == null && !awaitingBrace && usageMatched == 0 && (contentFound || !watchContent);
-    }
-
-    /**
-     * The index of the first quote in {@code a} from {@code k} on, before {@code end}, or {@code end}: eight bytes a
-     * step, where a byte equal to a quote becomes zero under the XOR and the lowest zero byte is found exactly.
-     */
-    private static int nextQuote(byte[] a, int k, int end) {
-        for (; k <= end - 8; k += 8) {
-            long x = (long) LONGS.get(a, k) ^ QUOTES;
-            long zero = (x - ONES) & ~x & HIGH_BITS;
-            if (zero != 0) {
-                return k + (Long.numberOfTrailingZeros(zero) >>> 3);
-            }
-        }
-        while (k < end && a[k] != '"') {
-            k++;
-        }
-        return k;
     }
 
     /** One step of matching {@code pattern}, whose only repeated byte is its leading quote. */
@@ -351,10 +326,6 @@ public final class ResponseScanner {
 
     private static int intValue(JsonParser p, JsonToken value) throws IOException {
         return value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
-    }
-
-    private static boolean isSpace(byte b) {
-        return b == ' ' || b == '\t' || b == '\r' || b == '\n';
     }
 
     private static byte[] bytes(String s) {

@@ -1,10 +1,8 @@
 package io.inferencegateway.scheduling.session;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-import io.inferencegateway.domain.BoundedLruMap;
+import io.inferencegateway.domain.BoundedLruTable;
 import io.inferencegateway.domain.Endpoint;
 
 /**
@@ -13,10 +11,8 @@ import io.inferencegateway.domain.Endpoint;
  * {@code maxSessions} sessions, evicting the least recently seen first, and forgets a session unseen for
  * {@code idleTimeout}.
  *
- * <p>Thread-safe: the sessions are spread over up to 16 segments by hash, each an access-ordered
- * {@link LinkedHashMap} under its own lock, so request threads of different sessions rarely meet. Since a segment is in
- * order of last use, its expired sessions are the ones at its head, which every insertion and {@link #size} drop. About
- * 100 bytes a session.
+ * <p>Thread-safe: a {@link BoundedLruTable}, the sessions spread over up to 16 stripes by hash, each under its own
+ * lock, so request threads of different sessions rarely meet. About 100 bytes a session.
  */
 public final class SessionTable {
 
@@ -29,9 +25,7 @@ public final class SessionTable {
     /** Every move reason: a bounded label set. */
     public static final java.util.List<String> MOVE_REASONS = java.util.List.of(SATURATED, POD_GONE, OUTSCORED);
 
-    private static final int MAX_SEGMENTS = 16;
-
-    private final Segment[] segments;
+    private final BoundedLruTable<SessionEntry> sessions;
     private final long idleNanos;
     private final int maxSessions;
     private final AtomicLongArray moves = new AtomicLongArray(MOVE_REASONS.size());
@@ -45,11 +39,7 @@ public final class SessionTable {
             throw new IllegalArgumentException("need maxSessions >= 1 and idleNanos > 0, got " + maxSessions + ", "
                     + idleNanos);
         }
-        int n = Integer.highestOneBit(Math.min(MAX_SEGMENTS, maxSessions));
-        segments = new Segment[n];
-        for (int i = 0; i < n; i++) { // the capacities add up to maxSessions exactly
-            segments[i] = new Segment(maxSessions / n + (i < maxSessions % n ? 1 : 0));
-        }
+        this.sessions = new BoundedLruTable<>(maxSessions, idleNanos);
         this.idleNanos = idleNanos;
         this.maxSessions = maxSessions;
     }
@@ -67,19 +57,8 @@ public final class SessionTable {
 
     /** The session's pod, which counts as a sighting (it is now the most recently seen); null when not known. */
     public Endpoint pod(long session, long nowNanos) {
-        Segment s = segment(session);
-        synchronized (s) {
-            SessionEntry e = s.get(session);
-            if (e == null) {
-                return null;
-            }
-            if (nowNanos - e.seen >= idleNanos) {
-                s.remove(session);
-                return null;
-            }
-            e.seen = nowNanos;
-            return e.pod;
-        }
+        SessionEntry e = sessions.get(session, nowNanos);
+        return e == null ? null : e.pod;
     }
 
     /**
@@ -87,9 +66,8 @@ public final class SessionTable {
      * {@link #remember} will count.
      */
     public void leaving(long session, String reason) {
-        Segment s = segment(session);
-        synchronized (s) {
-            SessionEntry e = s.get(session);
+        synchronized (sessions.lock(session)) {
+            SessionEntry e = sessions.peek(session);
             if (e != null) {
                 e.leaving = reason;
             }
@@ -103,15 +81,13 @@ public final class SessionTable {
      * @return the pod the session was on before, or null for a new (or forgotten) session
      */
     public Endpoint remember(long session, Endpoint pod, long nowNanos) {
-        Segment s = segment(session);
         Endpoint before;
         String reason = null;
-        synchronized (s) {
-            SessionEntry e = s.get(session);
-            if (e == null || nowNanos - e.seen >= idleNanos) {
+        synchronized (sessions.lock(session)) {
+            SessionEntry e = sessions.get(session, nowNanos);
+            if (e == null) {
                 before = null;
-                s.dropExpired(nowNanos, idleNanos);
-                s.put(session, new SessionEntry(pod, nowNanos));
+                sessions.put(session, new SessionEntry(pod), nowNanos);
             } else {
                 before = e.pod;
                 if (!before.equals(pod)) {
@@ -119,7 +95,6 @@ public final class SessionTable {
                     e.pod = pod;
                 }
                 e.leaving = null;
-                e.seen = nowNanos;
             }
         }
         if (reason != null) {
@@ -130,14 +105,7 @@ public final class SessionTable {
 
     /** Sessions remembered now (dropping those that expired). Walks the segments' heads: not for the request path. */
     public long size(long nowNanos) {
-        long total = 0;
-        for (Segment s : segments) {
-            synchronized (s) {
-                s.dropExpired(nowNanos, idleNanos);
-                total += s.size();
-            }
-        }
-        return total;
+        return sessions.size(nowNanos);
     }
 
     /** Moves counted for {@code reason}, one of {@link #MOVE_REASONS}, since the table was made. */
@@ -154,37 +122,13 @@ public final class SessionTable {
         return idleNanos;
     }
 
-    private Segment segment(long session) {
-        return segments[(int) (session >>> 59) & (segments.length - 1)];
-    }
-
-    /** One session's pod, when it was last seen, and why it is about to leave (null: it is not). */
+    /** One session's pod, and why it is about to leave (null: it is not); changed under its stripe's lock. */
     private static final class SessionEntry {
         Endpoint pod;
-        long seen;
         String leaving;
 
-        SessionEntry(Endpoint pod, long seen) {
+        SessionEntry(Endpoint pod) {
             this.pod = pod;
-            this.seen = seen;
-        }
-    }
-
-    /** An access-ordered map that drops its least recently seen session beyond its capacity. */
-    private static final class Segment extends BoundedLruMap<Long, SessionEntry> {
-        Segment(int capacity) {
-            super(capacity);
-        }
-
-        /** Drops the sessions unseen for {@code idleNanos}: in access order, they are at the head. */
-        void dropExpired(long nowNanos, long idleNanos) {
-            Iterator<SessionEntry> it = values().iterator();
-            while (it.hasNext()) {
-                if (nowNanos - it.next().seen < idleNanos) {
-                    return;
-                }
-                it.remove();
-            }
         }
     }
 }

@@ -1,4 +1,4 @@
-package io.inferencegateway.e2e;
+package io.inferencegateway.lab.benchmarks;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,8 +7,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import org.junit.jupiter.api.Test;
 
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
@@ -19,16 +17,25 @@ import io.inferencegateway.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**
- * A measurement, not a test (surefire runs only {@code *Test}): how often consecutive turns of a conversation, sent
- * through alternating gateway replicas, reach the same pod while the pods' queues hover around saturation. Prints the
- * share; {@code -Dconv=} sets the conversations, {@code -Dextra=} adds a scheduler line (docs/sessions.md).
+ * How often consecutive turns of a conversation, sent through alternating gateway replicas, reach the same pod while
+ * the pods' queues hover around saturation (docs/sessions.md). Prints the share; {@code -Dconv=} sets the
+ * conversations (24), {@code -Dextra=} adds a scheduler line:
+ *
+ * <pre>
+ * mvn -B -q package -DskipTests
+ * java -Dconv=24 [-Dextra='sessionAffinity: {enabled: false}'] \
+ *      -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.lab.benchmarks.SessionAgreementMeasurement
+ * </pre>
  */
-class SessionAgreementMeasurement {
+public final class SessionAgreementMeasurement {
 
     static final String MODEL = "meta-llama/Llama-3.1-8B-Instruct";
 
-    @Test
-    void measure() throws Exception {
+    private SessionAgreementMeasurement() {
+    }
+
+    public static void main(String[] args) throws Exception {
         int conversations = Integer.getInteger("conv", 24);
         int turns = 10;
         try (SimulatedFleet fleet = SimulatedFleet.start(FleetOptions.builder().model(MODEL).pods(4).maxNumSeqs(2)

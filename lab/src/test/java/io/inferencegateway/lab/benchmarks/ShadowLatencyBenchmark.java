@@ -1,4 +1,4 @@
-package io.inferencegateway.e2e;
+package io.inferencegateway.lab.benchmarks;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,27 +13,32 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 
-import org.junit.jupiter.api.Test;
-
 import io.inferencegateway.simulator.FleetOptions;
 import io.inferencegateway.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
 
 /**
- * Not a test (its name keeps it out of the suite): the clients' latency distribution through a gateway without a
- * shadow and through one that copies half the requests to a candidate twenty times slower, at the same open-loop load
- * on the same simulated primary pods, in alternating rounds (docs/shadow.md). Run it by name:
+ * The clients' latency distribution through a gateway without a shadow and through one that copies half the requests
+ * to a candidate twenty times slower, at the same open-loop load on the same simulated primary pods, in alternating
+ * rounds (docs/shadow.md). Prints a Markdown table and the shadow's meters. {@code -Dbench.rate} (requests a second,
+ * 20), {@code -Dbench.seconds} (a run, 30) and {@code -Dbench.rounds} (2):
  *
- * <pre>mvn -o -pl gateway -am -Dinvoker.skip=true test -Dtest=ShadowLatencyBenchmark \
- *     -Dsurefire.failIfNoSpecifiedTests=false -DargLine="-Dbench.rate=20 -Dbench.seconds=30 -Dbench.rounds=2"</pre>
+ * <pre>
+ * mvn -B -q package -DskipTests
+ * java -Dbench.rate=20 -Dbench.seconds=30 -Dbench.rounds=2 \
+ *      -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
+ *      io.inferencegateway.lab.benchmarks.ShadowLatencyBenchmark
+ * </pre>
  */
-class ShadowLatencyBenchmark {
+public final class ShadowLatencyBenchmark {
 
     static final String MODEL = "llama-3-8b";
     static final String CANDIDATE = "llama-3-8b-v2";
 
-    @Test
-    void clientLatencyWithAndWithoutShadow() throws Exception {
+    private ShadowLatencyBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
         int rate = Integer.getInteger("bench.rate", 20);
         int seconds = Integer.getInteger("bench.seconds", 30);
         int rounds = Integer.getInteger("bench.rounds", 2);
