@@ -15,7 +15,7 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * Score: {@code cheapest / cost}: the cheapest scores 1, one twice the cost 0.5; equal prices score equal; next to a
  * free target every paid one scores 0. Endpoints that are no target (pods) score 0.
  */
-public final class CostScorer implements Scorer {
+public final class CostScorer extends NamedScorer {
 
     public static final String TYPE = "cost-scorer";
     /** Parameter: {@code outputTokens}, the output expected of a request without {@code max_tokens} (256). */
@@ -25,6 +25,7 @@ public final class CostScorer implements Scorer {
     private final int outputTokens;
 
     public CostScorer(int outputTokens) {
+        super(TYPE, PickReason.CHEAPEST_TARGET);
         this.outputTokens = outputTokens;
     }
 
@@ -36,16 +37,5 @@ public final class CostScorer implements Scorer {
             cost[i] = TargetFacts.cost(endpoints.get(i), cycle.request(), outputTokens);
         }
         TargetFacts.lowerIsBetterRatio(cost, n, 0, scores);
-    }
-
-    /** Deciding a pick means the target was the cheapest for this request. */
-    @Override
-    public PickReason reason() {
-        return PickReason.CHEAPEST_TARGET;
-    }
-
-    @Override
-    public String toString() {
-        return TYPE;
     }
 }

@@ -17,11 +17,15 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * knows anything about scores 1. Outlier detection ejects targets that fail hard; this scorer steers away from those
  * that fail a little.
  */
-public final class ErrorRateScorer implements Scorer {
+public final class ErrorRateScorer extends NamedScorer {
 
     public static final String TYPE = "error-rate-scorer";
     /** Takes no parameters. */
     public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> new ErrorRateScorer());
+
+    public ErrorRateScorer() {
+        super(TYPE, PickReason.FEWEST_ERRORS);
+    }
 
     @Override
     public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {
@@ -36,16 +40,5 @@ public final class ErrorRateScorer implements Scorer {
         double reported = c == null || !(c.errorRatio() >= 0) ? 0 : Math.min(1, c.errorRatio());
         double seen = e.failureRatio() >= 0 ? Math.min(1, e.failureRatio()) : 0;
         return Math.max(reported, seen);
-    }
-
-    /** Deciding a pick means the target failed least lately. */
-    @Override
-    public PickReason reason() {
-        return PickReason.FEWEST_ERRORS;
-    }
-
-    @Override
-    public String toString() {
-        return TYPE;
     }
 }

@@ -19,7 +19,7 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * scorers decide, as without this one. Prefix and adapter affinity count through the prediction itself (a cached
  * prefix makes a pod fast) and through their own scorers.
  */
-public final class LatencyScorer implements Scorer {
+public final class LatencyScorer extends NamedScorer {
 
     public static final String TYPE = "latency-scorer";
     public static final String HEADROOM = "headroom";
@@ -38,6 +38,7 @@ public final class LatencyScorer implements Scorer {
     private final String mode;
 
     public LatencyScorer(String mode) {
+        super(TYPE, PickReason.LATENCY_TARGET);
         this.mode = mode;
     }
 
@@ -53,12 +54,6 @@ public final class LatencyScorer implements Scorer {
                 scores[i] = pack ? ratio : 1 - ratio;
             }
         }
-    }
-
-    /** Deciding a pick means the pod was the best placed to meet the request's targets. */
-    @Override
-    public PickReason reason() {
-        return PickReason.LATENCY_TARGET;
     }
 
     @Override

@@ -33,7 +33,7 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * </ul>
  * A new load figure is one more line here, and its card in docs/scheduling.md.
  */
-public final class LoadScorer implements Scorer {
+public final class LoadScorer extends NamedScorer {
 
     public static final String QUEUE_TYPE = "queue-scorer";
     public static final String RUNNING_REQUESTS_TYPE = "running-requests-scorer";
@@ -59,11 +59,10 @@ public final class LoadScorer implements Scorer {
         }
     }
 
-    private final String type;
     private final Figure figure;
 
     private LoadScorer(String type, Figure figure) {
-        this.type = type;
+        super(type, PickReason.LEAST_LOADED);
         this.figure = figure;
     }
 
@@ -119,15 +118,5 @@ public final class LoadScorer implements Scorer {
             double v = scores[i];
             scores[i] = Double.isNaN(v) ? 0.0 : max == min ? 1.0 : (max - v) / (max - min);
         }
-    }
-
-    @Override
-    public PickReason reason() {
-        return PickReason.LEAST_LOADED;
-    }
-
-    @Override
-    public String toString() {
-        return type;
     }
 }

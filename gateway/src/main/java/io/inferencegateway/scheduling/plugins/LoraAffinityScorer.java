@@ -24,11 +24,15 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * </ul>
  * Requests for the base model score 0 everywhere: neutral, the scorer does not move them.
  */
-public final class LoraAffinityScorer implements Scorer {
+public final class LoraAffinityScorer extends NamedScorer {
 
     public static final String TYPE = "lora-affinity-scorer";
     /** Takes no parameters. */
     public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> new LoraAffinityScorer());
+
+    public LoraAffinityScorer() {
+        super(TYPE, PickReason.LORA_RESIDENT);
+    }
 
     public static final double RUNNING = 1.0;
     public static final double FREE_SLOT = 0.8;
@@ -43,12 +47,6 @@ public final class LoraAffinityScorer implements Scorer {
         for (int i = 0; i < endpoints.size(); i++) {
             scores[i] = affinity(endpoints.get(i), adapter);
         }
-    }
-
-    /** Deciding a pick means the pod holds (or can load at once) the requested adapter. */
-    @Override
-    public PickReason reason() {
-        return PickReason.LORA_RESIDENT;
     }
 
     /** The score of one endpoint for an adapter; shared with {@link LoraAffinityFilter}. */
@@ -76,10 +74,5 @@ public final class LoraAffinityScorer implements Scorer {
             }
         }
         return n;
-    }
-
-    @Override
-    public String toString() {
-        return TYPE;
     }
 }

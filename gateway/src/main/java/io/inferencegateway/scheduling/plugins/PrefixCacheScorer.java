@@ -55,7 +55,7 @@ import io.inferencegateway.scheduling.prefix.RendezvousHomes;
  * scorers say, as with one gateway. While the sharing is down, prefixes no pod holds yet go to their rendezvous home,
  * so that the replicas still agree on those.
  */
-public final class PrefixCacheScorer implements Scorer, DataProducer, LifecyclePlugin, MembershipListener {
+public final class PrefixCacheScorer extends NamedScorer implements DataProducer, LifecyclePlugin, MembershipListener {
 
     public static final String TYPE = "prefix-cache-scorer";
 
@@ -123,6 +123,7 @@ public final class PrefixCacheScorer implements Scorer, DataProducer, LifecycleP
     }
 
     private PrefixCacheScorer(PrefixIndex index, int blockChars, int maxBlocks, RendezvousHomes placement) {
+        super(TYPE, PickReason.PREFIX_HIT);
         this.index = index;
         this.blockChars = blockChars;
         this.maxBlocks = maxBlocks;
@@ -264,12 +265,6 @@ public final class PrefixCacheScorer implements Scorer, DataProducer, LifecycleP
         return placement.home(placement.key(blocks.hashes(), blocks.count()), cycle.endpointView(states), loads, 0);
     }
 
-    /** Deciding a pick means the pod probably holds the longest part of the prompt. */
-    @Override
-    public PickReason reason() {
-        return PickReason.PREFIX_HIT;
-    }
-
     @Override
     public void committed(SchedulingCycle cycle, EndpointState chosen) {
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
@@ -301,11 +296,5 @@ public final class PrefixCacheScorer implements Scorer, DataProducer, LifecycleP
 
     public PrefixIndex index() {
         return index;
-    }
-
-
-    @Override
-    public String toString() {
-        return TYPE;
     }
 }

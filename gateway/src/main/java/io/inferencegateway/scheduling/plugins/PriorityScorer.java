@@ -25,7 +25,7 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * With a weight well above the others it decides for critical and sheddable requests; a conversation's prefix can still
  * hold it on its cluster while that cluster is within {@code prefix / priority} of the best.
  */
-public final class PriorityScorer implements Scorer {
+public final class PriorityScorer extends NamedScorer {
 
     public static final String TYPE = "priority-scorer";
     /** Parameter: {@code outputTokens}, the output expected of a request without {@code max_tokens} (256). */
@@ -35,6 +35,7 @@ public final class PriorityScorer implements Scorer {
     private final int outputTokens;
 
     public PriorityScorer(int outputTokens) {
+        super(TYPE, PickReason.FASTEST_TARGET);
         this.outputTokens = outputTokens;
     }
 
@@ -64,15 +65,5 @@ public final class PriorityScorer implements Scorer {
     @Override
     public PickReason reason(SchedulingCycle cycle) {
         return cycle.request().priority() > Priority.STANDARD ? PickReason.FASTEST_TARGET : PickReason.CHEAPEST_TARGET;
-    }
-
-    @Override
-    public PickReason reason() {
-        return PickReason.FASTEST_TARGET;
-    }
-
-    @Override
-    public String toString() {
-        return TYPE;
     }
 }

@@ -14,11 +14,15 @@ import io.inferencegateway.scheduling.framework.SchedulingCycle;
  * Score: {@code shortest / rtt} over the candidates measured, round trips below 1 ms counted as 1 ms: the nearest
  * scores 1, one twice as far 0.5. A target without a measurement (a provider, an unread cluster) scores 0.
  */
-public final class RegionProximityScorer implements Scorer {
+public final class RegionProximityScorer extends NamedScorer {
 
     public static final String TYPE = "region-proximity-scorer";
     /** Takes no parameters. */
     public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> new RegionProximityScorer());
+
+    public RegionProximityScorer() {
+        super(TYPE, PickReason.NEAREST_TARGET);
+    }
 
     @Override
     public void score(SchedulingCycle cycle, List<EndpointState> endpoints, double[] scores) {
@@ -28,16 +32,5 @@ public final class RegionProximityScorer implements Scorer {
             rtt[i] = TargetFacts.roundTripMillis(endpoints.get(i));
         }
         TargetFacts.lowerIsBetterRatio(rtt, n, TargetFacts.FLOOR_MILLIS, scores);
-    }
-
-    /** Deciding a pick means the target was the nearest. */
-    @Override
-    public PickReason reason() {
-        return PickReason.NEAREST_TARGET;
-    }
-
-    @Override
-    public String toString() {
-        return TYPE;
     }
 }

@@ -33,7 +33,7 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * ({@link #committed}), whichever scorer decided it. While no metrics are fresh, its pool's stale fallback keeps a
  * session on its pod ({@link #sessionPod}).
  */
-public final class SessionAffinityScorer implements Scorer, LifecyclePlugin {
+public final class SessionAffinityScorer extends NamedScorer implements LifecyclePlugin {
 
     public static final String TYPE = SessionAffinityConfig.SCORER;
 
@@ -43,6 +43,7 @@ public final class SessionAffinityScorer implements Scorer, LifecyclePlugin {
     private final SessionTable table;
 
     public SessionAffinityScorer(SessionTable table) {
+        super(TYPE, PickReason.SESSION_AFFINITY);
         this.table = table;
     }
 
@@ -124,16 +125,5 @@ public final class SessionAffinityScorer implements Scorer, LifecyclePlugin {
         if (key != null) {
             table.remember(SessionTable.hash(key), chosen.endpoint(), cycle.nowNanos());
         }
-    }
-
-    /** Deciding a pick means the pod is the session's. */
-    @Override
-    public PickReason reason() {
-        return PickReason.SESSION_AFFINITY;
-    }
-
-    @Override
-    public String toString() {
-        return TYPE;
     }
 }
