@@ -41,6 +41,7 @@ import io.inferencegateway.lab.bench.report.MarkdownReport;
 import io.inferencegateway.lab.bench.report.PredictionAccuracy;
 import io.inferencegateway.lab.bench.report.Progress;
 import io.inferencegateway.lab.bench.report.RunReport;
+import io.inferencegateway.lab.bench.report.ServedPerPod;
 import io.inferencegateway.lab.bench.report.SloAttainment;
 import io.inferencegateway.lab.bench.workload.RequestPlan;
 import io.inferencegateway.lab.bench.workload.Workload;
@@ -147,16 +148,23 @@ public final class BenchRunner {
         double meanOutput = workload.shape().outputTokens();
         double timeScale = settings.timeScale() != null ? settings.timeScale()
                 : TimeScaleChooser.choose(rate, meanOutput, settings.eventBudget());
-        FleetSpec fleet = scenario.fleet().withTimeScale(timeScale);
+        FleetSpec fleet = fleets.fleetFor(scenario.fleet()).withTimeScale(timeScale);
         RequestPlan plan = scenario.plan(settings.seed(), rate, duration, maxRequests);
         String arrivals = scenario.arrivals().withMeanRate(rate).describe();
 
         double wallEvents = TimeScaleChooser.simulatedEventRate(rate, meanOutput) * timeScale;
-        log.printf(Locale.ROOT, "%s: %d requests over %.0f s simulated (%s), time scale %s -> about %.0f s wall and "
-                        + "%.0f SSE events/s per run; measured capacity %.1f req/s%n",
-                scenario.name(), plan.size(), duration.toSeconds() * 1.0, arrivals, timeScale,
-                duration.toNanos() / 1e9 / timeScale, wallEvents, scenario.capacity());
-        if (wallEvents > 1.5 * settings.eventBudget()) {
+        if (fleet.isExternal()) {
+            // the simulated fleet's capacity says nothing about the user's servers
+            log.printf(Locale.ROOT, "%s: %d requests over %.0f s (%s) on %d %s servers, in real time%n",
+                    scenario.name(), plan.size(), duration.toNanos() / 1e9, arrivals, fleet.pods().size(),
+                    fleet.external().engine().displayName());
+        } else {
+            log.printf(Locale.ROOT, "%s: %d requests over %.0f s simulated (%s), time scale %s -> about %.0f s wall "
+                            + "and %.0f SSE events/s per run; measured capacity %.1f req/s%n",
+                    scenario.name(), plan.size(), duration.toSeconds() * 1.0, arrivals, timeScale,
+                    duration.toNanos() / 1e9 / timeScale, wallEvents, scenario.capacity());
+        }
+        if (wallEvents > 1.5 * settings.eventBudget() && !fleet.isExternal()) {
             log.printf(Locale.ROOT, "warning: %.0f events/s is well above the budget of %.0f; the gateway or this "
                     + "machine may become the bottleneck and distort latencies%n", wallEvents, settings.eventBudget());
         }
@@ -209,6 +217,9 @@ public final class BenchRunner {
                         }
                         after = pods.sample();
                         scrapes = scrapesBefore < 0 ? -1 : pods.metricsScrapes() - scrapesBefore;
+                    }
+                    if (fleet.isExternal()) {
+                        podStats = ServedPerPod.fillUnknown(podStats, runDir);
                     }
                     RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals,
                             label, gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording,
