@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.inferencegateway.lab.bench.fleet.ExternalFleetLauncher;
 import io.inferencegateway.lab.bench.fleet.FaultRecord;
 import io.inferencegateway.lab.bench.fleet.Fleet;
 import io.inferencegateway.lab.bench.fleet.FleetLauncher;
@@ -193,7 +194,8 @@ public final class BenchRunner {
                         LiveCounters counters = new LiveCounters();
                         before = pods.sample();
                         long scrapesBefore = pods.metricsScrapes();
-                        PodSampler sampler = PodSampler.start(fleet, pods::sample, POD_SAMPLE_MILLIS);
+                        PodSampler sampler = PodSampler.start(fleet, pods::sample, fleet.isExternal()
+                                ? ExternalFleetLauncher.SAMPLE_EVERY.toMillis() : POD_SAMPLE_MILLIS);
                         // the generator's first intended send is its start delay after run() is called
                         FaultInjector injector = FaultInjector.start(pods, scenario.faults(), timeScale,
                                 System.nanoTime() + LoadGenerator.START_DELAY_NANOS, log);

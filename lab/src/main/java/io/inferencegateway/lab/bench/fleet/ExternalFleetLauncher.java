@@ -18,14 +18,16 @@ import java.util.Locale;
  * {@code settle}) until the servers' metrics show no request still running from the run before, so that one policy's
  * stragglers do not queue ahead of the next one's traffic.
  *
- * <p>Per-pod samples come from each server's own Prometheus text, read at most once a second per server (the
- * gateway scrapes them too, and a CPU server's metrics endpoint competes with its generation), counted from the
- * moment the run's fleet was taken.
+ * <p>Per-pod samples come from each server's own Prometheus text, counted from the moment the run's fleet was taken;
+ * the bench takes them every {@link #SAMPLE_EVERY} rather than ten times a second as from the simulator.
  */
 public final class ExternalFleetLauncher implements FleetLauncher {
 
-    /** Least wall time between two reads of one server's metrics for the bench's own samples. */
-    static final Duration SAMPLE_EVERY = Duration.ofSeconds(1);
+    /**
+     * Wall time between two of the bench's own samples of the servers' metrics while a run goes on: the gateway
+     * scrapes them too, and a CPU server's metrics endpoint competes with its generation.
+     */
+    public static final Duration SAMPLE_EVERY = Duration.ofSeconds(1);
     private static final Duration POLL = Duration.ofMillis(500);
 
     private final ExternalServers servers;
@@ -57,27 +59,19 @@ public final class ExternalFleetLauncher implements FleetLauncher {
         }
         List<ServerReading> baseline = read();
         return new Fleet() {
-            private List<PodSample> last = List.of();
-            private long lastAt;
-
             @Override
             public List<InetSocketAddress> endpoints() {
                 return servers.endpoints();
             }
 
             @Override
-            public synchronized List<PodSample> sample() {
-                long now = System.nanoTime();
-                if (last.isEmpty() || now - lastAt >= SAMPLE_EVERY.toNanos()) {
-                    List<ServerReading> readings = read();
-                    List<PodSample> samples = new ArrayList<>();
-                    for (int i = 0; i < readings.size(); i++) {
-                        samples.add(readings.get(i).since(baseline.get(i)));
-                    }
-                    last = List.copyOf(samples);
-                    lastAt = now;
+            public List<PodSample> sample() {
+                List<ServerReading> readings = read();
+                List<PodSample> samples = new ArrayList<>();
+                for (int i = 0; i < readings.size(); i++) {
+                    samples.add(readings.get(i).since(baseline.get(i)));
                 }
-                return last;
+                return samples;
             }
 
             @Override
