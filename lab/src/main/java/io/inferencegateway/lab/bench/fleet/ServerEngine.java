@@ -26,8 +26,8 @@ public enum ServerEngine {
             new Series("vllm:request_success_total"), new Series("vllm:num_preemptions_total")),
     SGLANG("sglang", "SGLang", "/metrics",
             new Series("sglang:num_queue_reqs", "priority", ""), new Series("sglang:num_running_reqs", "priority", ""),
-            new Series("sglang:prompt_tokens_total"), new Series("sglang:cached_tokens_total", "cache_source", "device"),
-            null, null, null),
+            new Series("sglang:prompt_tokens_total"),
+            new Series("sglang:cached_tokens_total", "cache_source", "device"), null, null, null),
     TGI("tgi", "TGI", "/metrics",
             new Series("tgi_queue_size"), new Series("tgi_batch_current_size"),
             null, null, null, new Series("tgi_request_success"), null),
@@ -95,7 +95,7 @@ public enum ServerEngine {
         return Arrays.stream(values()).map(ServerEngine::label).collect(Collectors.joining(", "));
     }
 
-    /** Whether this text carries the engine's queue series: a wrong {@code --engine} or a server without metrics do not. */
+    /** Whether the text has the engine's queue series, which a wrong {@code --engine} or no metrics lack. */
     public boolean recognises(String metricsText) {
         return !Double.isNaN(waiting.sum(metricsText)) || !Double.isNaN(running.sum(metricsText));
     }
@@ -164,7 +164,8 @@ public enum ServerEngine {
                 int eq = pair.indexOf('=');
                 if (eq > 0 && pair.substring(0, eq).trim().equals(name)) {
                     String v = pair.substring(eq + 1).trim();
-                    return v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"") ? v.substring(1, v.length() - 1) : v;
+                    boolean quoted = v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"");
+                    return quoted ? v.substring(1, v.length() - 1) : v;
                 }
             }
             return "";

@@ -46,7 +46,7 @@ public record AccessLogEntry(Instant time, String pod, int status, boolean strea
         return read(files, AccessLogEntry::parse);
     }
 
-    /** The gateway logs of one run's directory, sorted: gateway.log, or gateway-0.log ... for replicas; none if absent. */
+    /** A run directory's gateway logs, sorted: gateway.log, or gateway-0.log ... for replicas; none if absent. */
     public static List<Path> runLogs(Path runDir) throws IOException {
         if (!Files.isDirectory(runDir)) {
             return List.of();

@@ -46,8 +46,8 @@ public final class MarkdownReport {
             md.append("Command: `").append(command).append("`\n\n");
         }
         boolean external = scenarios.stream().flatMap(List::stream).anyMatch(r -> r.fleet().isExternal());
-        md.append(external ? "All times are wall-clock: the pods are servers the bench does not run, so it runs in real "
-                        + "time (time scale 1). " : "All times are simulated (wall-clock × time scale). ")
+        md.append(external ? "All times are wall-clock: the pods are servers the bench does not run, so it runs in "
+                        + "real time (time scale 1). " : "All times are simulated (wall-clock × time scale). ")
                 .append("Latency columns cover successful requests; ")
                 .append("TTFT and E2E count from each request's intended send time. ")
                 .append("Ratios are relative to ").append(BASELINE).append(" (lower is better).\n\n");
@@ -349,7 +349,8 @@ public final class MarkdownReport {
             for (PodStats p : run.pods()) {
                 md.append(String.format(Locale.ROOT, " %s / %.1f / %d / %s / %s |", count(p.served()), p.meanWaiting(),
                         p.peakWaiting(), Double.isNaN(p.prefixHitRate()) ? "–"
-                                : String.format(Locale.ROOT, "%.0f%%", 100 * p.prefixHitRate()), count(p.preemptions())));
+                                : String.format(Locale.ROOT, "%.0f%%", 100 * p.prefixHitRate()),
+                        count(p.preemptions())));
             }
             md.append('\n');
         }

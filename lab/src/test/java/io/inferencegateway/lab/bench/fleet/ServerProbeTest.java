@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /** The checks before a bench on a user's servers: every one answers, the model, the engine's metrics. */
 class ServerProbeTest {
 
-    private static final String MODELS = "{\"object\":\"list\",\"data\":[{\"id\":\"qwen2.5-0.5b\",\"object\":\"model\"}]}";
+    private static final String MODELS =
+            "{\"object\":\"list\",\"data\":[{\"id\":\"qwen2.5-0.5b\",\"object\":\"model\"}]}";
     private static final String METRICS = "llamacpp:requests_processing 0\nllamacpp:requests_deferred 0\n";
 
     private final ByteArrayOutputStream logged = new ByteArrayOutputStream();
@@ -92,6 +93,7 @@ class ServerProbeTest {
 
         assertThatThrownBy(() -> probe.check(servers(ServerEngine.LLAMACPP, a), null, log))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("names no model in GET /v1/models; give the model the servers serve with --model");
+                .hasMessageContaining("names no model in GET /v1/models; give the model the servers serve with "
+                        + "--model");
     }
 }
