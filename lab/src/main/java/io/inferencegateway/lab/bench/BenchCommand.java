@@ -8,7 +8,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import io.inferencegateway.lab.bench.fleet.ExternalFleetLauncher;
+import io.inferencegateway.lab.bench.fleet.ExternalServers;
 import io.inferencegateway.lab.bench.fleet.FleetLauncher;
+import io.inferencegateway.lab.bench.fleet.ServerEngine;
+import io.inferencegateway.lab.bench.fleet.ServerProbe;
 import io.inferencegateway.lab.bench.fleet.SimulatorFleetLauncher;
 import io.inferencegateway.lab.bench.fleet.StubFleetLauncher;
 import io.inferencegateway.lab.bench.gateway.GatewayConfigWriter;
@@ -35,11 +39,16 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Compare routing policies on simulated fleets: for every scenario and policy a fresh fleet, "
                 + "the gateway over HTTP in front of it, and the same open-loop traffic.",
-                "Latencies are in simulated time. Writes report.md, PNG charts and one JSON per run to --out."})
+                "Latencies are in simulated time. Writes report.md, PNG charts and one JSON per run to --out.",
+                "With --endpoints and --engine the fleet is model servers you run: nothing is started, runs go in real "
+                        + "time, and the servers' caches carry over from run to run (docs/benchmarks/own-fleet.md)."})
 public final class BenchCommand implements Callable<Integer> {
 
     /** Exit code for a usage problem, as the main CLI uses. */
     static final int EXIT_USAGE = 2;
+
+    /** How long each of a user's servers has to answer the checks before a bench on them. */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
     /** How the bench gets a fleet; {@code sim} is filled in when the simulator lands. */
     public enum FleetKind { sim, stub }
@@ -76,7 +85,8 @@ public final class BenchCommand implements Callable<Integer> {
     Offered offered = new Offered();
 
     static final class Offered {
-        @Option(names = "--rate", paramLabel = "R", description = "Mean arrivals per simulated second.")
+        @Option(names = "--rate", paramLabel = "R",
+                description = "Mean arrivals per simulated second (per second with --endpoints, which needs it).")
         Double rate;
 
         @Option(names = "--load", paramLabel = "F",
@@ -99,21 +109,34 @@ public final class BenchCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--time-scale", paramLabel = "X",
-            description = "Simulated seconds per wall second (default: chosen from --event-budget).")
+            description = "Simulated seconds per wall second (default: chosen from --event-budget; always 1 with "
+                    + "--endpoints).")
     Double timeScale;
 
     @Option(names = "--event-budget", defaultValue = "2000", paramLabel = "N",
             description = "SSE events per wall second to aim for when choosing the time scale (default: ${DEFAULT-VALUE}).")
     double eventBudget;
 
-    @Option(names = "--model", defaultValue = ScenarioCatalog.DEFAULT_MODEL, paramLabel = "NAME",
-            description = "Base model the fleet serves (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--model", paramLabel = "NAME",
+            description = "Base model the fleet serves (default: " + ScenarioCatalog.DEFAULT_MODEL + "; with "
+                    + "--endpoints, the first model the first server lists in GET /v1/models).")
     String model;
 
-    @Option(names = "--fleet", defaultValue = "sim", paramLabel = "KIND",
+    @Option(names = "--fleet", paramLabel = "KIND",
             description = "sim (the simulator) or stub (fixed-delay stub servers, to check the instrument). "
-                    + "Default: ${DEFAULT-VALUE}.")
+                    + "Default: sim.")
     FleetKind fleet;
+
+    @Option(names = "--endpoints", split = ",", paramLabel = "HOST:PORT",
+            description = "Model servers you run, comma-separated: the bench starts none and uses these as the pods "
+                    + "(needs --engine and --rate; not with --fleet). Scenarios that need the simulator (lora, mixed, "
+                    + "heterogeneous, faults, global, conversations, rollout) are refused.")
+    List<String> endpoints;
+
+    @Option(names = "--engine", paramLabel = "NAME",
+            description = "What the --endpoints servers run, which says which metrics the gateway reads: llamacpp, "
+                    + "vllm, sglang, tgi or trtllm.")
+    String engine;
 
     @Option(names = "--gateway", defaultValue = "process", paramLabel = "KIND",
             description = "process (run the gateway jar) or direct (no gateway: client-side round-robin). "
@@ -174,32 +197,49 @@ public final class BenchCommand implements Callable<Integer> {
             listScenarios();
             return 0;
         }
-        List<String> named = scenarios.isEmpty() ? ScenarioCatalog.defaultNames() : scenarios;
         ClusterLoss loss;
+        ExternalServers servers;
         try {
             loss = ClusterLoss.fromLabel(clusterLoss);
+            servers = externalServers();
         } catch (IllegalArgumentException e) {
             System.err.println("bench: " + e.getMessage());
             return EXIT_USAGE;
+        }
+        List<String> named = !scenarios.isEmpty() ? scenarios
+                : servers != null ? ExternalFleetScenarios.defaultNames() : ScenarioCatalog.defaultNames();
+        String benchedModel = model != null ? model : ScenarioCatalog.DEFAULT_MODEL;
+        if (servers != null) {
+            try {
+                benchedModel = new ServerProbe(PROBE_TIMEOUT).check(servers, model, System.err);
+            } catch (IllegalArgumentException e) {
+                System.err.println("bench: " + e.getMessage());
+                return EXIT_USAGE;
+            } catch (IOException e) {
+                System.err.println("bench: " + e.getMessage());
+                return 1;
+            }
         }
         boolean conversations = named.stream().allMatch(ConversationScenario.NAME::equals);
         BenchSettings settings = new BenchSettings(named, policies != null ? policies
                 : named.stream().allMatch(GlobalLayout.SCENARIO::equals) ? GlobalPolicy.LABELS
                 : conversations ? ConversationScenario.POLICIES : ROUTING_POLICIES,
                 offered.rate, offered.load, durationSeconds == null ? null : seconds(durationSeconds), maxRequests, seed,
-                timeScale, eventBudget, model, seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out,
-                replicas(conversations), replicaModes.stream().map(ReplicaMode::fromLabel).toList(), killReplicaAt);
+                servers != null ? Double.valueOf(1.0) : timeScale, eventBudget, benchedModel,
+                seconds(requestTimeoutSeconds), seconds(drainTimeoutSeconds), out, replicas(conversations),
+                replicaModes.stream().map(ReplicaMode::fromLabel).toList(), killReplicaAt);
         if (gateway == GatewayKind.direct && settings.replicas().stream().anyMatch(r -> r > 1)) {
             System.err.println("bench: --replicas above 1 needs --gateway process");
             return EXIT_USAGE;
         }
-        BenchRunner runner = new BenchRunner(fleetLauncher(), gatewayLauncher(settings), gateway.name(), System.err,
-                Progress.onTerminal());
-        if (gateway == GatewayKind.process) {
-            runner.withGlobal(new GlobalRunner(fleetLauncher(), GatewayProcess.javaJarCommand(gatewayJar,
+        FleetLauncher fleets = fleetLauncher(servers, settings);
+        BenchRunner runner = new BenchRunner(fleets, gatewayLauncher(settings, servers != null), gateway.name(),
+                System.err, Progress.onTerminal());
+        if (gateway == GatewayKind.process && servers == null) {
+            runner.withGlobal(new GlobalRunner(fleets, GatewayProcess.javaJarCommand(gatewayJar,
                     gatewayJvmOptions), Duration.ofSeconds(180), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, loss,
                     System.err, Progress.onTerminal()));
-            runner.withRollout(new RolloutBench(fleetLauncher(), GatewayProcess.javaJarCommand(gatewayJar,
+            runner.withRollout(new RolloutBench(fleets, GatewayProcess.javaJarCommand(gatewayJar,
                     gatewayJvmOptions), Duration.ofSeconds(180), System.err, Progress.onTerminal()));
         }
         try {
@@ -222,18 +262,73 @@ public final class BenchCommand implements Callable<Integer> {
         return originalArgs.isEmpty() || !originalArgs.get(0).equals("bench") ? "bench " + args : args;
     }
 
-    FleetLauncher fleetLauncher() {
+    /**
+     * The servers of {@code --endpoints} with their {@code --engine}, once the options around them are checked: not
+     * with {@code --fleet}, real time only, an explicit {@code --rate}, and only scenarios a real server can run.
+     * Null without {@code --endpoints}.
+     *
+     * @throws IllegalArgumentException saying what is wrong, for the user
+     */
+    ExternalServers externalServers() {
+        if (endpoints == null) {
+            if (engine != null) {
+                throw new IllegalArgumentException("--engine names the engine of the servers of --endpoints; give "
+                        + "--endpoints too, or leave --engine out");
+            }
+            return null;
+        }
+        if (fleet != null) {
+            throw new IllegalArgumentException("--endpoints and --fleet exclude each other: with --endpoints the "
+                    + "servers you list are the fleet");
+        }
+        if (engine == null) {
+            throw new IllegalArgumentException("--endpoints needs --engine, the engine the servers run ("
+                    + ServerEngine.labels() + "): the gateway reads its metric names");
+        }
+        ServerEngine serverEngine;
+        try {
+            serverEngine = ServerEngine.fromLabel(engine);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--engine: " + e.getMessage(), e);
+        }
+        if (timeScale != null && timeScale != 1.0) {
+            throw new IllegalArgumentException("--time-scale must be 1 with --endpoints: real servers run in real "
+                    + "time (leave it out)");
+        }
+        if (offered.load != null) {
+            throw new IllegalArgumentException("--load is a share of the fleet's capacity, which the bench knows only "
+                    + "for simulated fleets; with --endpoints give --rate, the requests per second to offer");
+        }
+        if (offered.rate == null) {
+            throw new IllegalArgumentException("--endpoints needs --rate, the requests per second to offer your "
+                    + "servers (the scenarios' own rates are for a simulated GPU fleet, hundreds per second)");
+        }
+        if (!scenarios.isEmpty()) {
+            ExternalFleetScenarios.check(scenarios);
+        }
+        return new ExternalServers(serverEngine, ExternalServers.parse(endpoints));
+    }
+
+    FleetLauncher fleetLauncher(ExternalServers servers, BenchSettings settings) {
+        if (servers != null) {
+            // between runs, wait for the servers to finish the last run's stragglers as long as for a drain
+            return new ExternalFleetLauncher(servers, settings.drainTimeout(), System.err);
+        }
         return fleet == FleetKind.stub ? new StubFleetLauncher() : new SimulatorFleetLauncher();
     }
 
-    private GatewayLauncher gatewayLauncher(BenchSettings settings) {
+    /**
+     * @param external the pods are a user's servers: the access log is then always on, since it is what says how
+     *                 many requests each server answered when its engine does not count them
+     */
+    private GatewayLauncher gatewayLauncher(BenchSettings settings, boolean external) {
         if (gateway == GatewayKind.direct) {
             return GatewayLauncher.direct();
         }
         // the gateway gives up on an upstream no sooner than the bench gives up on the request
         return GatewayProcess.launcher(GatewayProcess.javaJarCommand(gatewayJar, gatewayJvmOptions),
                 settings.requestTimeout(), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, Duration.ofSeconds(180),
-                accessLog, flowControlOn());
+                accessLog || external, flowControlOn());
     }
 
     /** Whether the runs' gateways have flow control on: {@code --flow-control}, or auto by the scenarios named. */
@@ -253,6 +348,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private void listScenarios() {
+        String model = this.model != null ? this.model : ScenarioCatalog.DEFAULT_MODEL;
         for (Scenario s : ScenarioCatalog.all(model)) {
             System.out.printf(Locale.ROOT, "%-14s %s%n", s.name(), s.summary());
             System.out.printf(Locale.ROOT, "%-14s fleet: %d pods, speeds %s, KV %d blocks, max_num_seqs %d%s%n", "",

@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.inferencegateway.lab.bench.fleet.ExternalFleetLauncher;
 import io.inferencegateway.lab.bench.fleet.FaultRecord;
 import io.inferencegateway.lab.bench.fleet.Fleet;
 import io.inferencegateway.lab.bench.fleet.FleetLauncher;
@@ -41,6 +42,7 @@ import io.inferencegateway.lab.bench.report.MarkdownReport;
 import io.inferencegateway.lab.bench.report.PredictionAccuracy;
 import io.inferencegateway.lab.bench.report.Progress;
 import io.inferencegateway.lab.bench.report.RunReport;
+import io.inferencegateway.lab.bench.report.ServedPerPod;
 import io.inferencegateway.lab.bench.report.SloAttainment;
 import io.inferencegateway.lab.bench.workload.RequestPlan;
 import io.inferencegateway.lab.bench.workload.Workload;
@@ -147,16 +149,23 @@ public final class BenchRunner {
         double meanOutput = workload.shape().outputTokens();
         double timeScale = settings.timeScale() != null ? settings.timeScale()
                 : TimeScaleChooser.choose(rate, meanOutput, settings.eventBudget());
-        FleetSpec fleet = scenario.fleet().withTimeScale(timeScale);
+        FleetSpec fleet = fleets.fleetFor(scenario.fleet()).withTimeScale(timeScale);
         RequestPlan plan = scenario.plan(settings.seed(), rate, duration, maxRequests);
         String arrivals = scenario.arrivals().withMeanRate(rate).describe();
 
         double wallEvents = TimeScaleChooser.simulatedEventRate(rate, meanOutput) * timeScale;
-        log.printf(Locale.ROOT, "%s: %d requests over %.0f s simulated (%s), time scale %s -> about %.0f s wall and "
-                        + "%.0f SSE events/s per run; measured capacity %.1f req/s%n",
-                scenario.name(), plan.size(), duration.toSeconds() * 1.0, arrivals, timeScale,
-                duration.toNanos() / 1e9 / timeScale, wallEvents, scenario.capacity());
-        if (wallEvents > 1.5 * settings.eventBudget()) {
+        if (fleet.isExternal()) {
+            // the simulated fleet's capacity says nothing about the user's servers
+            log.printf(Locale.ROOT, "%s: %d requests over %.0f s (%s) on %d %s servers, in real time%n",
+                    scenario.name(), plan.size(), duration.toNanos() / 1e9, arrivals, fleet.pods().size(),
+                    fleet.external().engine().displayName());
+        } else {
+            log.printf(Locale.ROOT, "%s: %d requests over %.0f s simulated (%s), time scale %s -> about %.0f s wall "
+                            + "and %.0f SSE events/s per run; measured capacity %.1f req/s%n",
+                    scenario.name(), plan.size(), duration.toSeconds() * 1.0, arrivals, timeScale,
+                    duration.toNanos() / 1e9 / timeScale, wallEvents, scenario.capacity());
+        }
+        if (wallEvents > 1.5 * settings.eventBudget() && !fleet.isExternal()) {
             log.printf(Locale.ROOT, "warning: %.0f events/s is well above the budget of %.0f; the gateway or this "
                     + "machine may become the bottleneck and distort latencies%n", wallEvents, settings.eventBudget());
         }
@@ -185,7 +194,8 @@ public final class BenchRunner {
                         LiveCounters counters = new LiveCounters();
                         before = pods.sample();
                         long scrapesBefore = pods.metricsScrapes();
-                        PodSampler sampler = PodSampler.start(fleet, pods::sample, POD_SAMPLE_MILLIS);
+                        PodSampler sampler = PodSampler.start(fleet, pods::sample, fleet.isExternal()
+                                ? ExternalFleetLauncher.SAMPLE_EVERY.toMillis() : POD_SAMPLE_MILLIS);
                         // the generator's first intended send is its start delay after run() is called
                         FaultInjector injector = FaultInjector.start(pods, scenario.faults(), timeScale,
                                 System.nanoTime() + LoadGenerator.START_DELAY_NANOS, log);
@@ -209,6 +219,9 @@ public final class BenchRunner {
                         }
                         after = pods.sample();
                         scrapes = scrapesBefore < 0 ? -1 : pods.metricsScrapes() - scrapesBefore;
+                    }
+                    if (fleet.isExternal()) {
+                        podStats = ServedPerPod.fillUnknown(podStats, runDir);
                     }
                     RunReport report = RunReport.of(scenario.name(), scenario.summary(), workload.describe(), arrivals,
                             label, gatewayKind, settings.seed(), rate, duration.toNanos() / 1e9, fleet, recording,

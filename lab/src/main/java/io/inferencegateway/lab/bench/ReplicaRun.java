@@ -62,8 +62,9 @@ public record ReplicaRun(String label, String policy, int replicas, ReplicaMode 
     }
 
     String oneLine() {
-        String line = String.format(Locale.ROOT, "fleet prefix-cache hit rate %s, TTFT mean %.1f ms, %.1f scrapes/pod/s",
-                percent(fleetHitRate), total.ttft().meanMs(), scrapesPerPodSecond);
+        String line = String.format(Locale.ROOT, "fleet prefix-cache hit rate %s, TTFT mean %.1f ms, %s scrapes/pod/s",
+                percent(fleetHitRate), total.ttft().meanMs(), Double.isNaN(scrapesPerPodSecond) ? "–"
+                        : String.format(Locale.ROOT, "%.1f", scrapesPerPodSecond));
         if (killedAtNanos != null) {
             line += String.format(Locale.ROOT, "; replica %d killed at %.1f s: %d failed in flight on it, %d failed "
                     + "after", replicas - 1, killedAtNanos / 1e9, failedOnKilled, failedAfterKill);

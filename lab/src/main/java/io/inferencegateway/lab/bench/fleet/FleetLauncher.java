@@ -12,4 +12,12 @@ public interface FleetLauncher {
      * @param seed the run seed, for any randomness inside the fleet
      */
     Fleet start(FleetSpec spec, long seed) throws Exception;
+
+    /**
+     * The fleet a scenario actually runs on, given the one it asks for: the same for the fleets the bench starts;
+     * a user's own servers for {@link ExternalFleetLauncher}, whatever the scenario would have simulated.
+     */
+    default FleetSpec fleetFor(FleetSpec scenarioFleet) {
+        return scenarioFleet;
+    }
 }

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The simulated fleet a scenario runs on: what a {@link FleetLauncher} must start. Engine settings
- * follow vLLM's names.
+ * The fleet a scenario runs on: what a {@link FleetLauncher} must start (or, for {@link #external}, find).
+ * Engine settings follow vLLM's names.
  *
  * @param modelName           the base model every pod serves
  * @param pods                one entry per pod, in port order
@@ -18,11 +18,33 @@ import java.util.List;
  * @param maxNumBatchedTokens token budget of one engine step ({@code --max-num-batched-tokens})
  * @param timeScale           simulated seconds per wall-clock second: 2.0 runs twice as fast as real
  *                            time. Every latency the bench reports is in simulated time (wall × scale)
+ * @param external            the servers a user runs, when the pods are theirs ({@code bench --endpoints}); then the
+ *                            pods are named by their endpoints, the time scale is 1 and the engine settings above
+ *                            are the scenario's, not the servers' (which the bench cannot know). Null for the pods
+ *                            the bench starts itself
  */
 public record FleetSpec(String modelName, List<PodSpec> pods, List<String> loraAdapters, int maxLoras,
-                        int kvBlocksPerPod, int maxNumSeqs, int maxNumBatchedTokens, double timeScale) {
+                        int kvBlocksPerPod, int maxNumSeqs, int maxNumBatchedTokens, double timeScale,
+                        ExternalServers external) {
 
     public static final int DEFAULT_MAX_NUM_BATCHED_TOKENS = 8192;
+
+    /** A fleet of pods the bench starts (simulator or stub). */
+    public FleetSpec(String modelName, List<PodSpec> pods, List<String> loraAdapters, int maxLoras,
+                     int kvBlocksPerPod, int maxNumSeqs, int maxNumBatchedTokens, double timeScale) {
+        this(modelName, pods, loraAdapters, maxLoras, kvBlocksPerPod, maxNumSeqs, maxNumBatchedTokens, timeScale,
+                null);
+    }
+
+    /**
+     * A user's servers in place of {@code scenarioFleet}: one pod per endpoint, named {@code host:port} (speed 1, since
+     * the bench cannot know it), the scenario's model, no adapters, real time.
+     */
+    public static FleetSpec onServers(ExternalServers servers, FleetSpec scenarioFleet) {
+        List<PodSpec> pods = servers.names().stream().map(name -> new PodSpec(name, 1.0)).toList();
+        return new FleetSpec(scenarioFleet.modelName(), pods, List.of(), 0, scenarioFleet.kvBlocksPerPod(),
+                scenarioFleet.maxNumSeqs(), scenarioFleet.maxNumBatchedTokens(), 1.0, servers);
+    }
 
     public FleetSpec {
         pods = List.copyOf(pods);
@@ -36,6 +58,14 @@ public record FleetSpec(String modelName, List<PodSpec> pods, List<String> loraA
         if (!(timeScale > 0)) {
             throw new IllegalArgumentException("timeScale must be positive, got " + timeScale);
         }
+        if (external != null && timeScale != 1.0) {
+            throw new IllegalArgumentException("servers the bench does not run go at real time, not x" + timeScale);
+        }
+    }
+
+    /** Whether the pods are a user's own servers ({@link #external}). */
+    public boolean isExternal() {
+        return external != null;
     }
 
     /** {@code count} pods of the given speeds, cycling through {@code speeds}, named pod-0, pod-1, ... */
@@ -49,12 +79,12 @@ public record FleetSpec(String modelName, List<PodSpec> pods, List<String> loraA
 
     public FleetSpec withTimeScale(double scale) {
         return new FleetSpec(modelName, pods, loraAdapters, maxLoras, kvBlocksPerPod, maxNumSeqs, maxNumBatchedTokens,
-                scale);
+                scale, external);
     }
 
     public FleetSpec withModelName(String name) {
         return new FleetSpec(name, pods, loraAdapters, maxLoras, kvBlocksPerPod, maxNumSeqs, maxNumBatchedTokens,
-                timeScale);
+                timeScale, external);
     }
 
     public double totalSpeed() {

@@ -13,11 +13,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 
+import io.inferencegateway.lab.bench.fleet.ExternalServers;
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
 
 /**
  * Renders the {@code InferenceGatewayConfig} for one run: one scheduler for the fleet's base model and
- * adapters, its pods as static endpoints, and the policy under test. Written by hand from the
+ * adapters, its pods as static endpoints (with their {@code engineType} when they are a user's own servers), and the
+ * policy under test. Written by hand from the
  * documented format, so the bench does not depend on the gateway's classes.
  */
 public final class GatewayConfigWriter {
@@ -70,7 +72,11 @@ public final class GatewayConfigWriter {
         if (!fleet.loraAdapters().isEmpty()) {
             scheduler.put("loraAdapters", fleet.loraAdapters());
         }
-        scheduler.put("endpoints", pods.stream().map(p -> p.getHostString() + ":" + p.getPort()).toList());
+        if (fleet.isExternal()) {
+            // a user's own servers: the gateway reads their engine's metric names (the simulator speaks vLLM's)
+            scheduler.put("engineType", fleet.external().engine().label());
+        }
+        scheduler.put("endpoints", pods.stream().map(ExternalServers::name).toList());
         BenchPolicy chosen = BenchPolicy.of(policy);
         scheduler.put("policy", chosen.policy());
         if (!chosen.weights().isEmpty()) {

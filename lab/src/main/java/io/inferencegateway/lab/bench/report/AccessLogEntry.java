@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -43,6 +44,16 @@ public record AccessLogEntry(Instant time, String pod, int status, boolean strea
      */
     public static List<AccessLogEntry> read(List<Path> files) throws IOException {
         return read(files, AccessLogEntry::parse);
+    }
+
+    /** A run directory's gateway logs, sorted: gateway.log, or gateway-0.log ... for replicas; none if absent. */
+    public static List<Path> runLogs(Path runDir) throws IOException {
+        if (!Files.isDirectory(runDir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(runDir)) {
+            return files.filter(f -> f.getFileName().toString().matches("gateway(-\\d+)?\\.log")).sorted().toList();
+        }
     }
 
     /** What {@code parse} makes of each access-log line of the files, as {@link #read(List)} reads them. */

@@ -266,6 +266,13 @@ public final class JsonReport {
         node.put("maxNumSeqs", fleet.maxNumSeqs());
         node.put("maxNumBatchedTokens", fleet.maxNumBatchedTokens());
         node.put("timeScale", fleet.timeScale());
+        if (fleet.isExternal()) {
+            // a user's own servers: the engine settings above are the scenario's, not theirs
+            ObjectNode external = node.putObject("external");
+            external.put("engine", fleet.external().engine().label());
+            ArrayNode endpoints = external.putArray("endpoints");
+            fleet.external().names().forEach(endpoints::add);
+        }
         return node;
     }
 

@@ -23,6 +23,18 @@ public final class MarkdownReport {
     /** Send lag above this share of p99 TTFT means the generator could not keep to the schedule. */
     static final double LAG_WARNING_SHARE = 0.1;
 
+    /**
+     * What a report on a user's own servers must say before its numbers: every run found the caches the runs before it
+     * left, which favours the later ones wherever prompts repeat.
+     */
+    static final String EXTERNAL_CAVEAT = "The servers' caches carried over: the bench cannot restart servers it does "
+            + "not run, so each run found the prefix caches that the runs before it (and anything else the servers "
+            + "served) left, and a later run may find cached what an earlier one had to compute. The runs went one "
+            + "after another in the order of each table, top to bottom, each once the servers had finished the "
+            + "requests of the one before. For a fair comparison restart the servers between runs: run one policy per "
+            + "invocation (`--policies round-robin`, restart, `--policies gpu-aware`, with the same `--seed`), or "
+            + "at least read the first run of each scenario as the only one that started cold.";
+
     private MarkdownReport() {
     }
 
@@ -33,9 +45,15 @@ public final class MarkdownReport {
         if (command != null && !command.isBlank()) {
             md.append("Command: `").append(command).append("`\n\n");
         }
-        md.append("All times are simulated (wall-clock × time scale). Latency columns cover successful requests; ")
+        boolean external = scenarios.stream().flatMap(List::stream).anyMatch(r -> r.fleet().isExternal());
+        md.append(external ? "All times are wall-clock: the pods are servers the bench does not run, so it runs in "
+                        + "real time (time scale 1). " : "All times are simulated (wall-clock × time scale). ")
+                .append("Latency columns cover successful requests; ")
                 .append("TTFT and E2E count from each request's intended send time. ")
                 .append("Ratios are relative to ").append(BASELINE).append(" (lower is better).\n\n");
+        if (external) {
+            md.append(EXTERNAL_CAVEAT).append("\n\n");
+        }
         for (List<RunReport> runs : scenarios) {
             md.append(scenarioSection(runs)).append('\n');
         }
@@ -285,6 +303,11 @@ public final class MarkdownReport {
     }
 
     static String describe(FleetSpec fleet) {
+        if (fleet.isExternal()) {
+            return fleet.pods().size() + " " + fleet.external().engine().displayName() + " servers run outside the "
+                    + "bench (" + String.join(", ", fleet.external().names()) + ") serving " + fleet.modelName()
+                    + "; their slots, KV cache and speed are their own, which the bench does not know";
+        }
         String speeds = fleet.pods().stream().map(p -> trim(p.speedFactor())).collect(Collectors.joining(", "));
         boolean uniform = fleet.pods().stream().mapToDouble(PodSpec::speedFactor).distinct().count() == 1;
         StringBuilder sb = new StringBuilder();
@@ -306,11 +329,16 @@ public final class MarkdownReport {
         if (runs.stream().allMatch(r -> r.pods().isEmpty())) {
             return "";
         }
-        StringBuilder md = new StringBuilder("\nPer pod (served / mean queue / peak queue / prefix-cache hit rate / "
-                + "preemptions):\n\n| policy |");
+        boolean external = runs.get(0).fleet().isExternal();
+        StringBuilder md = new StringBuilder(external
+                ? "\nPer server (served / mean queue / peak queue / prefix-cache hit rate / preemptions), from each "
+                        + "server's own metrics read once a second and counted from the start of the run; served from "
+                        + "the gateway's access log where the engine counts no requests; – where neither says:\n\n"
+                        + "| policy |"
+                : "\nPer pod (served / mean queue / peak queue / prefix-cache hit rate / preemptions):\n\n| policy |");
         List<PodStats> names = runs.stream().filter(r -> !r.pods().isEmpty()).findFirst().orElseThrow().pods();
         for (PodStats p : names) {
-            md.append(' ').append(p.name()).append(" (×").append(trim(p.speedFactor())).append(") |");
+            md.append(' ').append(p.name()).append(external ? " |" : " (×" + trim(p.speedFactor()) + ") |");
         }
         md.append("\n|---|").append("---|".repeat(names.size())).append('\n');
         for (RunReport run : runs) {
@@ -319,13 +347,19 @@ public final class MarkdownReport {
             }
             md.append("| ").append(run.policy()).append(" |");
             for (PodStats p : run.pods()) {
-                md.append(String.format(Locale.ROOT, " %d / %.1f / %d / %s / %d |", p.served(), p.meanWaiting(),
+                md.append(String.format(Locale.ROOT, " %s / %.1f / %d / %s / %s |", count(p.served()), p.meanWaiting(),
                         p.peakWaiting(), Double.isNaN(p.prefixHitRate()) ? "–"
-                                : String.format(Locale.ROOT, "%.0f%%", 100 * p.prefixHitRate()), p.preemptions()));
+                                : String.format(Locale.ROOT, "%.0f%%", 100 * p.prefixHitRate()),
+                        count(p.preemptions())));
             }
             md.append('\n');
         }
         return md.toString();
+    }
+
+    /** A count, "–" when unknown (negative). */
+    private static String count(long n) {
+        return n < 0 ? "–" : Long.toString(n);
     }
 
     /** "0.18× (−82%)"; "–" when either side is missing. */

@@ -11,7 +11,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 
 import io.inferencegateway.lab.bench.fleet.FaultRecord;
 import io.inferencegateway.lab.bench.fleet.PodFault;
@@ -79,10 +78,7 @@ public record PredictionAccuracy(int accessLogLines, int predicted, int skippedQ
         if (!Files.isDirectory(runDir)) {
             return NONE;
         }
-        List<Path> logs;
-        try (Stream<Path> files = Files.list(runDir)) {
-            logs = files.filter(f -> f.getFileName().toString().matches("gateway(-\\d+)?\\.log")).sorted().toList();
-        }
+        List<Path> logs = AccessLogEntry.runLogs(runDir);
         List<PodSpec> fleet = run.fleet().pods();
         Map<String, String> names = new HashMap<>();
         for (int i = 0; i < Math.min(endpoints.size(), fleet.size()); i++) {

@@ -14,6 +14,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.lab.bench.Scenario;
 import io.inferencegateway.lab.bench.ScenarioCatalog;
+import io.inferencegateway.lab.bench.fleet.ExternalServers;
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.ServerEngine;
 import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GatewayConfig;
 import io.inferencegateway.config.PoolConfig;
@@ -62,6 +65,25 @@ class GatewayConfigContractTest {
         assertThat(pool.flowControl().queueTimeout()).as("waits in simulated time, as long as for a response")
                 .isEqualTo(pool.routeTimeout());
         assertThat(pool.flowControl().enabled()).as("on only when asked (bench --flow-control)").isFalse();
+    }
+
+    @ParameterizedTest(name = "{0} servers under {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"LLAMACPP, gpu-aware", "VLLM, round-robin", "SGLANG, least-request",
+            "TGI, gpu-aware", "TRTLLM, gpu-aware"})
+    void theGatewayAcceptsAUsersOwnServersWithTheirEngine(ServerEngine engine, String policy) throws Exception {
+        ExternalServers servers = new ExternalServers(engine, List.of(new InetSocketAddress("127.0.0.1", 8081),
+                new InetSocketAddress("127.0.0.1", 8082)));
+        Scenario uniform = ScenarioCatalog.byName("uniform", "Qwen/Qwen2.5-0.5B-Instruct").orElseThrow();
+        String yaml = GatewayConfigWriter.render(FleetSpec.onServers(servers, uniform.fleet()), policy,
+                servers.endpoints(), Duration.ofSeconds(300), GatewayConfigWriter.DEFAULT_METRICS_INTERVAL, null, true,
+                false);
+
+        PoolConfig pool = ConfigLoader.parse(yaml).pools().get(0);
+
+        assertThat(pool.engine()).isEqualTo(engine.label());
+        assertThat(pool.modelName()).isEqualTo("Qwen/Qwen2.5-0.5B-Instruct");
+        assertThat(pool.endpoints()).hasSize(2);
+        assertThat(pool.routeTimeout()).isEqualTo(Duration.ofSeconds(300));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -15,7 +15,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.inferencegateway.lab.bench.ScenarioCatalog;
+import io.inferencegateway.lab.bench.fleet.ExternalServers;
 import io.inferencegateway.lab.bench.fleet.FleetSpec;
+import io.inferencegateway.lab.bench.fleet.ServerEngine;
 
 /** The rendered YAML as a document; {@code BenchConfigContractTest} feeds it to the gateway's validator. */
 class GatewayConfigWriterTest {
@@ -44,6 +46,34 @@ class GatewayConfigWriterTest {
                 .containsEntry("routeTimeout", "300s")
                 .containsEntry("metricsInterval", "50ms");
         assertThat(yaml).doesNotStartWith("---");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aUsersOwnServersAreTheStaticEndpointsWithTheirEngineAndModel() throws Exception {
+        ExternalServers servers = new ExternalServers(ServerEngine.LLAMACPP, List.of(
+                new InetSocketAddress("127.0.0.1", 8081), new InetSocketAddress("localhost", 8082)));
+        FleetSpec scenario = ScenarioCatalog.byName("shared-prefix", "qwen2.5-0.5b").orElseThrow().fleet();
+        FleetSpec fleet = FleetSpec.onServers(servers, scenario);
+
+        String yaml = GatewayConfigWriter.render(fleet, "gpu-aware", servers.endpoints(), Duration.ofSeconds(300),
+                Duration.ofMillis(50));
+
+        Map<String, Object> scheduler = ((List<Map<String, Object>>) ((Map<String, Object>) new ObjectMapper(
+                new YAMLFactory()).readValue(yaml, Map.class).get("spec")).get("schedulers")).get(0);
+        assertThat(scheduler).containsEntry("modelName", "qwen2.5-0.5b")
+                .containsEntry("engineType", "llamacpp")
+                .containsEntry("endpoints", List.of("127.0.0.1:8081", "localhost:8082"))
+                .containsEntry("routeTimeout", "300s")
+                .containsEntry("metricsInterval", "50ms")
+                .doesNotContainKey("loraAdapters");
+    }
+
+    @Test
+    void theSimulatorsPodsNameNoEngineAsBefore() {
+        FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(1), List.of(), 0, 100, 8, 8192, 1.0);
+        assertThat(GatewayConfigWriter.render(fleet, "gpu-aware", PODS.subList(0, 1), Duration.ofSeconds(1),
+                Duration.ofMillis(50))).doesNotContain("engineType");
     }
 
     @Test
