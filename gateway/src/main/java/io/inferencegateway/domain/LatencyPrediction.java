@@ -16,6 +16,15 @@ public final class LatencyPrediction {
          * @param tpotMillis the measured mean time between output tokens, NaN when not measured
          */
         void learn(LatencyPrediction prediction, double ttftMillis, double tpotMillis, int outputTokens);
+
+        /**
+         * Learns from a response that was not streamed: its first token and the rest came as one body, so only their
+         * sum was measured (the first token plus {@code outputTokens − 1} times the time per token).
+         *
+         * @param totalMillis  the measured time from the pick to the body's end
+         * @param outputTokens the output tokens its usage reported
+         */
+        void learnWhole(LatencyPrediction prediction, double totalMillis, int outputTokens);
     }
 
     private final Endpoint endpoint;
@@ -72,6 +81,16 @@ public final class LatencyPrediction {
     /** Teaches the predictor the time to first token measured at {@code nowNanos}, as it passes. */
     public void learnFirstToken(long nowNanos) {
         learn((nowNanos - madeNanos) / 1e6, Double.NaN, -1);
+    }
+
+    /**
+     * Teaches the predictor a response that was not streamed, whose whole body ended at {@code endNanos} with
+     * {@code outputTokens} output tokens: see {@link Learner#learnWhole}.
+     */
+    public void learnWhole(long endNanos, int outputTokens) {
+        if (learner != null) {
+            learner.learnWhole(this, (endNanos - madeNanos) / 1e6, outputTokens);
+        }
     }
 
     /** Teaches the predictor what was measured: see {@link Learner#learn}. */

@@ -38,13 +38,15 @@ public record FleetSnapshot(long generatedAtMillis, int windowSeconds, int rateS
      * A pool's latency predictor, predicted against measured over its last ~200 streamed responses (docs/slo.md).
      * Errors are fractions of the measured value, null before the first comparison.
      *
-     * @param samples  streamed responses it learned from
-     * @param ready    whether it has learned enough for its predictions to be used
-     * @param ttftMape mean |predicted - measured| / measured of the time to first token
-     * @param ttftBias mean (predicted - measured) / measured: above 0 when predictions run high
+     * @param samples     responses it learned from (streams and plain bodies)
+     * @param ready       whether it has learned enough for its predictions to be used
+     * @param ttftMape    mean |predicted - measured| / measured of the time to first token
+     * @param ttftBias    mean (predicted - measured) / measured: above 0 when predictions run high
+     * @param concordance the share of pairs of recent requests on different pods measured in the order predicted
+     *                    (0.5: a coin toss); null before the first pair
      */
     public record Predictor(long samples, boolean ready, Double ttftMape, Double ttftBias, Double tpotMape,
-            Double tpotBias) {
+            Double tpotBias, Double concordance) {
     }
 
     /**

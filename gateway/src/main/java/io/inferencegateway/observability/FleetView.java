@@ -309,7 +309,7 @@ public final class FleetView implements RequestListener {
         LatencyPredictor.Accuracy ttft = p.ttftAccuracy();
         LatencyPredictor.Accuracy tpot = p.tpotAccuracy();
         return new FleetSnapshot.Predictor(p.samples(), p.ready(), known(ttft.mape()), known(ttft.bias()),
-                known(tpot.mape()), known(tpot.bias()));
+                known(tpot.mape()), known(tpot.bias()), known(p.ranking().share()));
     }
 
     private static Double known(double value) {

@@ -214,8 +214,9 @@ public final class SchedulerMeters implements MeterBinder, SchedulerEvents, Requ
 
     /**
      * How well the pool's latency predictor did, for pools whose policy predicts (docs/slo.md): its TTFT and TPOT
-     * mean absolute percentage error and bias over its last ~200 comparisons, and its samples. Removed when a reload
-     * gives the pool a policy that does not predict.
+     * mean absolute percentage error and bias over its last ~200 comparisons, how well it ordered the pods (the share
+     * of pairs of recent requests on different pods measured in the order predicted), and its samples. Removed when a
+     * reload gives the pool a policy that does not predict.
      */
     private void registerPredictor(String pool, SchedulingPolicy policy) {
         List<Meter.Id> ids = new ArrayList<>();
@@ -225,6 +226,8 @@ public final class SchedulerMeters implements MeterBinder, SchedulerEvents, Requ
             ids.add(new Meter.Id("inference_gateway_latency_prediction_bias", Tags.of("pool", pool, "kind", kind), null,
                     null, Meter.Type.GAUGE));
         }
+        ids.add(new Meter.Id("inference_gateway_latency_prediction_concordance", Tags.of("pool", pool), null, null,
+                Meter.Type.GAUGE));
         ids.add(new Meter.Id("inference_gateway_latency_prediction_samples", Tags.of("pool", pool), null, null,
                 Meter.Type.GAUGE));
         if (!(policy instanceof PluginPolicy)) {
@@ -244,10 +247,16 @@ public final class SchedulerMeters implements MeterBinder, SchedulerEvents, Requ
                             + "when they run high (a fraction; NaN before the first)")
                     .tag("pool", pool).tag("kind", kind).register(registry);
         }
+        Gauge.builder("inference_gateway_latency_prediction_concordance", this, m -> m.predictorValue(pool,
+                p -> p.ranking().share()))
+                .description("Share of pairs of requests on different pods, picked within a second of each other, "
+                        + "whose measured latencies came in the order the pool's predictor said, over its last ~200 "
+                        + "measurements (0.5 is a coin toss; NaN before the first pair)")
+                .tag("pool", pool).register(registry);
         Gauge.builder("inference_gateway_latency_prediction_samples", this, m -> m.predictorValue(pool,
                 LatencyPredictor::samples))
-                .description("Streamed responses the pool's latency predictor has learned from; it predicts from "
-                        + LatencyPredictor.MIN_SAMPLES + " on")
+                .description("Responses the pool's latency predictor has learned from (streams and plain bodies); "
+                        + "it predicts from " + LatencyPredictor.MIN_SAMPLES + " on")
                 .tag("pool", pool).register(registry);
     }
 

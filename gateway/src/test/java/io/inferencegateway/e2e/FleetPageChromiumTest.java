@@ -298,7 +298,8 @@ class FleetPageChromiumTest {
         JsonNode page = JSON.readTree(chromium.evaluate(READ_PAGE).asText());
         // nothing moves the predictor or the attainment between the two reads: no traffic, and the window is a minute
         JsonNode shown = page.get("pools").get(0).get("latency");
-        for (String f : List.of("samples", "ready", "ttftMape", "ttftBias", "tpotMape", "tpotBias")) {
+        for (String f : List.of("samples", "ready", "ttftMape", "ttftBias", "tpotMape", "tpotBias",
+                "concordance")) {
             assertField("predictor", f, predictor.get(f), shown.get(f));
         }
         assertThat(shown.get("ttftMape").get("text").asText()).as("a number, shown as a percentage").endsWith("%");

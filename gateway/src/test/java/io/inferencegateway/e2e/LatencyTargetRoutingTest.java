@@ -2,7 +2,9 @@ package io.inferencegateway.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +17,8 @@ import com.openai.errors.RateLimitException;
 import com.openai.models.chat.completions.ChatCompletionChunk;
 import com.openai.models.chat.completions.ChatCompletionCreateParams;
 
+import io.inferencegateway.scheduling.PluginPolicy;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
 import io.inferencegateway.simulator.FleetOptions;
 import io.inferencegateway.simulator.SimulatedFleet;
 import io.inferencegateway.testing.GatewayHarness;
@@ -23,7 +27,8 @@ import io.inferencegateway.testing.GatewayHarness;
  * Latency targets end to end, through the OpenAI SDK: two simulated vLLM pods, one a GPU four times slower than the
  * other. The gateway learns their speeds from the streams it relays; then an interactive request (critical, first token
  * within 180 ms) goes to the fast pod, a batch request (sheddable, 3 s) is packed on the slow one, and a sheddable
- * request no pod can serve in time is refused with a 429 that says what was predicted.
+ * request no pod can serve in time is refused with a 429 that says what was predicted. Plain bodies teach it too: a
+ * client that never streams gets the same predictions.
  *
  * <p>A prompt of ~2,000 tokens takes ~70 ms to prefill on the fast pod and ~280 ms on the slow one (the simulator's
  * step-cost model, in wall time at time scale 1), so 180 ms is well inside one and well outside the other.
@@ -79,6 +84,15 @@ class LatencyTargetRoutingTest {
         return after[FAST] > before[FAST] ? FAST : after[SLOW] > before[SLOW] ? SLOW : -1;
     }
 
+    /** Sends one chat completion that is not streamed; returns which pod served it. */
+    int whole(String tag) {
+        long[] before = served();
+        client.chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL).addUserMessage(prompt(tag))
+                .maxCompletionTokens(4).build());
+        long[] after = served();
+        return after[FAST] > before[FAST] ? FAST : after[SLOW] > before[SLOW] ? SLOW : -1;
+    }
+
     long[] served() {
         return new long[] {fleet.pod(FAST).requestsServed(), fleet.pod(SLOW).requestsServed()};
     }
@@ -114,6 +128,31 @@ class LatencyTargetRoutingTest {
                     assertThat(e.headers().values("x-gateway-dropped-reason")).containsExactly("slo_unattainable");
                     assertThat(e.getMessage()).contains("predicted").contains("target 5 ms");
                 });
+    }
+
+    @Test
+    void plainBodiesTeachThePredictorTheFirstTokenAStreamThenTakesAndWhichPodIsFaster() throws Exception {
+        start();
+        LatencyPredictor predictor = ((PluginPolicy) gateway.server().gateway().pools().pool("llama").policy())
+                .predictor();
+        int[] per = new int[2];
+        int sent = 0;
+        for (; per[FAST] < 12 || per[SLOW] < 12; sent++) {
+            assertThat(sent).as("plain bodies before both pods served 12").isLessThan(200);
+            per[whole("plain " + sent)]++;
+        }
+        int plain = sent; // the last may be learned just after its client has it: the request ends after its body
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(
+                () -> assertThat(predictor.samples()).as("one sample per plain body").isEqualTo(plain));
+        assertThat(predictor.ready()).isTrue();
+        assertThat(predictor.ranking().share()).as("pairs of plain bodies on the two pods in the order predicted")
+                .isGreaterThan(0.8);
+
+        for (int i = 0; i < 6; i++) { // each stream's first token compared with what the plain bodies taught
+            stream("measured " + i, Map.of());
+        }
+        assertThat(predictor.ttftAccuracy().count()).isEqualTo(6);
+        assertThat(predictor.ttftAccuracy().mape()).as("TTFT mean absolute percentage error").isLessThan(0.35);
     }
 
     @Test

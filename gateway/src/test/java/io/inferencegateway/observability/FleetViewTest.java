@@ -327,7 +327,7 @@ class FleetViewTest {
         now.addAndGet(60 * SECOND);
         assertThat(pool("llama").attainment().get(0).attained()).as("a minute later").isZero();
 
-        assertThat(llama.predictor()).isEqualTo(new FleetSnapshot.Predictor(0, false, null, null, null, null));
+        assertThat(llama.predictor()).isEqualTo(new FleetSnapshot.Predictor(0, false, null, null, null, null, null));
         assertThat(pool("small").predictor()).as("round robin predicts nothing").isNull();
     }
 

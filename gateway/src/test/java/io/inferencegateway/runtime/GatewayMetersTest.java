@@ -150,6 +150,8 @@ class GatewayMetersTest {
             assertThat(predictorGauge("inference_gateway_latency_prediction_bias", "ttft")).isCloseTo(0.025, within(1e-9));
             assertThat(predictorGauge("inference_gateway_latency_prediction_mape", "tpot")).isZero();
             assertThat(registry.get("inference_gateway_latency_prediction_samples").gauge().value()).isEqualTo(2);
+            assertThat(registry.get("inference_gateway_latency_prediction_concordance").tag("pool", "llama").gauge()
+                    .value()).as("one pod: no pair of pods to order").isNaN();
 
             gateway.reload(ConfigLoader.parse("""
                     kind: InferenceGatewayConfig
@@ -159,6 +161,7 @@ class GatewayMetersTest {
                     """));
             assertThat(registry.find("inference_gateway_latency_prediction_mape").gauges()).as("nothing predicts").isEmpty();
             assertThat(registry.find("inference_gateway_latency_prediction_samples").gauges()).isEmpty();
+            assertThat(registry.find("inference_gateway_latency_prediction_concordance").gauges()).isEmpty();
         }
     }
 

@@ -10,8 +10,9 @@ import io.inferencegateway.domain.LatencyPrediction;
 
 /**
  * A pool's online latency predictor: for a request on a candidate pod, its time to first token (TTFT) and time per
- * output token (TPOT), from what the gateway knows at pick time; learned from every streamed response the gateway
- * relays. The model and why it was chosen: docs/slo.md, "The predictor".
+ * output token (TPOT), from what the gateway knows at pick time; learned from every response the gateway relays whole
+ * (a stream's first token and time per token as they pass, a plain body's duration split between the two:
+ * {@link #learnWhole}). The model and why it was chosen: docs/slo.md, "The predictor".
  *
  * <p>Two linear models shared by the pool's pods, each fitted by recursive least squares with forgetting, times a
  * speed factor per pod:
@@ -46,6 +47,13 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private static final double SPEED_RATE = 0.15;
     /** The accuracy's moving window: ~200 responses. */
     private static final double ACCURACY_RATE = 0.005;
+    /**
+     * A plain body teaches one part of its duration alone when that part is predicted to be this share of it: what it
+     * takes off is then at most a third of what it keeps, and so is an error in it.
+     */
+    private static final double DOMINANT = 0.75;
+    /** A plain body may pull a model down to this fraction of its prediction, no further. */
+    private static final double LEAST_SHARE = 0.25;
     private static final double MIN_MILLIS = 0.5;
     private static final int DEFAULT_OUTPUT_TOKENS = 128;
     private static final int DEFAULT_UNCACHED_PROMPT_TOKENS = 512;
@@ -63,6 +71,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private volatile long samples;
     private final Accuracy ttftAccuracy = new Accuracy();
     private final Accuracy tpotAccuracy = new Accuracy();
+    private final RankingConcordance ranking = new RankingConcordance();
 
     public LatencyPredictor(String pool) {
         this.pool = pool;
@@ -114,7 +123,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         return samples >= MIN_SAMPLES;
     }
 
-    /** Streamed responses whose first token it learned from so far. */
+    /** Responses it learned from so far: streams by their first token, plain bodies by their duration. */
     public long samples() {
         return samples;
     }
@@ -125,6 +134,11 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
 
     public Accuracy tpotAccuracy() {
         return tpotAccuracy;
+    }
+
+    /** How well its predictions ordered the pods, on pairs of recent requests. */
+    public RankingConcordance ranking() {
+        return ranking;
     }
 
     /** Time to first token on {@code pod} in milliseconds, from its {@link #features}; NaN while not {@link #ready}. */
@@ -178,23 +192,95 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         Speed speed = speeds.computeIfAbsent(prediction.endpoint(), e -> new Speed());
         synchronized (this) {
             if (ttftMillis > 0) {
-                speed.ttft = learnOne(ttftFit, x, ttftMillis, speed.ttft, speed.ttftSamples++);
-                ttftCoefficients = ttftFit.coefficients();
+                learnTtft(x, speed, ttftMillis);
+                if (prediction.predicted()) {
+                    ranking.add(prediction.endpoint(), prediction.madeNanos(), 0, prediction.ttftMillis(), ttftMillis);
+                }
             }
             if (tpotMillis > 0) {
-                speed.tpot = learnOne(tpotFit, x, tpotMillis, speed.tpot, speed.tpotSamples++);
-                tpotCoefficients = tpotFit.coefficients();
+                learnTpot(x, speed, tpotMillis);
             }
             if (outputTokens > 0) {
-                meanOutputTokens += 0.02 * (outputTokens - meanOutputTokens);
-            }
-            if (ttftMillis > 0) { // x[1]: the uncached prompt in thousands of tokens
-                meanUncachedPromptTokens += 0.02 * (x[1] * 1000 - meanUncachedPromptTokens);
+                learnOutput(outputTokens);
             }
             if (ttftMillis > 0) {
-                samples++;
+                counted(x);
             }
         }
+    }
+
+    /**
+     * A plain body's duration: total = TTFT + (output tokens − 1) × TPOT, so the total bounds the first token, and the
+     * two parts are not measured apart. Which part it teaches depends on their shares of the total the pod is
+     * predicted to take now:
+     * <ul>
+     * <li>the first token alone, as the total less the decode predicted, when the output was one token, when the first
+     * token is predicted past the total (the bound proves it high), or when it is three quarters of the total or more
+     * (a short answer);</li>
+     * <li>the time per token alone, as the total less the first token predicted, over the tokens after it, when the
+     * decode is three quarters or more (a long answer);</li>
+     * <li>else both, each its prediction times the measured total over the predicted: the pod as a whole was that
+     * much slower or faster, as its speed factor assumes.</li>
+     * </ul>
+     * The part taken off is then at most a third of the part taught, and so is its error in the sample. A sample never
+     * exceeds what the total allows nor falls below a quarter of its prediction (the ratio of the third case stays
+     * within a factor of four): one response cannot drive a model to nothing because the other part ran high. A body
+     * whose usage counted no output tokens teaches nothing.
+     */
+    @Override
+    public void learnWhole(LatencyPrediction prediction, double totalMillis, int outputTokens) {
+        if (!(totalMillis > 0) || outputTokens < 1) {
+            return;
+        }
+        int later = outputTokens - 1;
+        double[] x = prediction.features();
+        Speed speed = speeds.computeIfAbsent(prediction.endpoint(), e -> new Speed());
+        synchronized (this) {
+            double ttft = ttft(x, speed);
+            double tpot = tpot(x, speed);
+            double whole = ttft + later * tpot;
+            if (later == 0 || ttft >= totalMillis || ttft >= DOMINANT * whole) {
+                learnTtft(x, speed, clamp(totalMillis - later * tpot, LEAST_SHARE * Math.min(ttft, totalMillis),
+                        totalMillis));
+            } else if (later * tpot >= DOMINANT * whole) {
+                double most = totalMillis / later;
+                learnTpot(x, speed, clamp((totalMillis - ttft) / later, LEAST_SHARE * Math.min(tpot, most), most));
+            } else {
+                double slower = clamp(totalMillis / whole, LEAST_SHARE, 1 / LEAST_SHARE);
+                learnTtft(x, speed, Math.min(totalMillis, ttft * slower));
+                learnTpot(x, speed, tpot * slower);
+            }
+            if (prediction.predicted()) {
+                ranking.add(prediction.endpoint(), prediction.madeNanos(), outputTokens,
+                        prediction.ttftMillis() + later * prediction.tpotMillis(), totalMillis);
+            }
+            learnOutput(outputTokens);
+            counted(x);
+        }
+    }
+
+    private static double clamp(double value, double least, double most) {
+        return Math.max(least, Math.min(most, value));
+    }
+
+    private void learnTtft(double[] x, Speed speed, double millis) { // under the lock, as the three below
+        speed.ttft = learnOne(ttftFit, x, millis, speed.ttft, speed.ttftSamples++);
+        ttftCoefficients = ttftFit.coefficients();
+    }
+
+    private void learnTpot(double[] x, Speed speed, double millis) {
+        speed.tpot = learnOne(tpotFit, x, millis, speed.tpot, speed.tpotSamples++);
+        tpotCoefficients = tpotFit.coefficients();
+    }
+
+    private void learnOutput(int outputTokens) {
+        meanOutputTokens += 0.02 * (outputTokens - meanOutputTokens);
+    }
+
+    /** One more response learned from, whose features were {@code x}. */
+    private void counted(double[] x) {
+        meanUncachedPromptTokens += 0.02 * (x[1] * 1000 - meanUncachedPromptTokens); // x[1]: thousands of tokens
+        samples++;
     }
 
     /**

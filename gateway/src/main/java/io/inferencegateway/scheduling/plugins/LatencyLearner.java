@@ -15,9 +15,11 @@ import io.inferencegateway.scheduling.latency.LatencyPredictor;
  * (made whether or not the predictor is ready yet, since that is how it gets ready; the decision carries it), and a
  * lifecycle plugin that teaches the predictor what was measured. The time to first token as it passes (a streamed
  * 200), so that a pod that slowed down is seen after its first tokens rather than after its whole responses; at the
- * end, the mean time between output tokens (a stream whose usage counted at least two) and the output tokens. Only
- * responses relayed to their end with status 200 teach at the end: an error's or a cut stream's timing says nothing of
- * the pod's speed. Registered for every pool its policy schedules with plugins.
+ * end, the mean time between output tokens (a stream whose usage counted at least two) and the output tokens; for a
+ * plain body, whose first token comes with its last, the time from the pick to its end and its output tokens, which
+ * the predictor splits between the two ({@link LatencyPredictor#learnWhole}). Only responses relayed to their end with
+ * status 200 teach at the end: an error's or a cut stream's timing says nothing of the pod's speed. Registered for
+ * every pool its policy schedules with plugins.
  */
 public final class LatencyLearner implements DataProducer, LifecyclePlugin {
 
@@ -53,8 +55,12 @@ public final class LatencyLearner implements DataProducer, LifecyclePlugin {
         if (prediction == null || record.ending() != RequestRecord.Ending.COMPLETED || record.status() != 200) {
             return;
         }
+        if (!record.stream()) {
+            prediction.learnWhole(record.endNanos(), record.outputTokens());
+            return;
+        }
         double tpot = Double.NaN;
-        if (record.stream() && record.firstTokenNanos() != 0 && record.outputTokens() >= 2) {
+        if (record.firstTokenNanos() != 0 && record.outputTokens() >= 2) {
             tpot = (record.endNanos() - record.firstTokenNanos()) / 1e6 / (record.outputTokens() - 1);
         }
         prediction.learn(Double.NaN, tpot, record.outputTokens());

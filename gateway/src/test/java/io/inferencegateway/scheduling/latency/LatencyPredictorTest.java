@@ -9,8 +9,12 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.LatencyPrediction;
@@ -87,6 +91,32 @@ class LatencyPredictorTest {
         double noise = 1 + random.nextDouble(-0.05, 0.05);
         p.learn(trueTtft(s, r, 0) * slowness * noise, trueTpot(s) * slowness * noise, 100);
         return p;
+    }
+
+    /**
+     * One plain body on pod {@code i} with {@code outputTokens} tokens: its first token as the law says times
+     * {@code ttftSlowness}, each token after it times {@code tpotSlowness}, ±5% noise on the whole; learned.
+     */
+    private void serveWhole(int i, double ttftSlowness, double tpotSlowness, int outputTokens) {
+        EndpointState s = state(i);
+        InferenceRequest r = request().toBuilder().stream(false).build();
+        LatencyPrediction p = prediction(s, r, 0);
+        double noise = 1 + random.nextDouble(-0.05, 0.05);
+        double total = (trueTtft(s, r, 0) * ttftSlowness + (outputTokens - 1) * trueTpot(s) * tpotSlowness) * noise;
+        p.learnWhole(Math.round(total * 1e6), outputTokens); // picked at 0
+    }
+
+    /** Mean |predicted − true| / true over 200 loads on pod {@code i}: of the first token, or of the time per token. */
+    private double error(int i, boolean ttft, double slowness) {
+        double error = 0;
+        for (int n = 0; n < 200; n++) {
+            EndpointState s = state(i);
+            InferenceRequest r = request();
+            predict(s, r, 0);
+            double truth = (ttft ? trueTtft(s, r, 0) : trueTpot(s)) * slowness;
+            error += Math.abs((ttft ? s.predictedTtftMillis() : s.predictedTpotMillis()) - truth) / truth;
+        }
+        return error / 200;
     }
 
     @Test
@@ -201,5 +231,76 @@ class LatencyPredictorTest {
         assertThat(LatencyPrediction.ratio(250, 10, 101, false, targets))
                 .as("a plain body's first byte comes after its 100 tokens; no TPOT to judge").isEqualTo(2.5);
         assertThat(LatencyPrediction.ratio(250, 10, 100, true, LatencyTargets.NONE)).isNaN();
+    }
+
+    @Test
+    void plainBodiesOfShortAnswersAloneTeachItTheFirstToken() {
+        for (int n = 0; n < 400; n++) {
+            serveWhole(1 + n % 4, 1, 1, 4);
+        }
+        assertThat(predictor.samples()).as("each plain body is a sample").isEqualTo(400);
+        assertThat(predictor.ready()).isTrue();
+        // what is left of the error is the time per token it never measured (three tokens' worth of its prior)
+        assertThat(error(1, true, 1)).as("TTFT mean absolute percentage error").isLessThan(0.15);
+        assertThat(predictor.ttftAccuracy().count()).as("nothing measured the first token itself").isZero();
+    }
+
+    @Test
+    void plainBodiesOfLongAnswersAloneTeachItTheTimePerToken() {
+        for (int n = 0; n < 400; n++) {
+            serveWhole(1 + n % 4, 1, 1, 256);
+        }
+        assertThat(predictor.ready()).isTrue();
+        assertThat(error(1, false, 1)).as("TPOT mean absolute percentage error").isLessThan(0.10);
+    }
+
+    @Test
+    void aOneTokenBodyIsItsFirstToken() {
+        for (int n = 0; n < 400; n++) {
+            serveWhole(1 + n % 4, 1, 50, 1); // the time per token cannot show in a body of one token
+        }
+        assertThat(error(1, true, 1)).isLessThan(0.10);
+    }
+
+    static Stream<Arguments> plainBodies() {
+        return Stream.of(
+                Arguments.of("a short answer shows a first token that came later", 2, 3.0, 1.0),
+                Arguments.of("a long answer shows a decode that slowed", 256, 1.0, 3.0),
+                Arguments.of("an answer between shows a pod that slowed as a whole", 16, 3.0, 3.0),
+                Arguments.of("an answer between shows a pod that sped up as a whole", 16, 0.5, 0.5));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("plainBodies")
+    void plainBodiesTeachAPodsChangeToThePartTheyShow(String name, int outputTokens, double ttftSlowness,
+            double tpotSlowness) {
+        for (int n = 0; n < 400; n++) {
+            serve(1 + n % 2, 1);
+        }
+        for (int n = 0; n < 30; n++) { // then pod 1 changes, and answers in plain bodies
+            serveWhole(1, ttftSlowness, tpotSlowness, outputTokens);
+        }
+        assertThat(error(1, true, ttftSlowness)).as("pod 1's first token").isLessThan(0.15);
+        assertThat(error(1, false, tpotSlowness)).as("pod 1's time per token").isLessThan(0.15);
+        assertThat(error(2, true, 1)).as("pod 2's first token").isLessThan(0.10);
+    }
+
+    @Test
+    void aBodyWithoutOutputTokensTeachesNothing() {
+        EndpointState s = state(1);
+        prediction(s, request(), 0).learnWhole(50_000_000, -1);
+        prediction(s, request(), 0).learnWhole(50_000_000, 0);
+        assertThat(predictor.samples()).isZero();
+        assertThat(predictor.podsKnown()).isZero();
+    }
+
+    @Test
+    void theRankingSaysHowOftenThePodPredictedFasterWas() {
+        assertThat(predictor.ranking().share()).as("before any pair").isNaN();
+        for (int n = 0; n < 400; n++) {
+            serve(1 + n % 4, n % 4 == 0 ? 2 : 1); // pod 1 an older GPU
+        }
+        assertThat(predictor.ranking().compared()).as("pairs of predicted streams on different pods").isPositive();
+        assertThat(predictor.ranking().share()).isGreaterThan(0.9);
     }
 }
