@@ -56,6 +56,7 @@ public final class SchedulerProfile {
      * <li>a filter said its narrowing explains the pick ({@link SchedulingCycle#narrowedBecause}): that reason;</li>
      * <li>one candidate left after filtering: {@link PickReason#ONLY_CANDIDATE}, or what the filter that removed
      * the others said its narrowing means;</li>
+     * <li>what the picker said decided its pick ({@link SchedulingCycle#pickedBecause}), when it said so;</li>
      * <li>otherwise the {@link Scorer#reason()} of the scorer whose weighted score put the winner furthest ahead
      * of the best other candidate;</li>
      * <li>when no scorer put it ahead (every candidate scored the same), {@link PickReason#LEAST_LOADED}: it
@@ -121,10 +122,11 @@ public final class SchedulerProfile {
             rows[3 * s + 1] = at;
             rows[3 * s + 2] = second;
         }
-        EndpointState chosen = picker.pick(current, totals);
+        EndpointState chosen = picker.pick(cycle, current, totals);
         int c = indexOf(current, chosen);
         PickReason why = cycle.overridingReason() != null ? cycle.overridingReason()
                 : n == 1 ? (narrowed != null ? narrowed : PickReason.ONLY_CANDIDATE)
+                : cycle.pickerReason() != null ? cycle.pickerReason()
                 : decisive(cycle, weighted, rows, totals, n, c);
         cycle.decided(why, Math.max(c < 0 ? 0 : cached[c], chosen.cachedTokens()));
         return chosen;

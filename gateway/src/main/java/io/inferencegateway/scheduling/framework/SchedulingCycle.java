@@ -60,6 +60,7 @@ public final class SchedulingCycle {
     private String homeRegion;
     private PickReason pendingOverride;
     private PickReason overridingReason;
+    private PickReason pickerReason;
 
     /** Starts scheduling a request that did not wait; forgets everything of the previous one. */
     public SchedulingCycle begin(InferenceRequest request, long nowNanos) {
@@ -96,6 +97,7 @@ public final class SchedulingCycle {
         this.chosenCachedTokens = 0;
         this.pendingOverride = null;
         this.overridingReason = null;
+        this.pickerReason = null;
     }
 
     /**
@@ -296,6 +298,27 @@ public final class SchedulingCycle {
     /** The reason a filter's narrowing gave the whole decision ({@link #narrowedBecause}); null when none did. */
     PickReason overridingReason() {
         return overridingReason;
+    }
+
+    /**
+     * A picker tells that {@code reason} decided its pick, not the scores' favourite (a predicted time that overruled
+     * them); the decision reports it unless a filter's narrowing or a single candidate explains the pick.
+     */
+    public void pickedBecause(PickReason reason) {
+        pickerReason = reason;
+    }
+
+    /** What the picker said decided its pick ({@link #pickedBecause}); null when the scores did. */
+    public PickReason pickerReason() {
+        return pickerReason;
+    }
+
+    /**
+     * The prompt tokens the scorers expect candidate {@code i} (an index into the list the picker was given) to serve
+     * from its prefix cache; 0 when none reported.
+     */
+    public int expectedCachedTokens(int i) {
+        return cachedTokens[i];
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.random.RandomGenerator;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Picker;
 import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
 /**
  * {@value #TYPE}: the endpoint with the highest total score; ties (within 1e-9, to absorb rounding) are
@@ -32,7 +33,7 @@ public final class MaxScorePicker implements Picker {
     }
 
     @Override
-    public EndpointState pick(List<EndpointState> endpoints, double[] totals) {
+    public EndpointState pick(SchedulingCycle cycle, List<EndpointState> endpoints, double[] totals) {
         int n = endpoints.size();
         double max = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < n; i++) {

@@ -6,6 +6,7 @@ import java.util.random.RandomGenerator;
 import io.inferencegateway.scheduling.framework.EndpointState;
 import io.inferencegateway.scheduling.framework.Picker;
 import io.inferencegateway.scheduling.framework.PluginType;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
 /**
  * {@value #TYPE}: picks an endpoint with probability proportional to its total score; uniformly when
@@ -31,7 +32,7 @@ public final class WeightedRandomPicker implements Picker {
     }
 
     @Override
-    public EndpointState pick(List<EndpointState> endpoints, double[] totals) {
+    public EndpointState pick(SchedulingCycle cycle, List<EndpointState> endpoints, double[] totals) {
         int n = endpoints.size();
         double sum = 0;
         for (int i = 0; i < n; i++) {

@@ -38,7 +38,7 @@ class SchedulerProfileTest {
         double[] totals;
 
         @Override
-        public EndpointState pick(List<EndpointState> endpoints, double[] t) {
+        public EndpointState pick(SchedulingCycle cycle, List<EndpointState> endpoints, double[] t) {
             totals = java.util.Arrays.copyOf(t, endpoints.size());
             return endpoints.get(0);
         }

@@ -14,11 +14,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.scheduling.ScriptedRandom;
 import io.inferencegateway.scheduling.framework.EndpointState;
+import io.inferencegateway.scheduling.framework.SchedulingCycle;
 
 class PickersTest {
 
     private static final List<EndpointState> FOUR = states(scrape(0, 0, 0), scrape(0, 0, 0), scrape(0, 0, 0),
             scrape(0, 0, 0));
+    private static final SchedulingCycle CYCLE = new SchedulingCycle();
 
     static Stream<Arguments> maxScore() {
         return Stream.of(
@@ -36,14 +38,14 @@ class PickersTest {
     @MethodSource("maxScore")
     void maxScorePicker(String scenario, double[] totals, int[] draws, int expected) {
         ScriptedRandom random = new ScriptedRandom().scriptInts(draws);
-        assertThat(new MaxScorePicker(random).pick(FOUR, totals)).isSameAs(FOUR.get(expected));
+        assertThat(new MaxScorePicker(random).pick(CYCLE, FOUR, totals)).isSameAs(FOUR.get(expected));
         assertThat(random.draws()).isEqualTo(draws.length);
     }
 
     @Test
     void maxScorePickerIgnoresTotalsBeyondTheList() {
         List<EndpointState> two = FOUR.subList(0, 2);
-        assertThat(new MaxScorePicker(new ScriptedRandom()).pick(two, new double[] {1, 2, 99, 99}))
+        assertThat(new MaxScorePicker(new ScriptedRandom()).pick(CYCLE, two, new double[] {1, 2, 99, 99}))
                 .isSameAs(two.get(1));
     }
 
@@ -61,12 +63,12 @@ class PickersTest {
     @MethodSource("weighted")
     void weightedRandomPicker(String scenario, double[] totals, double r, int expected) {
         ScriptedRandom random = new ScriptedRandom().scriptDoubles(r);
-        assertThat(new WeightedRandomPicker(random).pick(FOUR, totals)).isSameAs(FOUR.get(expected));
+        assertThat(new WeightedRandomPicker(random).pick(CYCLE, FOUR, totals)).isSameAs(FOUR.get(expected));
     }
 
     @Test
     void weightedRandomPickerIsUniformWhenAllTotalsAreZero() {
         ScriptedRandom random = new ScriptedRandom().scriptInts(2);
-        assertThat(new WeightedRandomPicker(random).pick(FOUR, new double[] {0, 0, 0, 0})).isSameAs(FOUR.get(2));
+        assertThat(new WeightedRandomPicker(random).pick(CYCLE, FOUR, new double[] {0, 0, 0, 0})).isSameAs(FOUR.get(2));
     }
 }
