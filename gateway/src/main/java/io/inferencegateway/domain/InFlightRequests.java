@@ -28,6 +28,7 @@ public final class InFlightRequests {
         private static final VarHandle STARTED;
         private static final VarHandle FINISHED;
         private static final VarHandle PROMPT_TOKENS;
+        private static final VarHandle PREFILLING;
 
         static {
             try {
@@ -35,6 +36,7 @@ public final class InFlightRequests {
                 STARTED = l.findVarHandle(EndpointTally.class, "started", long.class);
                 FINISHED = l.findVarHandle(EndpointTally.class, "finished", long.class);
                 PROMPT_TOKENS = l.findVarHandle(EndpointTally.class, "startedPromptTokens", long.class);
+                PREFILLING = l.findVarHandle(EndpointTally.class, "prefillingTokens", long.class);
             } catch (ReflectiveOperationException e) {
                 throw new ExceptionInInitializerError(e);
             }
@@ -44,6 +46,7 @@ public final class InFlightRequests {
         private volatile long started;
         private volatile long finished;
         private volatile long startedPromptTokens;
+        private volatile long prefillingTokens;
         private volatile boolean live = true;
 
         private EndpointTally(Endpoint endpoint) {
@@ -70,6 +73,14 @@ public final class InFlightRequests {
         public long startedPromptTokens() {
             return startedPromptTokens;
         }
+
+        /**
+         * Prompt tokens of this gateway's requests here that the endpoint still has to compute: sent, not expected
+         * cached, and no first token back yet. The queued work in tokens that a count of requests hides.
+         */
+        public long prefillingTokens() {
+            return prefillingTokens;
+        }
     }
 
     private final ConcurrentHashMap<Endpoint, EndpointTally> slots = new ConcurrentHashMap<>();
@@ -78,6 +89,11 @@ public final class InFlightRequests {
         EndpointTally s = slots.computeIfAbsent(endpoint, EndpointTally::new);
         EndpointTally.PROMPT_TOKENS.getAndAdd(s, (long) promptTokens);
         EndpointTally.STARTED.getAndAdd(s, 1L);
+    }
+
+    /** {@code tokens} more (or, negative, fewer) prompt tokens to compute on {@code endpoint}: see prefillingTokens. */
+    public void prefilling(Endpoint endpoint, long tokens) {
+        EndpointTally.PREFILLING.getAndAdd(slots.computeIfAbsent(endpoint, EndpointTally::new), tokens);
     }
 
     public void finished(Endpoint endpoint) {

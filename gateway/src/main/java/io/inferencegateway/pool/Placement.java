@@ -31,6 +31,7 @@ public final class Placement {
     private PickDecision decision;
     private PendingPick uncommitted;
     private boolean finished;
+    private int prefilling; // prompt tokens counted as still to compute on the current endpoint
 
     private Placement(ModelPool pool, InferenceRequest request, PendingPick first) {
         this.pool = pool;
@@ -149,6 +150,19 @@ public final class Placement {
         tried.add(d.endpoint());
         finished = false;
         inFlight.started(d.endpoint(), request.promptTokensEstimate());
+        prefilling = Math.max(0, request.promptTokensEstimate() - d.expectedCachedTokens());
+        inFlight.prefilling(d.endpoint(), prefilling);
+    }
+
+    /**
+     * The endpoint computed the prompt (its first token came back): its tokens no longer wait for a prefill there. Any
+     * thread; a second call does nothing.
+     */
+    public synchronized void prefilled() {
+        if (prefilling > 0) {
+            inFlight.prefilling(decision.endpoint(), -prefilling);
+            prefilling = 0;
+        }
     }
 
     private boolean release() {
@@ -156,6 +170,7 @@ public final class Placement {
             return false;
         }
         finished = true;
+        prefilled();
         inFlight.finished(decision.endpoint());
         return true;
     }

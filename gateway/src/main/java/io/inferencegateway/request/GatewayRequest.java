@@ -280,6 +280,7 @@ public final class GatewayRequest {
         record.firstToken(clock.nanoTime());
         listener.firstToken(record);
         if (placement != null) {
+            placement.prefilled();
             placement.lifecycle().firstToken(record);
         }
     }

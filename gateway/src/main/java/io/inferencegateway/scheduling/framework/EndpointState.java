@@ -27,6 +27,7 @@ public final class EndpointState {
     private long sentSinceScrape;
     private long finishedSinceScrape;
     private int cachedTokens;
+    private int prefillingTokens;
     private double predictedTtftMillis = Double.NaN;
     private double predictedTpotMillis = Double.NaN;
     private double latencyRatio = Double.NaN;
@@ -47,6 +48,7 @@ public final class EndpointState {
         this.sentSinceScrape = sentSinceScrape;
         this.finishedSinceScrape = finishedSinceScrape;
         this.cachedTokens = 0;
+        this.prefillingTokens = 0;
         this.predictedTtftMillis = Double.NaN;
         this.predictedTpotMillis = Double.NaN;
         this.latencyRatio = Double.NaN;
@@ -146,6 +148,18 @@ public final class EndpointState {
 
     public void cachedTokens(int tokens) {
         this.cachedTokens = tokens;
+    }
+
+    /**
+     * Prompt tokens the gateway sent here that the pod has not computed yet (no first token back), less what it was
+     * expected to cache; times the replicas' factor, as the other counts of the gateway's traffic.
+     */
+    public int prefillingTokens() {
+        return prefillingTokens;
+    }
+
+    public void prefillingTokens(int tokens) {
+        this.prefillingTokens = tokens;
     }
 
     public Endpoint endpoint() {
