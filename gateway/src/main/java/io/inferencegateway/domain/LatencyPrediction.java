@@ -78,11 +78,6 @@ public final class LatencyPrediction {
         return !targets.any() || ratio(targets) <= 1;
     }
 
-    /** Teaches the predictor the time to first token measured at {@code nowNanos}, as it passes. */
-    public void learnFirstToken(long nowNanos) {
-        learn((nowNanos - madeNanos) / 1e6, Double.NaN, -1);
-    }
-
     /**
      * Teaches the predictor a response that was not streamed, whose whole body ended at {@code endNanos} with
      * {@code outputTokens} output tokens: see {@link Learner#learnWhole}.

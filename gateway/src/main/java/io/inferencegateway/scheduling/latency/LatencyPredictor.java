@@ -18,16 +18,18 @@ import io.inferencegateway.domain.LatencyPrediction;
  * speed factor per pod:
  * <ul>
  * <li>TTFT ≈ speed<sub>pod</sub> × (a + b·uncached prompt tokens + c·queued requests + d·running batch + e·KV use +
- * f·adapter not loaded): the prompt's own prefill, plus the queue it waits behind, plus the batch it shares steps
- * with, plus loading its LoRA adapter where the pod does not run it;</li>
+ * f·adapter not loaded + g·prompt tokens in flight): the prompt's own prefill, plus the queue it waits behind, plus
+ * the batch it shares steps with, plus loading its LoRA adapter where the pod does not run it, plus the prefills this
+ * gateway sent there that have not returned a first token yet (a queue counted in tokens, not requests);</li>
  * <li>TPOT ≈ speed<sub>pod</sub> × (a + b·running batch + c·KV use + d·queued requests): a decode step's time grows
  * with the sequences and context it carries, and with the prefills the scheduler mixes in.</li>
  * </ul>
  * The shared models learn the shape of the engine's costs from every pod; the speed factors (a moving average of
  * measured over predicted, in log space) learn that one pod is an older GPU, or was slowed down, within a few
- * responses of it. A pod never heard of starts as the pool's average pod. Until the pool has
- * {@value #MIN_SAMPLES} samples it predicts nothing (NaN), and the gateway routes and admits as if it had no
- * predictor.
+ * responses of it. A pod never heard of starts as the pool's average pod, and a speed no response renews fades back
+ * to the average (FADE_SAMPLES). Until the pool has {@value #MIN_SAMPLES} samples it predicts nothing (NaN), and the
+ * gateway admits as if it had no predictor; a picker may still rank pods by the prior costs
+ * ({@link #ttftEstimateMillis}).
  *
  * <p>Predictions read published coefficients without a lock; learning takes the predictor's lock (a few hundred
  * floating-point operations per response).
@@ -37,7 +39,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     /** Samples before the predictor's predictions are used. */
     public static final int MIN_SAMPLES = 20;
     /** The slots of the TTFT model's features, first in a prediction's; the TPOT model's follow. */
-    public static final int TTFT_FEATURES = 6;
+    public static final int TTFT_FEATURES = 7;
     static final int TPOT_FEATURES = 4;
     /** The slots a prediction's features take. */
     public static final int FEATURES = TTFT_FEATURES + TPOT_FEATURES;
@@ -45,6 +47,13 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private static final double FORGETTING = 0.998;
     /** How fast a pod's speed factor follows its measurements: ~10 responses to move most of the way. */
     private static final double SPEED_RATE = 0.15;
+    /**
+     * A pod's speed that no response of its renews fades towards the pool's average: to 1/e after this many responses
+     * from the pool's other pods. A picker that goes by predicted time sends nothing to a pod it believes slow, so
+     * that belief must fade by itself: after a few hundred responses the pod is tried again, and one slow response
+     * (a cold start, a passing stall) does not shut it out for good.
+     */
+    private static final double FADE_SAMPLES = 200;
     /** The accuracy's moving window: ~200 responses. */
     private static final double ACCURACY_RATE = 0.005;
     /**
@@ -59,13 +68,14 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private static final int DEFAULT_UNCACHED_PROMPT_TOKENS = 512;
 
     private final String pool;
-    private final RecursiveLeastSquares ttftFit = new RecursiveLeastSquares(new double[] {50, 60, 40, 20, 0, 10}, 1e4,
+    private final RecursiveLeastSquares ttftFit = new RecursiveLeastSquares(new double[] {50, 60, 40, 20, 0, 10, 60},
+            1e4,
             FORGETTING, 0);
     private final RecursiveLeastSquares tpotFit = new RecursiveLeastSquares(new double[] {10, 5, 5, 1}, 1e3,
             FORGETTING, TTFT_FEATURES);
     private final Map<Endpoint, Speed> speeds = new ConcurrentHashMap<>();
-    private volatile double[] ttftCoefficients = ttftFit.coefficients();
-    private volatile double[] tpotCoefficients = tpotFit.coefficients();
+    private volatile double[] ttftCoefficients = published(ttftFit);
+    private volatile double[] tpotCoefficients = published(tpotFit);
     private volatile double meanOutputTokens = DEFAULT_OUTPUT_TOKENS;
     private volatile double meanUncachedPromptTokens = DEFAULT_UNCACHED_PROMPT_TOKENS;
     private volatile long samples;
@@ -81,6 +91,8 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private static final class Speed {
         volatile double ttft;
         volatile double tpot;
+        volatile long ttftAt; // the pool's samples when it was last learned
+        volatile long tpotAt;
         int ttftSamples; // under the predictor's lock
         int tpotSamples;
     }
@@ -143,12 +155,25 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
 
     /** Time to first token on {@code pod} in milliseconds, from its {@link #features}; NaN while not {@link #ready}. */
     public double ttftMillis(Endpoint pod, double[] x) {
-        return ready() ? ttft(x, speeds.get(pod)) : Double.NaN;
+        return ready() ? ttftEstimateMillis(pod, x) : Double.NaN;
     }
 
     /** Time per output token on {@code pod} in milliseconds, from its {@link #features}; NaN while not ready. */
     public double tpotMillis(Endpoint pod, double[] x) {
-        return ready() ? tpot(x, speeds.get(pod)) : Double.NaN;
+        return ready() ? tpotEstimateMillis(pod, x) : Double.NaN;
+    }
+
+    /**
+     * As {@link #ttftMillis}, also before the predictor is ready: then from the prior costs (docs/slo.md), which rank
+     * pods by their load and cache well enough to pick by, though not to promise a target.
+     */
+    public double ttftEstimateMillis(Endpoint pod, double[] x) {
+        return ttft(x, speeds.get(pod));
+    }
+
+    /** As {@link #tpotMillis}, also before the predictor is ready. */
+    public double tpotEstimateMillis(Endpoint pod, double[] x) {
+        return tpot(x, speeds.get(pod));
     }
 
     /**
@@ -264,13 +289,15 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     }
 
     private void learnTtft(double[] x, Speed speed, double millis) { // under the lock, as the three below
-        speed.ttft = learnOne(ttftFit, x, millis, speed.ttft, speed.ttftSamples++);
-        ttftCoefficients = ttftFit.coefficients();
+        speed.ttft = learnOne(ttftFit, x, millis, faded(speed.ttft, speed.ttftAt), speed.ttftSamples++);
+        speed.ttftAt = samples;
+        ttftCoefficients = published(ttftFit);
     }
 
     private void learnTpot(double[] x, Speed speed, double millis) {
-        speed.tpot = learnOne(tpotFit, x, millis, speed.tpot, speed.tpotSamples++);
-        tpotCoefficients = tpotFit.coefficients();
+        speed.tpot = learnOne(tpotFit, x, millis, faded(speed.tpot, speed.tpotAt), speed.tpotSamples++);
+        speed.tpotAt = samples;
+        tpotCoefficients = published(tpotFit);
     }
 
     private void learnOutput(int outputTokens) {
@@ -285,8 +312,8 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
 
     /**
      * One measurement: the pod's speed moves towards measured over the shared model's prediction (its first
-     * measurements count as a plain mean, so that a new pod's speed is known after a few responses and does not skew
-     * the shared model meanwhile), then the shared model learns the measurement divided by the pod's speed (the
+     * measurements count as a plain mean with the pool's average as one more, so that a new pod's speed is known after
+     * a few responses, does not skew the shared model meanwhile, and one outlier does not make it), then the shared model learns the measurement divided by the pod's speed (the
      * pool's average pod's time).
      *
      * @param learned the pod's measurements before this one
@@ -296,10 +323,23 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
             int learned) {
         double shared = Math.max(MIN_MILLIS, fit.predict(x));
         double observed = Math.log(measured / shared);
-        double rate = Math.max(SPEED_RATE, 1.0 / (learned + 1));
+        double rate = Math.max(SPEED_RATE, 1.0 / (learned + 2));
         double next = logSpeed + rate * (Math.max(-3, Math.min(3, observed)) - logSpeed);
         fit.update(x, measured / Math.exp(next));
         return next;
+    }
+
+    /**
+     * The fit's coefficients as predictions use them: a feature's cost never below 0. More load never makes a pod faster;
+     * a negative cost is the fit confounding load with something it does not see (the gateway sends more to the pods
+     * it finds fast, so their queues look cheap), and a picker that believed it would herd onto the busiest pod.
+     */
+    private static double[] published(RecursiveLeastSquares fit) {
+        double[] c = fit.coefficients();
+        for (int i = 1; i < c.length; i++) { // [0] is the intercept
+            c[i] = Math.max(0, c[i]);
+        }
+        return c;
     }
 
     /** Forgets the speed of pods that left the pool. */
@@ -313,11 +353,19 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     }
 
     private double ttft(double[] x, Speed speed) {
-        return scaled(RecursiveLeastSquares.dot(ttftCoefficients, x, 0), speed == null ? 0 : speed.ttft);
+        return scaled(RecursiveLeastSquares.dot(ttftCoefficients, x, 0), speed == null ? 0 : faded(speed.ttft,
+                speed.ttftAt));
     }
 
     private double tpot(double[] x, Speed speed) {
-        return scaled(RecursiveLeastSquares.dot(tpotCoefficients, x, TTFT_FEATURES), speed == null ? 0 : speed.tpot);
+        return scaled(RecursiveLeastSquares.dot(tpotCoefficients, x, TTFT_FEATURES), speed == null ? 0 : faded(speed.tpot,
+                speed.tpotAt));
+    }
+
+    /** A log speed learned when the pool had {@code at} samples, faded by those learned since (see FADE_SAMPLES). */
+    private double faded(double logSpeed, long at) {
+        long since = samples - at;
+        return since <= 0 ? logSpeed : logSpeed * Math.exp(-since / FADE_SAMPLES);
     }
 
     /** The shared fit's milliseconds at a pod of speed {@code logSpeed}. */
@@ -330,11 +378,12 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
      * then TPOT's.
      *
      * @param uncachedTokens the prompt tokens the pod must compute (the prompt less what it probably caches)
+     * @param prefillingTokens prompt tokens sent there before that it has not computed yet
      * @param kvUsage        the pod's KV-cache use 0..1, NaN when unknown
      * @param adapterMissing whether the request's LoRA adapter is not running there
      */
     public static void features(double[] x, int waiting, int running, double kvUsage, int uncachedTokens,
-            boolean adapterMissing) {
+            int prefillingTokens, boolean adapterMissing) {
         double kv = Double.isNaN(kvUsage) ? 0 : kvUsage;
         x[0] = 1;
         x[1] = Math.max(0, uncachedTokens) / 1000.0;
@@ -342,10 +391,16 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         x[3] = running / 32.0;
         x[4] = kv;
         x[5] = adapterMissing ? 1 : 0;
-        x[6] = 1;
-        x[7] = running / 32.0;
-        x[8] = kv;
-        x[9] = waiting;
+        x[6] = Math.max(0, prefillingTokens) / 1000.0;
+        x[7] = 1;
+        x[8] = running / 32.0;
+        x[9] = kv;
+        x[10] = waiting;
+    }
+
+    /** Sets the uncached prompt tokens of {@link #features} {@code x}: what the pod turned out to compute. */
+    public static void uncachedTokens(double[] x, int tokens) {
+        x[1] = Math.max(0, tokens) / 1000.0;
     }
 
     @Override

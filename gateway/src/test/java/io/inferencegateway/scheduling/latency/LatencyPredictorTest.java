@@ -64,7 +64,7 @@ class LatencyPredictorTest {
     /** The predictor's features of {@code r} on {@code s}, whose pod caches {@code cached} of its prompt tokens. */
     private static double[] features(EndpointState s, InferenceRequest r, int cached) {
         double[] x = new double[LatencyPredictor.FEATURES];
-        LatencyPredictor.features(x, s.waiting(), s.running(), s.kvUsage(), r.promptTokensEstimate() - cached,
+        LatencyPredictor.features(x, s.waiting(), s.running(), s.kvUsage(), r.promptTokensEstimate() - cached, 0,
                 r.adapter() != null && !s.runningAdapters().contains(r.adapter()));
         return x;
     }
