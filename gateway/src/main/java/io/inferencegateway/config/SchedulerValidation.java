@@ -162,6 +162,10 @@ final class SchedulerValidation {
                 throw new InvalidConfigException(at + " sets both weights/profile and plugins/schedulingProfiles; "
                         + "they are two ways to configure the same scheduler: use one");
             }
+            if (s.picker() != null) {
+                throw new InvalidConfigException(at + ".picker belongs to the weights form; the plugin form names its "
+                        + "picker among its plugins (e.g. predicted-time-picker)");
+            }
             endpointPicker = EndpointPickerValidation.validate(at, s.plugins(), s.schedulingProfiles(),
                     InstalledCatalog.INSTANCE);
         } else if (ofTargets) {
@@ -169,6 +173,10 @@ final class SchedulerValidation {
                 throw new InvalidConfigException(at + ".profile selects weights for a pool of pods ("
                         + String.join(", ", Weights.PROFILES) + "); a pool of clusters and providers takes its weights "
                         + "alone");
+            }
+            if (s.picker() != null) {
+                throw new InvalidConfigException(at + ".picker applies to a pool of pods; a pool of clusters and "
+                        + "providers picks the highest score");
             }
             endpointPicker = GlobalWeights.SHORTHAND.endpointPicker(GlobalWeights.SHORTHAND.read(at + ".weights",
                     GlobalWeights.SHORTHAND.defaults(), s.weights(), Weights.SHORTHAND));
@@ -178,8 +186,13 @@ final class SchedulerValidation {
                 throw new InvalidConfigException(at + ".profile must be one of " + String.join(", ", Weights.PROFILES)
                         + "; got '" + s.profile() + "'");
             }
-            endpointPicker = Weights.SHORTHAND.endpointPicker(Weights.SHORTHAND.read(at + ".weights", preset.asMap(),
-                    s.weights(), GlobalWeights.SHORTHAND));
+            if (s.picker() != null && !Weights.PICKERS.contains(s.picker())) {
+                throw new InvalidConfigException(at + ".picker must be one of " + String.join(", ", Weights.PICKERS)
+                        + "; got '" + s.picker() + "'");
+            }
+            Weights weights = Weights.of(Weights.SHORTHAND.read(at + ".weights", preset.asMap(), s.weights(),
+                    GlobalWeights.SHORTHAND));
+            endpointPicker = s.picker() == null ? weights.endpointPicker() : weights.endpointPicker(s.picker());
         }
         return endpointPicker;
     }

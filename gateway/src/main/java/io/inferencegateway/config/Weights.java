@@ -19,6 +19,11 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
      * and brings the LoRA affinity filter; latency only for requests with latency targets (docs/slo.md), and brings the
      * latency target filter. The saturation filter always goes first (docs/scheduling.md, "Weights and profiles").
      */
+    /** The pickers a scheduler's {@code picker:} may name, each the plugin type {@code <name>-picker}. */
+    public static final List<String> PICKERS = List.of("predicted-time", "max-score", "weighted-random");
+    /** The picker of a pool of pods when its scheduler names none (docs/scheduling.md, "Picking by predicted time"). */
+    static final String DEFAULT_PICKER = "predicted-time-picker";
+
     static final WeightShorthand SHORTHAND = new WeightShorthand("a pool of pods", "",
             List.of("queue", "kvCache", "prefix", "loraAffinity", "runningRequests", "latency"),
             List.of("saturation-filter"), List.of(
@@ -27,7 +32,7 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
                     new WeightKey("loraAffinity", "lora-affinity-scorer", 2, "lora-affinity-filter"),
                     new WeightKey("runningRequests", "running-requests-scorer", 0, null),
                     new WeightKey("prefix", "prefix-cache-scorer", 3, null),
-                    new WeightKey("latency", "latency-scorer", 2, "latency-target-filter")));
+                    new WeightKey("latency", "latency-scorer", 2, "latency-target-filter")), Weights.DEFAULT_PICKER);
 
     public static final List<String> NAMES = SHORTHAND.names();
 
@@ -54,9 +59,17 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
         return of(SHORTHAND.with(asMap(), name, value));
     }
 
-    /** The plugins and profile these weights stand for (see {@link WeightShorthand}). */
+    /** The plugins and profile these weights stand for (see {@link WeightShorthand}), with the default picker. */
     public EndpointPickerConfig endpointPicker() {
         return SHORTHAND.endpointPicker(asMap());
+    }
+
+    /** As {@link #endpointPicker()}, ending with the picker {@code picker} (one of {@link #PICKERS}). */
+    public EndpointPickerConfig endpointPicker(String picker) {
+        if (!PICKERS.contains(picker)) {
+            throw new IllegalArgumentException("unknown picker " + picker);
+        }
+        return SHORTHAND.endpointPicker(asMap(), picker + "-picker");
     }
 
     /** Each weight by its key. */

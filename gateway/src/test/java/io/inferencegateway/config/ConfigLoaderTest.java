@@ -82,7 +82,7 @@ class ConfigLoaderTest {
         assertThat(p.endpointPicker()).isEqualTo(Weights.DEFAULT.endpointPicker());
         assertThat(p.endpointPicker().profile().plugins()).extracting(ProfileConfig.ProfileEntry::pluginRef).containsExactly(
                 "saturation-filter", "lora-affinity-filter", "latency-target-filter", "queue-scorer", "kv-cache-scorer",
-                "lora-affinity-scorer", "prefix-cache-scorer", "latency-scorer", "max-score-picker");
+                "lora-affinity-scorer", "prefix-cache-scorer", "latency-scorer", "predicted-time-picker");
         assertThat(scorerWeights(p)).containsExactly(entry("queue-scorer", 2.0), entry("kv-cache-scorer", 2.0),
                 entry("lora-affinity-scorer", 2.0), entry("prefix-cache-scorer", 3.0), entry("latency-scorer", 2.0));
         assertThat(p.endpointPicker().plugins()).allSatisfy(plugin -> assertThat(plugin.parameters()).isEmpty());
@@ -161,7 +161,7 @@ class ConfigLoaderTest {
                     - {modelName: m, endpoints: ["h:1"], weights: {prefix: 0, loraAffinity: 0, latency: 0}}
                 """).pools().get(0);
         assertThat(p.endpointPicker().plugins()).extracting(PluginConfig::type)
-                .containsExactly("saturation-filter", "queue-scorer", "kv-cache-scorer", "max-score-picker");
+                .containsExactly("saturation-filter", "queue-scorer", "kv-cache-scorer", "predicted-time-picker");
     }
 
     @Test

@@ -125,6 +125,9 @@ class PluginFormConfigTest {
                 Arguments.of("parameter without a value", """
                         plugins: [{type: saturation-filter, parameters: {queueDepthThreshold: }}]
                         """, "spec.schedulers[0].plugins[0].parameters.queueDepthThreshold has no value"),
+                Arguments.of("a margin of the time picker out of range", """
+                        plugins: [{type: queue-scorer}, {type: predicted-time-picker, parameters: {margin: 20}}]
+                        """, "spec.schedulers[0].plugins[1].parameters.margin must be between 0.0 and 10.0, got 20.0"),
                 Arguments.of("prefix block not a multiple of 16", """
                         plugins: [{type: prefix-cache-scorer, parameters: {blockSize: 60}}]
                         """, "spec.schedulers[0].plugins[0].parameters.blockSize must be a multiple of 16, got 60"),

@@ -51,7 +51,8 @@ class WeightShorthandTest {
     @Test
     void aTableWhoseNamesMissAKeyIsRefused() {
         assertThatThrownBy(() -> new WeightShorthand("a pool", "", List.of("a"), List.of(),
-                List.of(new WeightKey("a", "a-scorer", 1, null), new WeightKey("b", "b-scorer", 1, null))))
+                List.of(new WeightKey("a", "a-scorer", 1, null), new WeightKey("b", "b-scorer", 1, null)),
+                "max-score-picker"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

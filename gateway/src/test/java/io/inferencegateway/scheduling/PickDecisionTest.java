@@ -23,6 +23,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
@@ -84,7 +85,8 @@ class PickDecisionTest {
 
         PluginPolicy defaults() {
             return PluginPolicy.forPool(PoolConfig.builder(Scenarios.MODEL).name("p").loraAdapters(List.of("sql"))
-                    .endpoints(List.of(P1)).build(), scrapes::get, inFlight, clock,
+                    .endpoints(List.of(P1)).endpointPicker(Weights.DEFAULT.endpointPicker("max-score")).build(),
+                    scrapes::get, inFlight, clock,
                     events, () -> 0L);
         }
 
@@ -192,7 +194,7 @@ class PickDecisionTest {
                 row("a picker that passes over the best total: its own rule",
                         f -> decideNow(f.scraped(P1, s -> s.waiting(0).kv(0.1)).scraped(P2, s -> s.waiting(3).kv(0.1))
                                 .with(SchedulerProfile.builder().scorer(LoadScorer.queue(), 1)
-                                        .picker((endpoints, totals) -> endpoints.get(endpoints.size() - 1)).build()),
+                                        .picker((cycle, endpoints, totals) -> endpoints.get(endpoints.size() - 1)).build()),
                                 base("hi"), TWO),
                         expect(P2, PickReason.POLICY, 0)));
     }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.SessionAffinityConfig;
+import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
@@ -44,6 +45,13 @@ class SessionAffinityTest {
         return PluginPolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L);
     }
 
+    /** The default weights with the picker that takes the highest total, as before the predicted-time picker. */
+    PluginPolicy byScore(SessionAffinityConfig sessions) {
+        PoolConfig pool = PoolConfig.builder(MODEL).name("p").endpoints(pods).sessionAffinity(sessions)
+                .endpointPicker(Weights.DEFAULT.endpointPicker("max-score")).build();
+        return PluginPolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L);
+    }
+
     void scraped(Endpoint e, UnaryOperator<Scrape> what) {
         scrapes.put(e, what.apply(Scenarios.scrape().at(now[0]).dispatched(inFlight.snapshot(e))).build());
     }
@@ -61,9 +69,36 @@ class SessionAffinityTest {
         return decideNow(policy, r, candidates);
     }
 
+    /** A turn of a long conversation: ~3,000 prompt tokens, ~230 ms to compute where nothing of it is cached. */
+    static InferenceRequest longTurn(String session, int turn) {
+        return base(prompt(session, 190 + turn)).toBuilder().session(session).build();
+    }
+
     @Test
-    void aSessionStaysOnItsPodWhileThatPodHasRoomEvenWhenOthersAreEmptier() {
+    void aConversationStaysOnItsPodWhileItIsMerelyBusyAndMovesWhenAnotherIsFasterByMoreThanTheMargin() {
         PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        allIdle();
+        Endpoint home = pick(policy, longTurn("conv", 0), pods).endpoint();
+
+        scraped(home, s -> s.waiting(2).running(16).kv(0.6)); // busy: ~140 ms with its history cached, ~230 elsewhere
+        for (int t = 1; t < 6; t++) {
+            PickDecision d = pick(policy, longTurn("conv", t), pods);
+            assertThat(d.endpoint()).as("turn %d", t).isEqualTo(home);
+            assertThat(d.reason()).isEqualTo(PickReason.SESSION_AFFINITY);
+        }
+
+        inFlight.prefilling(home, 8_000); // 8,000 prompt tokens sent there and not computed yet: ~480 ms more
+        PickDecision moved = pick(policy, longTurn("conv", 6), pods);
+        assertThat(moved.endpoint()).isNotEqualTo(home);
+        assertThat(moved.reason()).as("what made the other pod faster").isEqualTo(PickReason.LEAST_LOADED);
+        assertThat(pick(policy, longTurn("conv", 7), pods).endpoint()).as("and it stays where it moved")
+                .isEqualTo(moved.endpoint());
+        assertThat(policy.sessions().moves(SessionTable.OUTSCORED)).isEqualTo(1);
+    }
+
+    @Test
+    void pickingByScoreASessionStaysOnItsPodWhileThatPodHasRoomEvenWhenOthersAreEmptier() {
+        PluginPolicy policy = byScore(SessionAffinityConfig.DEFAULT);
         allIdle();
         Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
 

@@ -67,6 +67,22 @@ public final class PluginParameters {
         return d;
     }
 
+    /** A number in {@code [min, max]}; {@code defaultValue} when the parameter is not given. */
+    public double number(String name, double defaultValue, double min, double max) throws InvalidPluginException {
+        Object v = value(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (!(v instanceof Number number) || !Double.isFinite(number.doubleValue())) {
+            throw invalid(name, "must be a number, got " + describe(v));
+        }
+        double d = number.doubleValue();
+        if (d < min || d > max) {
+            throw invalid(name, "must be between " + min + " and " + max + ", got " + d);
+        }
+        return d;
+    }
+
     /** One of {@code allowed} words; {@code defaultValue} when the parameter is not given. */
     public String choice(String name, String defaultValue, String... allowed) throws InvalidPluginException {
         Object v = value(name);

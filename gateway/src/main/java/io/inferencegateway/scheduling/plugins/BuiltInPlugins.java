@@ -30,6 +30,7 @@ public final class BuiltInPlugins {
             PriorityScorer.PLUGIN,
             SessionAffinityScorer.PLUGIN,
             MaxScorePicker.PLUGIN,
+            PredictedTimePicker.PLUGIN,
             WeightedRandomPicker.PLUGIN,
             SingleProfileHandler.PLUGIN));
 

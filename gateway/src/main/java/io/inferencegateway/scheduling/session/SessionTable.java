@@ -20,7 +20,7 @@ public final class SessionTable {
     public static final String SATURATED = "saturated";
     /** Why a session left its pod: the pod was no longer a candidate (left the pool, ejected, draining). */
     public static final String POD_GONE = "pod_gone";
-    /** Why a session left its pod: the pod had room but the other scorers outweighed the session's. */
+    /** Why a session left its pod: the pod had room, but another was predicted faster or scored higher. */
     public static final String OUTSCORED = "outscored";
     /** Every move reason: a bounded label set. */
     public static final java.util.List<String> MOVE_REASONS = java.util.List.of(SATURATED, POD_GONE, OUTSCORED);
