@@ -25,8 +25,13 @@ public record ConversationScenario(String name, String summary, FleetSpec fleet,
 
     public static final String NAME = "conversations";
 
-    /** What it compares when no policy is named: no affinity, prefix affinity alone, session affinity (the default). */
-    public static final List<String> POLICIES = List.of("least-request", BenchPolicy.GPU_AWARE_NO_SESSION, "gpu-aware");
+    /**
+     * What it compares when no policy is named: no affinity at all (round-robin, the baseline of the ratios), no
+     * affinity but load (least-request), the GPU-aware policy with the weighted-sum picker (the previous default),
+     * and the GPU-aware policy as configured by default.
+     */
+    public static final List<String> POLICIES = List.of("round-robin", "least-request", BenchPolicy.GPU_AWARE_MAX_SCORE,
+            "gpu-aware");
     /** Gateway replicas it runs each policy with when none are named. */
     public static final List<Integer> REPLICAS = List.of(1, 3);
 
