@@ -61,8 +61,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = {"--scenario", "--scenarios"}, split = ",", paramLabel = "NAME",
             description = "Scenarios to run, comma-separated (default: the routing ones): shared-prefix, lora, mixed, "
-                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo, global, conversations, "
-                    + "long-conversations, rollout.")
+                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo, slo-tight, global, "
+                    + "conversations, long-conversations, rollout.")
     List<String> scenarios = new ArrayList<>();
 
     /** What {@code --policies} is when not given, for every scenario but {@code global}. */
@@ -160,8 +160,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--flow-control", arity = "0..1", defaultValue = "auto", fallbackValue = "on",
             paramLabel = "on|off|auto",
             description = "The gateway's flow control (requests wait in the gateway while every pod is saturated): "
-                    + "on, off (the gateway's default config), or auto (default: on when the priorities, faults or "
-                    + "slo scenario is named). --flow-control alone means on.")
+                    + "on, off (the gateway's default config), or auto (default: on when the priorities, faults, slo "
+                    + "or slo-tight scenario is named). --flow-control alone means on.")
     String flowControl;
 
     @Option(names = "--request-timeout", defaultValue = "300", paramLabel = "S",

@@ -120,7 +120,7 @@ class BenchCommandTest {
     void aRefusedScenarioNamesTheOnesThatCanRun() {
         assertThatThrownBy(() -> parsed("--endpoints 127.0.0.1:8081 --engine vllm --rate 1 --scenarios global")
                 .externalServers()).hasMessageEndingWith("Scenarios that can: shared-prefix, bursty, uniform, "
-                + "priorities, slo");
+                + "priorities, slo, slo-tight");
     }
 
     @Test
