@@ -61,7 +61,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = {"--scenario", "--scenarios"}, split = ",", paramLabel = "NAME",
             description = "Scenarios to run, comma-separated (default: the routing ones): shared-prefix, lora, mixed, "
-                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo, global, conversations, rollout.")
+                    + "bursty, heterogeneous, uniform; named only: priorities, faults, slo, slo-tight, global, "
+                    + "conversations, long-conversations, rollout.")
     List<String> scenarios = new ArrayList<>();
 
     /** What {@code --policies} is when not given, for every scenario but {@code global}. */
@@ -70,10 +71,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--policies", split = ",", paramLabel = "POLICY",
             description = "Gateway policies to compare (default: round-robin,least-request,gpu-aware). Put round-robin "
                     + "in to get ratios. gpu-aware-no-slo is gpu-aware with weights {latency: 0}: latency targets "
-                    + "ignored; gpu-aware-no-session is gpu-aware with sessionAffinity off (conversations compares "
-                    + "least-request, gpu-aware-no-session and gpu-aware unless some are named). The global scenario "
-                    + "compares global tiers: global, nearest-only, round-robin, global-no-cost (all of them unless "
-                    + "some are named).")
+                    + "ignored; gpu-aware-no-session is gpu-aware with sessionAffinity off; gpu-aware-max-score is "
+                    + "gpu-aware with picker: max-score, the previous default (conversations and long-conversations "
+                    + "compare round-robin, least-request, gpu-aware-max-score and gpu-aware unless some are named). "
+                    + "The global scenario compares global tiers: global, nearest-only, round-robin, global-no-cost "
+                    + "(all of them unless some are named).")
     List<String> policies;
 
     @Option(names = "--cluster-loss", defaultValue = "kill", paramLabel = "kill|reset|blackhole",
@@ -130,7 +132,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--endpoints", split = ",", paramLabel = "HOST:PORT",
             description = "Model servers you run, comma-separated: the bench starts none and uses these as the pods "
                     + "(needs --engine and --rate; not with --fleet). Scenarios that need the simulator (lora, mixed, "
-                    + "heterogeneous, faults, global, conversations, rollout) are refused.")
+                    + "heterogeneous, faults, global, conversations, long-conversations, rollout) are refused.")
     List<String> endpoints;
 
     @Option(names = "--engine", paramLabel = "NAME",
@@ -158,8 +160,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--flow-control", arity = "0..1", defaultValue = "auto", fallbackValue = "on",
             paramLabel = "on|off|auto",
             description = "The gateway's flow control (requests wait in the gateway while every pod is saturated): "
-                    + "on, off (the gateway's default config), or auto (default: on when the priorities, faults or "
-                    + "slo scenario is named). --flow-control alone means on.")
+                    + "on, off (the gateway's default config), or auto (default: on when the priorities, faults, slo "
+                    + "or slo-tight scenario is named). --flow-control alone means on.")
     String flowControl;
 
     @Option(names = "--request-timeout", defaultValue = "300", paramLabel = "S",
@@ -171,8 +173,8 @@ public final class BenchCommand implements Callable<Integer> {
     double drainTimeoutSeconds;
 
     @Option(names = "--replicas", split = ",", paramLabel = "N",
-            description = "Gateway replicas per run, comma-separated (default: 1; 1,3 for conversations); requests go "
-                    + "to them round-robin, like a Kubernetes Service.")
+            description = "Gateway replicas per run, comma-separated (default: 1; 1,3 for the conversation scenarios); "
+                    + "requests go to them round-robin, like a Kubernetes Service.")
     List<Integer> replicas;
 
     @Option(names = "--replica-modes", split = ",", paramLabel = "MODE", defaultValue = "naive,rendezvous",
@@ -220,7 +222,7 @@ public final class BenchCommand implements Callable<Integer> {
                 return 1;
             }
         }
-        boolean conversations = named.stream().allMatch(ConversationScenario.NAME::equals);
+        boolean conversations = named.stream().allMatch(ConversationScenario.NAMES::contains);
         BenchSettings settings = new BenchSettings(named, policies != null ? policies
                 : named.stream().allMatch(GlobalLayout.SCENARIO::equals) ? GlobalPolicy.LABELS
                 : conversations ? ConversationScenario.POLICIES : ROUTING_POLICIES,
@@ -342,7 +344,7 @@ public final class BenchCommand implements Callable<Integer> {
         };
     }
 
-    /** {@code --replicas} as given, else 1 and 3 for the conversations scenario alone, else 1. */
+    /** {@code --replicas} as given, else 1 and 3 for conversation scenarios alone, else 1. */
     private List<Integer> replicas(boolean conversations) {
         return replicas != null ? replicas : conversations ? ConversationScenario.REPLICAS : List.of(1);
     }
@@ -363,10 +365,12 @@ public final class BenchCommand implements Callable<Integer> {
                     "", s.defaultLoad(), s.arrivals().withMeanRate(s.rateForLoad(s.defaultLoad())).describe(),
                     s.duration().toSeconds());
         }
-        ConversationScenario c = ConversationScenario.standard(model);
-        System.out.printf(Locale.ROOT, "%-14s %s%n%-14s fleet: %d pods, KV %d blocks, max_num_seqs %d%n%-14s %s%n%n",
-                c.name(), c.summary(), "", c.fleet().pods().size(), c.fleet().kvBlocksPerPod(), c.fleet().maxNumSeqs(),
-                "", c.workload().describe());
+        for (String name : ConversationScenario.NAMES) {
+            ConversationScenario c = ConversationScenario.byName(name, model).orElseThrow();
+            System.out.printf(Locale.ROOT, "%-14s %s%n%-14s fleet: %d pods, KV %d blocks, max_num_seqs %d%n"
+                            + "%-14s %s%n%n", c.name(), c.summary(), "", c.fleet().pods().size(),
+                    c.fleet().kvBlocksPerPod(), c.fleet().maxNumSeqs(), "", c.workload().describe());
+        }
         RolloutScenario r = RolloutScenario.standard();
         System.out.printf(Locale.ROOT, "%-14s %s%n%-14s candidates: %s%n%-14s %s, %.0f req/s for %d s%n%n", r.name(),
                 r.summary(), "", r.variants().stream().map(v -> v.label() + " (" + v.fault() + ")").toList(), "",

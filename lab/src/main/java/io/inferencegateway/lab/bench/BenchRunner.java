@@ -105,12 +105,12 @@ public final class BenchRunner {
         this.command = command;
         List<Scenario> scenarios = new ArrayList<>();
         for (String name : settings.scenarios()) {
-            if (ConversationScenario.NAME.equals(name) || RolloutScenario.NAME.equals(name)) {
+            if (ConversationScenario.NAMES.contains(name) || RolloutScenario.NAME.equals(name)) {
                 continue; // run below, each with a report of its own
             }
             scenarios.add(ScenarioCatalog.byName(name, settings.model()).orElseThrow(() -> new IllegalArgumentException(
                     "unknown scenario '" + name + "'; known: " + String.join(", ", ScenarioCatalog.names()) + ", "
-                            + ConversationScenario.NAME + ", " + RolloutScenario.NAME)));
+                            + String.join(", ", ConversationScenario.NAMES) + ", " + RolloutScenario.NAME)));
         }
         Files.createDirectories(settings.out());
         List<List<RunReport>> all = new ArrayList<>();
@@ -119,9 +119,12 @@ public final class BenchRunner {
                 all.add(runScenario(scenario, settings, generator));
                 writeSummary(settings.out(), command, all);
             }
-            if (settings.scenarios().contains(ConversationScenario.NAME)) {
-                new ConversationBench(fleets, gateways, log, terminal)
-                        .run(ConversationScenario.standard(settings.model()), settings, generator, command);
+            for (String name : ConversationScenario.NAMES) {
+                if (settings.scenarios().contains(name)) {
+                    new ConversationBench(fleets, gateways, log, terminal).run(
+                            ConversationScenario.byName(name, settings.model()).orElseThrow(), settings, generator,
+                            command);
+                }
             }
             if (settings.scenarios().contains(RolloutScenario.NAME)) {
                 if (rollout == null) {

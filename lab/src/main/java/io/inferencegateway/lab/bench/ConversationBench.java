@@ -84,12 +84,13 @@ final class ConversationBench {
                     }
                     preemptions = preemptions(before, pods.sample());
                 }
-                ConversationSummary summary = ConversationSummary.of(label, policy, replicas, recording, preemptions);
+                ConversationSummary summary = ConversationSummary.of(label, policy, replicas, recording,
+                        fleet.pods().size(), preemptions);
                 runs.add(summary);
-                log.printf(Locale.ROOT, "  %-28s hit rate %s, same pod %s, TTFT p50 %.0f ms p99 %.0f ms, turn 9+ p90 "
-                                + "%.0f ms, %d errors, %.0f s wall%n", label, pct(summary.hitRate()),
-                        pct(summary.samePod()), summary.ttft().p50Ms(), summary.ttft().p99Ms(),
-                        summary.bucket("9+").ttft().p90Ms(), summary.errors(), recording.wallNanos() / 1e9);
+                log.printf(Locale.ROOT, "  %-28s hit rate %s, same pod %s, TTFT mean %.0f ms p90 %.0f ms p99 %.0f ms, "
+                                + "turns per pod %s, %d errors, %.0f s wall%n", label, pct(summary.hitRate()),
+                        pct(summary.samePod()), summary.ttft().meanMs(), summary.ttft().p90Ms(), summary.ttft().p99Ms(),
+                        ConversationReport.podTurns(summary), summary.errors(), recording.wallNanos() / 1e9);
                 ConversationReport.write(dir, command, setup, runs);
             }
         }

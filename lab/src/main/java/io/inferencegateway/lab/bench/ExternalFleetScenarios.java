@@ -30,8 +30,9 @@ public final class ExternalFleetScenarios {
                 + "would be the uniform scenario again (your fleet is as fast as it is)");
         m.put("faults", "it kills, slows and breaks pods during the run, which only the simulator lets the bench do");
         m.put(GlobalLayout.SCENARIO, "it needs two simulated regions behind delayed links and a gateway per region");
-        m.put(ConversationScenario.NAME, "its report describes the simulated fleet's KV cache and time scale; run "
-                + "it on --fleet sim");
+        for (String name : ConversationScenario.NAMES) {
+            m.put(name, "its report describes the simulated fleet's KV cache and time scale; run it on --fleet sim");
+        }
         m.put(RolloutScenario.NAME, "it needs a second, deliberately broken version of the fleet, which only the "
                 + "simulator can start");
         return Map.copyOf(m);

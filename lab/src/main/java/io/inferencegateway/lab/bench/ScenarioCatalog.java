@@ -44,7 +44,7 @@ public final class ScenarioCatalog {
 
     public static List<Scenario> all(String model) {
         return List.of(sharedPrefix(model), lora(model), mixed(model), bursty(model), heterogeneous(model),
-                uniform(model), priorities(model), faults(model), slo(model), global(model));
+                uniform(model), priorities(model), faults(model), slo(model), sloTight(model), global(model));
     }
 
     public static List<String> names() {
@@ -54,15 +54,16 @@ public final class ScenarioCatalog {
     /**
      * Scenarios that run only when named: {@code priorities} and {@code faults} test flow control and failover
      * and have loads of their own that {@code --load} would override; {@code slo} is meant to be run at several
-     * loads around capacity, each one asked for.
+     * loads around capacity, each one asked for, and {@code slo-tight} past it.
      */
-    static final List<String> NAMED_ONLY = List.of("priorities", "faults", "slo", GlobalLayout.SCENARIO);
+    static final List<String> NAMED_ONLY = List.of("priorities", "faults", "slo", "slo-tight", GlobalLayout.SCENARIO);
 
     /**
      * Scenarios whose runs have the gateway's flow control on under every policy: the two that test it, and
-     * {@code slo}, whose comparison is against today's best configuration (flow control queues and sheds too).
+     * {@code slo} and {@code slo-tight}, whose comparison is against today's best configuration (flow control queues
+     * and sheds too).
      */
-    public static final List<String> FLOW_CONTROL = List.of("priorities", "faults", "slo");
+    public static final List<String> FLOW_CONTROL = List.of("priorities", "faults", "slo", "slo-tight");
 
     /** What {@code bench} runs when no scenario is named: the routing comparisons. */
     public static List<String> defaultNames() {
@@ -169,21 +170,47 @@ public final class ScenarioCatalog {
             new PrioritizedWorkload.Share("sheddable", 0.2, SloClass.ttft("batch", Duration.ofSeconds(20))));
 
     /**
+     * The classes of the {@code slo-tight} scenario: those of {@link #SLO_MIX} in the same shares, with targets
+     * tighter by 40 %: an interactive first token within 300 ms (and the same 50 ms a token after it), a standard one
+     * within 1.2 s, batch work served within 12 s.
+     */
+    static final List<PrioritizedWorkload.Share> SLO_TIGHT_MIX = List.of(
+            new PrioritizedWorkload.Share("critical", 0.4,
+                    new SloClass("interactive", Duration.ofMillis(300), Duration.ofMillis(50))),
+            new PrioritizedWorkload.Share("standard", 0.4, SloClass.ttft("standard", Duration.ofMillis(1200))),
+            new PrioritizedWorkload.Share("sheddable", 0.2, SloClass.ttft("batch", Duration.ofSeconds(12))));
+
+    /**
      * Eight pods, half at half speed as in {@code heterogeneous}, steady Poisson traffic of unique prompts in the
      * three {@link #SLO_MIX} classes, each request carrying its priority and latency targets. Meant to be run at
      * 0.8, 1.0 and 1.2 of capacity ({@code --load}): below it a router should keep nearly every target, above it
      * only one that knows the targets can choose which requests to keep on time (and shed batch work with a 429).
      */
     static Scenario slo(String model) {
+        return slo(model, "slo", "8 pods, half at half speed; steady Poisson traffic of unique prompts in three "
+                + "latency classes: 40% interactive, 40% standard, 20% batch, each with its TTFT (and TPOT) target",
+                SLO_MIX, 1.0);
+    }
+
+    /**
+     * The {@code slo} scenario overloaded with tighter targets: the same fleet and traffic in the classes of
+     * {@link #SLO_TIGHT_MIX}, at 1.2 times the fleet's capacity unless {@code --load} says otherwise. No placement
+     * keeps every target here; what is left to choose is which requests keep theirs and which batch work is shed.
+     */
+    static Scenario sloTight(String model) {
+        return slo(model, "slo-tight", "the slo scenario at 1.2x capacity with tighter targets: 40% interactive "
+                + "(TTFT 300 ms, TPOT 50 ms), 40% standard (TTFT 1.2 s), 20% batch (TTFT 12 s, sheddable)",
+                SLO_TIGHT_MIX, 1.2);
+    }
+
+    private static Scenario slo(String model, String name, String summary, List<PrioritizedWorkload.Share> mix,
+                                double defaultLoad) {
         FleetSpec fleet = new FleetSpec(model, FleetSpec.pods(8, 1.0, 1.0, 1.0, 1.0, 0.5, 0.5, 0.5, 0.5), List.of(), 0,
                 KV_BLOCKS, MAX_NUM_SEQS, FleetSpec.DEFAULT_MAX_NUM_BATCHED_TOKENS, 1.0);
-        return new Scenario("slo",
-                "8 pods, half at half speed; steady Poisson traffic of unique prompts in three latency classes: "
-                        + "40% interactive, 40% standard, 20% batch, each with its TTFT (and TPOT) target",
-                fleet,
-                seed -> new PrioritizedWorkload(new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT),
-                        SLO_MIX, seed),
-                new PoissonArrivals(1), 1.0, RUN, SLO_MAX_REQUESTS);
+        return new Scenario(name, summary, fleet,
+                seed -> new PrioritizedWorkload(new UniquePromptWorkload(model, SHAREGPT_PROMPT, SHORT_OUTPUT), mix,
+                        seed),
+                new PoissonArrivals(1), defaultLoad, RUN, SLO_MAX_REQUESTS);
     }
 
     /**

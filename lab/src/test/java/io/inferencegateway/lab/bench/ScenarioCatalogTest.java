@@ -37,14 +37,15 @@ class ScenarioCatalogTest {
     @Test
     void theNamedScenarios() {
         assertThat(ScenarioCatalog.names()).containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous",
-                "uniform", "priorities", "faults", "slo", "global");
+                "uniform", "priorities", "faults", "slo", "slo-tight", "global");
         assertThat(ScenarioCatalog.defaultNames()).as("run without --scenario: the routing comparisons")
                 .containsExactly("shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform");
         assertThat(ScenarioCatalog.byName("nope", MODEL)).isEmpty();
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform", "priorities", "faults", "slo"})
+    @CsvSource({"shared-prefix", "lora", "mixed", "bursty", "heterogeneous", "uniform", "priorities", "faults", "slo",
+        "slo-tight"})
     void everyRequestTargetsAModelTheFleetServes(String name) {
         Scenario s = named(name);
         Set<String> served = new HashSet<>(s.fleet().loraAdapters());
@@ -157,6 +158,37 @@ class ScenarioCatalogTest {
                 .isLessThan(slo.maxRequests());
         assertThat(plan.requests().get(plan.size() - 1).offsetNanos())
                 .isGreaterThan(slo.duration().toNanos() * 9 / 10);
+    }
+
+    @Test
+    void sloTightIsTheSloFleetAndTrafficWithTighterTargetsPastCapacity() {
+        Scenario tight = named("slo-tight");
+        Scenario slo = named("slo");
+        assertThat(tight.fleet()).isEqualTo(slo.fleet());
+        assertThat(tight.arrivals()).isEqualTo(slo.arrivals());
+        assertThat(tight.defaultLoad()).as("overload").isEqualTo(1.2);
+        assertThat(ScenarioCatalog.defaultNames()).as("run only when named").doesNotContain("slo-tight");
+        assertThat(ScenarioCatalog.FLOW_CONTROL).contains("slo-tight");
+        assertThat(ScenarioCatalog.SLO_TIGHT_MIX).extracting(s -> s.slo().name(), PrioritizedWorkload.Share::priority,
+                        PrioritizedWorkload.Share::weight, s -> s.slo().ttft(), s -> s.slo().tpot())
+                .containsExactly(
+                        tuple("interactive", "critical", 0.4, Duration.ofMillis(300), Duration.ofMillis(50)),
+                        tuple("standard", "standard", 0.4, Duration.ofMillis(1200), Duration.ZERO),
+                        tuple("batch", "sheddable", 0.2, Duration.ofSeconds(12), Duration.ZERO));
+
+        // the same prompts at the same moments as slo's, each with its class's tighter targets
+        RequestPlan plan = tight.plan(42, 100, Duration.ofSeconds(20), 3000);
+        RequestPlan same = slo.plan(42, 100, Duration.ofSeconds(20), 3000);
+        assertThat(plan.size()).isEqualTo(same.size());
+        for (int i = 0; i < plan.size(); i++) {
+            assertThat(plan.requests().get(i).spec().messages()).isEqualTo(same.requests().get(i).spec().messages());
+            assertThat(plan.requests().get(i).spec().slo().name())
+                    .isEqualTo(same.requests().get(i).spec().slo().name());
+        }
+        // at its default load the arrivals still span the run
+        RequestPlan overload = tight.plan(42, tight.rateForLoad(tight.defaultLoad()), tight.duration(),
+                tight.maxRequests());
+        assertThat(overload.size()).isLessThan(tight.maxRequests());
     }
 
     @Test

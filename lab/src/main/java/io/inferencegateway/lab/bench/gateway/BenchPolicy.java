@@ -25,6 +25,14 @@ public record BenchPolicy(String label, String policy, Map<String, Integer> weig
      */
     public static final String GPU_AWARE_NO_SESSION = "gpu-aware-no-session";
 
+    /**
+     * The GPU-aware policy with the scheduler's weighted-sum picker ({@code picker: max-score}): the pod with the
+     * highest weighted score wins, as the gateway picked before it learned to pick by predicted time. The previous
+     * default, set beside the current one. Needs a gateway that knows the scheduler's {@code picker} field; an older
+     * one refuses the config.
+     */
+    public static final String GPU_AWARE_MAX_SCORE = "gpu-aware-max-score";
+
     public BenchPolicy {
         weights = Map.copyOf(weights);
         scheduler = Map.copyOf(scheduler);
@@ -40,6 +48,9 @@ public record BenchPolicy(String label, String policy, Map<String, Integer> weig
         }
         if (GPU_AWARE_NO_SESSION.equals(label)) {
             return new BenchPolicy(label, "gpu-aware", Map.of(), Map.of("sessionAffinity", Map.of("enabled", false)));
+        }
+        if (GPU_AWARE_MAX_SCORE.equals(label)) {
+            return new BenchPolicy(label, "gpu-aware", Map.of(), Map.of("picker", "max-score"));
         }
         return new BenchPolicy(label, label, Map.of());
     }

@@ -27,6 +27,9 @@ public final class RequestEncoder {
         if (!spec.sessionKey().isEmpty()) {
             body.put("prompt_cache_key", spec.sessionKey());
         }
+        if (!spec.user().isEmpty()) {
+            body.put("user", spec.user());
+        }
         body.put("stream", true);
         // the final chunk then carries usage.completion_tokens, the server's own token count
         body.putObject("stream_options").put("include_usage", true);

@@ -3,6 +3,8 @@ package io.inferencegateway.lab.bench.report;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import io.inferencegateway.lab.bench.load.ConversationRecording;
 import io.inferencegateway.lab.bench.load.RequestResult;
 import io.inferencegateway.lab.bench.workload.ConversationPlan;
@@ -19,12 +21,15 @@ import io.inferencegateway.lab.bench.workload.ConversationPlan;
  * @param sameReplica  share of those turns sent to the same gateway replica as the previous turn (1 with one)
  * @param idealHitRate the hit rate if every turn found its previous turn's prompt cached (its full 16-token blocks)
  * @param busiestPod   the largest share of the turns (with a known pod) that one pod served
+ * @param busiestPodTurns the turns the busiest pod of the fleet served
+ * @param idlestPodTurns  the turns the idlest pod of the fleet served: 0 when some pod served none
  * @param preemptions  running requests the pods evicted for lack of KV blocks during the run; -1 when unknown
  * @param byTurn       the buckets of {@link #BUCKETS}
  */
 public record ConversationSummary(String label, String policy, int replicas, int conversations, int turns, int errors,
                                   LatencySummary ttft, double hitRate, double samePod, double sameReplica,
-                                  double idealHitRate, double busiestPod, long preemptions, List<TurnBucket> byTurn) {
+                                  double idealHitRate, double busiestPod, int busiestPodTurns, int idlestPodTurns,
+                                  long preemptions, List<TurnBucket> byTurn) {
 
     /** Tokens per KV block: what a pod can find cached of a prompt is whole blocks. */
     static final int BLOCK_TOKENS = 16;
@@ -44,13 +49,18 @@ public record ConversationSummary(String label, String policy, int replicas, int
         }
     }
 
+    /** A run whose fleet is taken to be the pods that served a turn, its preemptions unknown. */
     public static ConversationSummary of(String label, String policy, int replicas, ConversationRecording rec) {
-        return of(label, policy, replicas, rec, -1);
+        return of(label, policy, replicas, rec, 0, -1);
     }
 
-    /** @param preemptions what the pods counted during the run; -1 when unknown */
+    /**
+     * @param fleetPods   pods in the fleet, so that a pod that served no turn counts as 0 turns; pods that served a
+     *                    turn count whatever it is
+     * @param preemptions what the pods counted during the run; -1 when unknown
+     */
     public static ConversationSummary of(String label, String policy, int replicas, ConversationRecording rec,
-                                         long preemptions) {
+                                         int fleetPods, long preemptions) {
         ConversationPlan plan = rec.plan();
         List<RequestResult> results = rec.results();
         int n = plan.turnCount();
@@ -94,6 +104,8 @@ public record ConversationSummary(String label, String policy, int replicas, int
             }
         }
         int busiest = perPod.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        int idlest = perPod.size() < fleetPods ? 0
+                : perPod.values().stream().mapToInt(Integer::intValue).min().orElse(0);
         int pairs = 0;
         int samePod = 0;
         int sameReplica = 0;
@@ -115,7 +127,7 @@ public record ConversationSummary(String label, String policy, int replicas, int
                 hitRate(results, rec.cachedTokens(), turnOf, new TurnBucket.Range("all", 1, Integer.MAX_VALUE)),
                 pairs == 0 ? Double.NaN : (double) samePod / pairs, pairs == 0 ? Double.NaN : (double) sameReplica / pairs,
                 prompts == 0 ? Double.NaN : (double) ideal / prompts, known == 0 ? Double.NaN : (double) busiest / known,
-                preemptions, buckets);
+                busiest, idlest, preemptions, buckets);
     }
 
     private static TurnBucket bucket(TurnBucket.Range range, List<RequestResult> results, int[] cached, int[] turnOf) {
@@ -145,6 +157,18 @@ public record ConversationSummary(String label, String policy, int replicas, int
             }
         }
         return prompt == 0 ? Double.NaN : (double) hit / prompt;
+    }
+
+    /**
+     * The busiest pod's turns over the idlest pod's, among the fleet's pods: 1 when every pod served alike, infinite
+     * when some pod served none while another served some, NaN when no turn's pod is known.
+     */
+    @JsonProperty
+    public double podTurnsMaxOverMin() {
+        if (busiestPodTurns == 0) {
+            return Double.NaN;
+        }
+        return idlestPodTurns == 0 ? Double.POSITIVE_INFINITY : (double) busiestPodTurns / idlestPodTurns;
     }
 
     public TurnBucket bucket(String range) {

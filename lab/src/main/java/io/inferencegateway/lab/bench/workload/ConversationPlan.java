@@ -49,11 +49,15 @@ public record ConversationPlan(List<Conversation> conversations, long spanNanos)
      * must hold for every conversation to find its context again. Sampled every simulated second.
      */
     public double meanLiveContextTokens(long turnNanos) {
-        long from = spanNanos / 2;
+        return meanLiveContextTokens(turnNanos, spanNanos / 2, spanNanos);
+    }
+
+    /** The same, sampled every simulated second from {@code fromNanos} (inclusive) to {@code toNanos}. */
+    public double meanLiveContextTokens(long turnNanos, long fromNanos, long toNanos) {
         long step = 1_000_000_000L;
         double sum = 0;
         int samples = 0;
-        for (long t = from; t < spanNanos; t += step) {
+        for (long t = fromNanos; t < toNanos; t += step) {
             long tokens = 0;
             for (Conversation c : conversations) {
                 long clock = c.startNanos();

@@ -22,15 +22,43 @@ import java.util.SplittableRandom;
  * @param answerTokens each answer ({@code max_tokens})
  * @param meanThink    mean pause between the end of a turn's answer and the next question, simulated time;
  *                     exponential
+ * @param namedBy      the body field that carries the conversation's id on every turn
  */
 public record ConversationWorkload(String model, IntRange turns, int openerTokens, IntRange userTokens,
-                                   IntRange answerTokens, Duration meanThink) {
+                                   IntRange answerTokens, Duration meanThink, NamedBy namedBy) {
 
     public static final String KIND = "conversation";
+
+    /** Where a client puts the name of its conversation: both are keys the gateway's session affinity reads. */
+    public enum NamedBy {
+        /** {@code prompt_cache_key}, OpenAI's name for a conversation's cache bucket. */
+        PROMPT_CACHE_KEY("prompt_cache_key"),
+        /** {@code user}, OpenAI's end-user id, which clients written before prompt_cache_key set per conversation. */
+        USER("user");
+
+        private final String field;
+
+        NamedBy(String field) {
+            this.field = field;
+        }
+
+        public String field() {
+            return field;
+        }
+    }
+
+    /** Conversations named by {@code prompt_cache_key}. */
+    public ConversationWorkload(String model, IntRange turns, int openerTokens, IntRange userTokens,
+                                IntRange answerTokens, Duration meanThink) {
+        this(model, turns, openerTokens, userTokens, answerTokens, meanThink, NamedBy.PROMPT_CACHE_KEY);
+    }
 
     public ConversationWorkload {
         if (turns.min() < 1 || openerTokens < 1 || userTokens.min() < 1 || answerTokens.min() < 1) {
             throw new IllegalArgumentException("turns and sizes must be positive");
+        }
+        if (namedBy == null) {
+            throw new IllegalArgumentException("say which field names the conversation");
         }
         if (meanThink.isNegative()) {
             throw new IllegalArgumentException("think time must not be negative");
@@ -73,7 +101,8 @@ public record ConversationWorkload(String model, IntRange turns, int openerToken
             long think = turn == 1 || meanThink.isZero() ? 0
                     : ArrivalProcess.exponentialGapNanos(1e9 / meanThink.toNanos(), rng);
             planned.add(new ConversationPlan.Turn(firstIndex + turn - 1, id, turn, think,
-                    new RequestSpec(model, history, answer, KIND, key, "", SloClass.NONE, key)));
+                    new RequestSpec(model, history, answer, KIND, key, "", SloClass.NONE,
+                            namedBy == NamedBy.PROMPT_CACHE_KEY ? key : "", namedBy == NamedBy.USER ? key : "")));
             history.add(new ChatMessage("assistant", SyntheticText.of("", TokenContract.chars(answer), rng)));
         }
         return new ConversationPlan.Conversation(id, start, planned);
@@ -81,7 +110,7 @@ public record ConversationWorkload(String model, IntRange turns, int openerToken
 
     public String describe() {
         return String.format(java.util.Locale.ROOT, "conversations: %s turns, opener %d + question %s tokens per turn, "
-                        + "answers %s tokens, think time exponential with mean %.1f s, prompt_cache_key per conversation",
-                turns, openerTokens, userTokens, answerTokens, meanThink.toMillis() / 1e3);
+                        + "answers %s tokens, think time exponential with mean %.1f s, %s per conversation",
+                turns, openerTokens, userTokens, answerTokens, meanThink.toMillis() / 1e3, namedBy.field());
     }
 }

@@ -14,13 +14,15 @@ import java.util.List;
  * @param slo       the latency class and its targets, sent as {@code x-slo-ttft-ms} / {@code x-slo-tpot-ms};
  *                  {@link SloClass#NONE} sends neither
  * @param sessionKey the body's {@code prompt_cache_key}, the name a client gives its conversation; empty sends none
+ * @param user       the body's {@code user}, OpenAI's name for the end user, which a client may set per conversation;
+ *                   empty sends none
  */
 public record RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key,
-                          String priority, SloClass slo, String sessionKey) {
+                          String priority, SloClass slo, String sessionKey, String user) {
 
     public RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key,
                        String priority, SloClass slo) {
-        this(model, messages, maxTokens, kind, key, priority, slo, "");
+        this(model, messages, maxTokens, kind, key, priority, slo, "", "");
     }
 
     public RequestSpec(String model, List<ChatMessage> messages, int maxTokens, String kind, String key) {
@@ -37,17 +39,18 @@ public record RequestSpec(String model, List<ChatMessage> messages, int maxToken
         priority = priority == null ? "" : priority;
         slo = slo == null ? SloClass.NONE : slo;
         sessionKey = sessionKey == null ? "" : sessionKey;
+        user = user == null ? "" : user;
         if (maxTokens < 1) {
             throw new IllegalArgumentException("maxTokens must be positive, got " + maxTokens);
         }
     }
 
     public RequestSpec withPriority(String newPriority) {
-        return new RequestSpec(model, messages, maxTokens, kind, key, newPriority, slo, sessionKey);
+        return new RequestSpec(model, messages, maxTokens, kind, key, newPriority, slo, sessionKey, user);
     }
 
     public RequestSpec withSlo(SloClass newSlo) {
-        return new RequestSpec(model, messages, maxTokens, kind, key, priority, newSlo, sessionKey);
+        return new RequestSpec(model, messages, maxTokens, kind, key, priority, newSlo, sessionKey, user);
     }
 
     public int promptTokens() {

@@ -141,6 +141,23 @@ class GatewayConfigWriterTest {
                 .enabled()).as("on by default").isTrue();
     }
 
+    @Test
+    @SuppressWarnings("unchecked")
+    void gpuAwareMaxScoreIsTheGpuAwarePolicyWithTheMaxScorePickerInItsSchedulerEntry() throws Exception {
+        FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(1), List.of(), 0, 100, 8, 8192, 1.0);
+        String yaml = GatewayConfigWriter.render(fleet, BenchPolicy.GPU_AWARE_MAX_SCORE, PODS.subList(0, 1),
+                Duration.ofSeconds(1), Duration.ofMillis(50));
+        // one line of the scheduler entry, beside policy (and weights, where a variant writes them)
+        assertThat(yaml).contains("\n    policy: gpu-aware\n    picker: max-score\n");
+        Map<String, Object> scheduler = ((List<Map<String, Object>>) ((Map<String, Object>) new ObjectMapper(
+                new YAMLFactory()).readValue(yaml, Map.class).get("spec")).get("schedulers")).get(0);
+        assertThat(scheduler).containsEntry("policy", "gpu-aware").containsEntry("picker", "max-score")
+                .doesNotContainKey("weights").doesNotContainKey("sessionAffinity");
+        assertThat(GatewayConfigWriter.render(fleet, "gpu-aware", PODS.subList(0, 1), Duration.ofSeconds(1),
+                Duration.ofMillis(50))).as("the default config leaves the picker to the gateway")
+                .doesNotContain("picker");
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
         "meta-llama/Llama-3.1-8B-Instruct, llama-3-1-8b-instruct",

@@ -76,6 +76,23 @@ class ConversationWorkloadTest {
     }
 
     @Test
+    void aWorkloadNamedByUserPutsTheConversationsIdInTheUserFieldInstead() {
+        ConversationWorkload byUser = new ConversationWorkload("m", new IntRange(2, 3), 64, new IntRange(32, 160),
+                new IntRange(24, 96), Duration.ofSeconds(3), ConversationWorkload.NamedBy.USER);
+        ConversationPlan.Conversation c = byUser.plan(42, 1.0, Duration.ofSeconds(10), 10).conversations().get(1);
+        assertThat(c.turns()).allSatisfy(t -> {
+            assertThat(t.spec().user()).isEqualTo("conv-1");
+            assertThat(t.spec().sessionKey()).isEmpty();
+        });
+        String body = new String(RequestEncoder.encode(c.turns().get(1).spec()), StandardCharsets.UTF_8);
+        assertThat(body).contains("\"user\":\"conv-1\"").doesNotContain("prompt_cache_key");
+        assertThat(byUser.describe()).endsWith("user per conversation");
+        assertThat(new String(RequestEncoder.encode(plan(42).conversations().get(0).turns().get(0).spec()),
+                StandardCharsets.UTF_8)).as("the default names it by prompt_cache_key only")
+                .doesNotContain("\"user\":\"conv");
+    }
+
+    @Test
     void thinkTimeIsZeroBeforeTheFirstTurnAndExponentialWithTheConfiguredMeanBetweenTurns() {
         double sum = 0;
         int n = 0;
