@@ -41,7 +41,7 @@ public record GlobalWeights(int kvHeadroom, int queueDepth, int regionProximity,
                     new WeightKey("errorRate", "error-rate-scorer", 2, null),
                     new WeightKey("cost", "cost-scorer", 1, null),
                     new WeightKey("prefix", "prefix-cache-scorer", 4, null),
-                    new WeightKey("priority", "priority-scorer", 8, null)), EndpointPickerConfig.DEFAULT_PICKER);
+                    new WeightKey("priority", "priority-scorer", 8, null)));
 
     public static final List<String> NAMES = SHORTHAND.names();
 

@@ -15,8 +15,8 @@ import java.util.Set;
  * ({@link GlobalWeights}) differ only by their table and the filters they always put in front.
  *
  * <p>The plugin list: the fixed filters; each key's filter whose weight is above 0; each scorer whose weight is not 0,
- * with that weight; the picker (the shorthand's own unless the scheduler's {@code picker:} names one). Every plugin with
- * its default parameters, in one profile named {@code default}.
+ * with that weight; {@value EndpointPickerConfig#DEFAULT_PICKER} unless the scheduler's {@code picker:} names another.
+ * Every plugin with its default parameters, in one profile named {@code default}.
  */
 final class WeightShorthand {
 
@@ -40,7 +40,6 @@ final class WeightShorthand {
     private final List<String> names;
     private final List<String> filters;
     private final List<WeightKey> keys;
-    private final String picker;
 
     /**
      * @param pool       what pool takes these weights, for errors: {@code a pool of pods}
@@ -49,16 +48,13 @@ final class WeightShorthand {
      * @param names      the keys in the order errors and the reference list them
      * @param filters    the filters the plugin list always starts with
      * @param keys       the table, in the order the profile lists their scorers
-     * @param picker     the picker plugin type the profile ends with unless the scheduler names another
      */
-    WeightShorthand(String pool, String declaredIn, List<String> names, List<String> filters, List<WeightKey> keys,
-            String picker) {
+    WeightShorthand(String pool, String declaredIn, List<String> names, List<String> filters, List<WeightKey> keys) {
         this.pool = pool;
         this.declaredIn = declaredIn;
         this.names = List.copyOf(names);
         this.filters = List.copyOf(filters);
         this.keys = List.copyOf(keys);
-        this.picker = Objects.requireNonNull(picker, "picker");
         if (!Set.copyOf(this.names).equals(Set.copyOf(this.keys.stream().map(WeightKey::name).toList()))
                 || this.names.size() != this.keys.size()) {
             throw new IllegalArgumentException("names " + names + " must list each key of the table once");
@@ -125,9 +121,9 @@ final class WeightShorthand {
         return String.join(", ", names);
     }
 
-    /** The plugin list {@code weights} (one per key of the table) stand for, with the shorthand's own picker. */
+    /** The plugin list {@code weights} (one per key of the table) stand for; see the class comment. */
     EndpointPickerConfig endpointPicker(Map<String, Integer> weights) {
-        return endpointPicker(weights, picker);
+        return endpointPicker(weights, EndpointPickerConfig.DEFAULT_PICKER);
     }
 
     /** The plugin list {@code weights} stand for, ending with the picker plugin type {@code pickerType}. */

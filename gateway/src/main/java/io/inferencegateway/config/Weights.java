@@ -13,17 +13,15 @@ import io.inferencegateway.config.WeightShorthand.WeightKey;
  */
 public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int runningRequests, int latency) {
 
+    /** What a scheduler's {@code picker:} may name, each the plugin type {@code <name>-picker}; first the default. */
+    public static final List<String> PICKERS = List.of("max-score", "predicted-time", "weighted-random");
+
     /**
      * Each key's scorer and default, in the order the profile lists the scorers: the defaults of HyperPod and the
      * Gateway API Inference Extension (queue 2, KV cache 2, prefix 3); LoRA affinity matters only for adapter requests,
      * and brings the LoRA affinity filter; latency only for requests with latency targets (docs/slo.md), and brings the
      * latency target filter. The saturation filter always goes first (docs/scheduling.md, "Weights and profiles").
      */
-    /** The pickers a scheduler's {@code picker:} may name, each the plugin type {@code <name>-picker}. */
-    public static final List<String> PICKERS = List.of("predicted-time", "max-score", "weighted-random");
-    /** The picker of a pool of pods when its scheduler names none (docs/scheduling.md, "Picking by predicted time"). */
-    static final String DEFAULT_PICKER = "predicted-time-picker";
-
     static final WeightShorthand SHORTHAND = new WeightShorthand("a pool of pods", "",
             List.of("queue", "kvCache", "prefix", "loraAffinity", "runningRequests", "latency"),
             List.of("saturation-filter"), List.of(
@@ -32,7 +30,7 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
                     new WeightKey("loraAffinity", "lora-affinity-scorer", 2, "lora-affinity-filter"),
                     new WeightKey("runningRequests", "running-requests-scorer", 0, null),
                     new WeightKey("prefix", "prefix-cache-scorer", 3, null),
-                    new WeightKey("latency", "latency-scorer", 2, "latency-target-filter")), Weights.DEFAULT_PICKER);
+                    new WeightKey("latency", "latency-scorer", 2, "latency-target-filter")));
 
     public static final List<String> NAMES = SHORTHAND.names();
 
@@ -59,7 +57,7 @@ public record Weights(int queue, int kvCache, int prefix, int loraAffinity, int 
         return of(SHORTHAND.with(asMap(), name, value));
     }
 
-    /** The plugins and profile these weights stand for (see {@link WeightShorthand}), with the default picker. */
+    /** The plugins and profile these weights stand for (see {@link WeightShorthand}), picking the highest total. */
     public EndpointPickerConfig endpointPicker() {
         return SHORTHAND.endpointPicker(asMap());
     }

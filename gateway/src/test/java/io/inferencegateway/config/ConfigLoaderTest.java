@@ -82,7 +82,7 @@ class ConfigLoaderTest {
         assertThat(p.endpointPicker()).isEqualTo(Weights.DEFAULT.endpointPicker());
         assertThat(p.endpointPicker().profile().plugins()).extracting(ProfileConfig.ProfileEntry::pluginRef).containsExactly(
                 "saturation-filter", "lora-affinity-filter", "latency-target-filter", "queue-scorer", "kv-cache-scorer",
-                "lora-affinity-scorer", "prefix-cache-scorer", "latency-scorer", "predicted-time-picker");
+                "lora-affinity-scorer", "prefix-cache-scorer", "latency-scorer", "max-score-picker");
         assertThat(scorerWeights(p)).containsExactly(entry("queue-scorer", 2.0), entry("kv-cache-scorer", 2.0),
                 entry("lora-affinity-scorer", 2.0), entry("prefix-cache-scorer", 3.0), entry("latency-scorer", 2.0));
         assertThat(p.endpointPicker().plugins()).allSatisfy(plugin -> assertThat(plugin.parameters()).isEmpty());
@@ -154,6 +154,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void thePickerOfTheWeightsFormIsTheHighestTotalUnlessItNamesAnother() throws Exception {
+        PoolConfig p = ConfigLoader.parse(HEAD + """
+                spec:
+                  schedulers:
+                    - {modelName: m, endpoints: ["h:1"], weights: {prefix: 0, loraAffinity: 0, latency: 0},
+                       picker: predicted-time}
+                """).pools().get(0);
+        assertThat(p.endpointPicker().plugins()).extracting(PluginConfig::type)
+                .containsExactly("saturation-filter", "queue-scorer", "kv-cache-scorer", "predicted-time-picker");
+        assertThat(p.endpointPicker()).isEqualTo(Weights.DEFAULT.with("prefix", 0).with("loraAffinity", 0)
+                .with("latency", 0).endpointPicker("predicted-time"));
+    }
+
+    @Test
     void aWeightOfZeroLeavesTheScorerOutAndLoraAffinityOrLatencyZeroAlsoItsFilter() throws Exception {
         PoolConfig p = ConfigLoader.parse(HEAD + """
                 spec:
@@ -161,7 +175,7 @@ class ConfigLoaderTest {
                     - {modelName: m, endpoints: ["h:1"], weights: {prefix: 0, loraAffinity: 0, latency: 0}}
                 """).pools().get(0);
         assertThat(p.endpointPicker().plugins()).extracting(PluginConfig::type)
-                .containsExactly("saturation-filter", "queue-scorer", "kv-cache-scorer", "predicted-time-picker");
+                .containsExactly("saturation-filter", "queue-scorer", "kv-cache-scorer", "max-score-picker");
     }
 
     @Test
@@ -323,6 +337,18 @@ class ConfigLoaderTest {
                           schedulers:
                             - {modelName: a, endpoints: ["h:1"], profile: turbo}
                         """, "spec.schedulers[0].profile must be one of latency, throughput"),
+                Arguments.of("unknown picker", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], picker: fastest}
+                        """, "spec.schedulers[0].picker must be one of max-score, predicted-time, weighted-random; "
+                        + "got 'fastest'"),
+                Arguments.of("picker beside the plugin form", HEAD + """
+                        spec:
+                          schedulers:
+                            - {modelName: a, endpoints: ["h:1"], picker: max-score, plugins: [{type: queue-scorer}]}
+                        """, "spec.schedulers[0].picker belongs to the weights form; the plugin form names its picker "
+                        + "among its plugins (e.g. predicted-time-picker)"),
                 Arguments.of("bad route timeout", HEAD + """
                         spec:
                           schedulers:

@@ -51,8 +51,7 @@ class WeightShorthandTest {
     @Test
     void aTableWhoseNamesMissAKeyIsRefused() {
         assertThatThrownBy(() -> new WeightShorthand("a pool", "", List.of("a"), List.of(),
-                List.of(new WeightKey("a", "a-scorer", 1, null), new WeightKey("b", "b-scorer", 1, null)),
-                "max-score-picker"))
+                List.of(new WeightKey("a", "a-scorer", 1, null), new WeightKey("b", "b-scorer", 1, null))))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -46,11 +46,9 @@ class LatencyTargetRoutingTest {
     void start() throws Exception {
         fleet = SimulatedFleet.start(FleetOptions.builder().model(MODEL).pods(2).speeds(1.0, 0.25).timeScale(1)
                 .build());
-        // metrics count as fresh for 2 s, so that a busy test machine's late scrapes do not look stale; the weighted
-        // sum spreads the one-at-a-time warm-up over both pods, where the predicted-time picker would rightly send it
-        // all to the faster pod and learn nothing of the other (its packing: PredictedTimePickerTest)
+        // metrics count as fresh for 2 s, so that a busy test machine's late scrapes do not look stale
         gateway = GatewayHarness.start(GatewayHarness.fleetConfig(fleet, MODEL, "policy: gpu-aware",
-                "picker: max-score", "metricsInterval: 100ms", "metricsStalenessThreshold: 2s"));
+                "metricsInterval: 100ms", "metricsStalenessThreshold: 2s"));
         client = OpenAIOkHttpClient.builder().baseUrl(gateway.baseUrl() + "/v1").apiKey("unused").maxRetries(0)
                 .build();
     }

@@ -23,7 +23,6 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import io.inferencegateway.config.PoolConfig;
-import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
@@ -85,8 +84,7 @@ class PickDecisionTest {
 
         PluginPolicy defaults() {
             return PluginPolicy.forPool(PoolConfig.builder(Scenarios.MODEL).name("p").loraAdapters(List.of("sql"))
-                    .endpoints(List.of(P1)).endpointPicker(Weights.DEFAULT.endpointPicker("max-score")).build(),
-                    scrapes::get, inFlight, clock,
+                    .endpoints(List.of(P1)).build(), scrapes::get, inFlight, clock,
                     events, () -> 0L);
         }
 

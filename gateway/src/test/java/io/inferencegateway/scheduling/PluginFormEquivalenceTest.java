@@ -47,7 +47,7 @@ class PluginFormEquivalenceTest {
         return Stream.of(
                 Arguments.of("default weights", "", """
                         plugins:
-                          - {type: predicted-time-picker, name: pick}
+                          - {type: max-score-picker, name: pick}
                           - {type: prefix-cache-scorer, name: prefix, parameters: %s}
                           - {type: saturation-filter, parameters: {queueDepthThreshold: 5, kvCacheThreshold: 0.8}}
                           - {type: lora-affinity-filter}
@@ -65,7 +65,7 @@ class PluginFormEquivalenceTest {
                               - {pluginRef: lora, weight: 2}
                               - {pluginRef: pick}
                         """.formatted(PREFIX_DEFAULTS)),
-                Arguments.of("latency profile, by score", "profile: latency\npicker: max-score", """
+                Arguments.of("latency profile", "profile: latency", """
                         plugins:
                           - {type: saturation-filter}
                           - {type: lora-affinity-filter}
@@ -86,7 +86,7 @@ class PluginFormEquivalenceTest {
                               - {pluginRef: prefix-cache-scorer, weight: 3}
                         """),
                 Arguments.of("throughput profile with two weights over it",
-                        "profile: throughput\nweights: {queue: 2, runningRequests: 2}\npicker: max-score", """
+                        "profile: throughput\nweights: {queue: 2, runningRequests: 2}", """
                         plugins:
                           - {type: saturation-filter, parameters: {kvCacheThreshold: 0.8}}
                           - {type: lora-affinity-filter}
@@ -108,8 +108,27 @@ class PluginFormEquivalenceTest {
                               - {pluginRef: queue-scorer, weight: 2}
                               - {pluginRef: max-score-picker}
                         """),
-                Arguments.of("no prefix and no LoRA affinity: load alone",
-                        "weights: {prefix: 0, loraAffinity: 0}\npicker: max-score", """
+                Arguments.of("default weights, picking by predicted time", "picker: predicted-time", """
+                        plugins:
+                          - {type: prefix-cache-scorer, name: prefix, parameters: %s}
+                          - {type: saturation-filter}
+                          - {type: lora-affinity-filter}
+                          - {type: kv-cache-scorer}
+                          - {type: queue-scorer}
+                          - {type: lora-affinity-scorer}
+                          - {type: predicted-time-picker}
+                        schedulingProfiles:
+                          - name: default
+                            plugins:
+                              - {pluginRef: saturation-filter}
+                              - {pluginRef: lora-affinity-filter}
+                              - {pluginRef: queue-scorer, weight: 2}
+                              - {pluginRef: kv-cache-scorer, weight: 2}
+                              - {pluginRef: lora-affinity-scorer, weight: 2}
+                              - {pluginRef: prefix, weight: 3}
+                              - {pluginRef: predicted-time-picker}
+                        """.formatted(PREFIX_DEFAULTS)),
+                Arguments.of("no prefix and no LoRA affinity: load alone", "weights: {prefix: 0, loraAffinity: 0}", """
                         plugins:
                           - {type: saturation-filter}
                           - {type: queue-scorer}

@@ -73,10 +73,9 @@ class PluginPolicyTest {
                 (poolName, active) -> fallbackEvents.add(active), FIRST_OF_TIES);
     }
 
-    /** A pool whose scheduler sums its weighted scores and picks the highest total (the picker this class tests). */
     private static PoolConfig pool(Weights weights, Policy policy) {
         return PoolConfig.builder(MODEL).name("p").loraAdapters(List.of("sql")).endpoints(List.of(pod(1)))
-                .policy(policy).endpointPicker(weights.endpointPicker("max-score")).build();
+                .policy(policy).weights(weights).build();
     }
 
     /** The default GPU-aware pool, run by several gateway replicas as {@code replicas} says. */

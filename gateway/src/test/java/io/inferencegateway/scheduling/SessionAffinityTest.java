@@ -45,10 +45,10 @@ class SessionAffinityTest {
         return PluginPolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L);
     }
 
-    /** The default weights with the picker that takes the highest total, as before the predicted-time picker. */
-    PluginPolicy byScore(SessionAffinityConfig sessions) {
+    /** The default weights with the picker that goes by predicted time ({@code picker: predicted-time}). */
+    PluginPolicy byTime(SessionAffinityConfig sessions) {
         PoolConfig pool = PoolConfig.builder(MODEL).name("p").endpoints(pods).sessionAffinity(sessions)
-                .endpointPicker(Weights.DEFAULT.endpointPicker("max-score")).build();
+                .endpointPicker(Weights.DEFAULT.endpointPicker("predicted-time")).build();
         return PluginPolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L);
     }
 
@@ -75,8 +75,8 @@ class SessionAffinityTest {
     }
 
     @Test
-    void aConversationStaysOnItsPodWhileItIsMerelyBusyAndMovesWhenAnotherIsFasterByMoreThanTheMargin() {
-        PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
+    void byTimeAConversationStaysOnItsPodWhileItIsMerelyBusyAndMovesWhenAnotherIsFasterByMoreThanTheMargin() {
+        PluginPolicy policy = byTime(SessionAffinityConfig.DEFAULT);
         allIdle();
         Endpoint home = pick(policy, longTurn("conv", 0), pods).endpoint();
 
@@ -97,8 +97,8 @@ class SessionAffinityTest {
     }
 
     @Test
-    void pickingByScoreASessionStaysOnItsPodWhileThatPodHasRoomEvenWhenOthersAreEmptier() {
-        PluginPolicy policy = byScore(SessionAffinityConfig.DEFAULT);
+    void aSessionStaysOnItsPodWhileThatPodHasRoomEvenWhenOthersAreEmptier() {
+        PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
         allIdle();
         Endpoint home = pick(policy, turn("conv", 0), pods).endpoint();
 

@@ -22,6 +22,10 @@ import io.inferencegateway.scheduling.latency.LatencyPredictor;
  * <li>Every candidate predicted within {@code margin} (a share, default 0.2) of the fastest counts as fast; among
  * those the highest score total wins (the scorers' affinity and load), the faster on a tie. So a session stays on
  * its pod while that pod is merely busy, and moves when another is predicted faster by more than the margin.</li>
+ * <li>{@code missWeight} (0..10, default 1) adds that many times the candidate's prefill of the uncached part once
+ * more: a miss costs the fleet capacity, the queues behind it wait for that prefill too. Without it (0) near capacity
+ * the picker moved prompts off their cached pods so readily that the extra prefills tripled the queues of the
+ * shared-prefix bench.</li>
  * <li>{@code decodeWeight} (0..1, default 0) adds that share of the predicted decode (output tokens × time per
  * token) to the time: 1 minimises the whole response, 0 the first token.</li>
  * <li>A request below critical priority with a first-token target, once the predictor is ready, is packed: onto the
@@ -39,10 +43,12 @@ public final class PredictedTimePicker implements Picker {
 
     public static final String TYPE = "predicted-time-picker";
     public static final double DEFAULT_MARGIN = 0.2;
-    /** Takes {@code margin}, {@code decodeWeight} and {@code temperature}. */
+    public static final double DEFAULT_MISS_WEIGHT = 1;
+    /** Takes {@code margin}, {@code missWeight}, {@code decodeWeight} and {@code temperature}. */
     public static final PluginType<Picker> PLUGIN = PluginType.picker(TYPE,
             p -> new PredictedTimePicker(p.pool().predictor(), p.number("margin", DEFAULT_MARGIN, 0, 10),
-                    p.number("decodeWeight", 0, 0, 1), p.number("temperature", 0, 0, 10), p.random()));
+                    p.number("missWeight", DEFAULT_MISS_WEIGHT, 0, 10), p.number("decodeWeight", 0, 0, 1),
+                    p.number("temperature", 0, 0, 10), p.random()));
     private static final double TIE = 1e-9;
     /** A packed request's predicted first token may take this share of its target, no more. */
     private static final double PACKED_SHARE = 0.5;
@@ -51,12 +57,14 @@ public final class PredictedTimePicker implements Picker {
     private final double margin;
     private final double decodeWeight;
     private final double temperature;
+    private final double missWeight;
     private final RandomGenerator random;
 
-    public PredictedTimePicker(LatencyPredictor predictor, double margin, double decodeWeight, double temperature,
-            RandomGenerator random) {
+    public PredictedTimePicker(LatencyPredictor predictor, double margin, double missWeight, double decodeWeight,
+            double temperature, RandomGenerator random) {
         this.predictor = predictor;
         this.margin = margin;
+        this.missWeight = missWeight;
         this.decodeWeight = decodeWeight;
         this.temperature = temperature;
         this.random = random;
@@ -81,6 +89,10 @@ public final class PredictedTimePicker implements Picker {
                 ttft = predictor.ttftEstimateMillis(s.endpoint(), scratch);
                 time = decodeWeight == 0 ? ttft
                         : ttft + decodeWeight * outputTokens * predictor.tpotEstimateMillis(s.endpoint(), scratch);
+                if (missWeight > 0) {
+                    LatencyPredictor.uncachedTokens(scratch, 0);
+                    time += missWeight * (ttft - predictor.ttftEstimateMillis(s.endpoint(), scratch));
+                }
             }
             scratch[at + i] = time;
             scratch[at + n + i] = ttft;
@@ -173,9 +185,10 @@ public final class PredictedTimePicker implements Picker {
 
     @Override
     public String toString() {
-        if (margin == DEFAULT_MARGIN && decodeWeight == 0 && temperature == 0) {
+        if (margin == DEFAULT_MARGIN && missWeight == DEFAULT_MISS_WEIGHT && decodeWeight == 0 && temperature == 0) {
             return TYPE;
         }
-        return TYPE + "{margin=" + margin + ", decodeWeight=" + decodeWeight + ", temperature=" + temperature + "}";
+        return TYPE + "{margin=" + margin + ", missWeight=" + missWeight + ", decodeWeight=" + decodeWeight
+                + ", temperature=" + temperature + "}";
     }
 }

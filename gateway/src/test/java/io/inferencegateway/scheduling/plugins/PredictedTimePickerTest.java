@@ -27,8 +27,9 @@ class PredictedTimePickerTest {
 
     private final LatencyPredictor predictor = new LatencyPredictor("p");
 
+    /** Times alone: a miss costs only its own prefill (missWeight 0). */
     private PredictedTimePicker picker(double margin) {
-        return new PredictedTimePicker(predictor, margin, 0, 0, new ScriptedRandom());
+        return new PredictedTimePicker(predictor, margin, 0, 0, 0, new ScriptedRandom());
     }
 
     private static InferenceRequest prompt(int tokens) {
@@ -74,6 +75,19 @@ class PredictedTimePickerTest {
     }
 
     @Test
+    void aMissWeightCountsTheFleetsPrefillOfAMissOnceMore() {
+        // 4,000 tokens: ~290 ms cold on the idle pod; on the pod that caches them eight queued requests cost ~370 ms
+        List<EndpointState> pods = states(scrape(0, 0, 0), scrape(8, 0, 0));
+        pods.get(1).cachedTokens(4_000);
+        PredictedTimePicker missWeighted = new PredictedTimePicker(predictor, 0.2, 1, 0, 0, new ScriptedRandom());
+
+        assertThat(picker(0.2).pick(cycle(prompt(4_000)), pods, new double[] {1, 3})).as("by its own time: moves")
+                .isSameAs(pods.get(0));
+        assertThat(missWeighted.pick(cycle(prompt(4_000)), pods, new double[] {1, 3}))
+                .as("the miss costs 290 + 240 ms: stays").isSameAs(pods.get(1));
+    }
+
+    @Test
     void promptTokensSentButNotYetComputedCountAsWaitingWork() {
         List<EndpointState> pods = states(scrape(0, 0, 0), scrape(0, 0, 0));
         pods.get(0).prefillingTokens(8_000); // ~480 ms of prefill ahead, though the scrape shows no queue
@@ -115,9 +129,9 @@ class PredictedTimePickerTest {
     void aTemperatureDrawsByPredictedTime() {
         // times ~50 and ~90 ms: weights 1 and exp(-0.8 / 0.5) = 0.20, so draws below 1 / 1.20 take the faster
         List<EndpointState> pods = states(scrape(0, 0, 0), scrape(1, 0, 0));
-        PredictedTimePicker fast = new PredictedTimePicker(predictor, 0.2, 0, 0.5,
+        PredictedTimePicker fast = new PredictedTimePicker(predictor, 0.2, 0, 0, 0.5,
                 new ScriptedRandom().scriptDoubles(0.80));
-        PredictedTimePicker slow = new PredictedTimePicker(predictor, 0.2, 0, 0.5,
+        PredictedTimePicker slow = new PredictedTimePicker(predictor, 0.2, 0, 0, 0.5,
                 new ScriptedRandom().scriptDoubles(0.86));
 
         assertThat(fast.pick(cycle(prompt(0)), pods, new double[] {0, 9})).isSameAs(pods.get(0));
@@ -126,8 +140,10 @@ class PredictedTimePickerTest {
 
     @Test
     void itsNameCarriesItsParametersUnlessTheyAreTheDefaults() {
-        assertThat(picker(PredictedTimePicker.DEFAULT_MARGIN)).hasToString("predicted-time-picker");
-        assertThat(picker(0.3)).hasToString("predicted-time-picker{margin=0.3, decodeWeight=0.0, temperature=0.0}");
+        assertThat(new PredictedTimePicker(predictor, PredictedTimePicker.DEFAULT_MARGIN,
+                PredictedTimePicker.DEFAULT_MISS_WEIGHT, 0, 0, new ScriptedRandom())).hasToString("predicted-time-picker");
+        assertThat(picker(0.3)).hasToString(
+                "predicted-time-picker{margin=0.3, missWeight=0.0, decodeWeight=0.0, temperature=0.0}");
     }
 
     /** Teaches the predictor that an idle pod answers in 50 ms, until it is ready. */

@@ -71,9 +71,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--policies", split = ",", paramLabel = "POLICY",
             description = "Gateway policies to compare (default: round-robin,least-request,gpu-aware). Put round-robin "
                     + "in to get ratios. gpu-aware-no-slo is gpu-aware with weights {latency: 0}: latency targets "
-                    + "ignored; gpu-aware-no-session is gpu-aware with sessionAffinity off; gpu-aware-max-score is "
-                    + "gpu-aware with picker: max-score, the previous default (conversations and long-conversations "
-                    + "compare round-robin, least-request, gpu-aware-max-score and gpu-aware unless some are named). "
+                    + "ignored; gpu-aware-no-session is gpu-aware with sessionAffinity off; gpu-aware-predicted-time "
+                    + "is gpu-aware with picker: predicted-time (conversations and long-conversations compare "
+                    + "round-robin, least-request, gpu-aware and gpu-aware-predicted-time unless some are named). "
                     + "The global scenario compares global tiers: global, nearest-only, round-robin, global-no-cost "
                     + "(all of them unless some are named).")
     List<String> policies;

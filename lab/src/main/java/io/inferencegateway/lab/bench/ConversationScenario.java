@@ -35,11 +35,11 @@ public record ConversationScenario(String name, String summary, FleetSpec fleet,
 
     /**
      * What it compares when no policy is named: no affinity at all (round-robin, the baseline of the ratios), no
-     * affinity but load (least-request), the GPU-aware policy with the weighted-sum picker (the previous default),
-     * and the GPU-aware policy as configured by default.
+     * affinity but load (least-request), the GPU-aware policy as configured by default (the highest weighted score),
+     * and the same with the picker that goes by predicted time.
      */
-    public static final List<String> POLICIES = List.of("round-robin", "least-request", BenchPolicy.GPU_AWARE_MAX_SCORE,
-            "gpu-aware");
+    public static final List<String> POLICIES = List.of("round-robin", "least-request", "gpu-aware",
+            BenchPolicy.GPU_AWARE_PREDICTED_TIME);
     /** Gateway replicas it runs each policy with when none are named. */
     public static final List<Integer> REPLICAS = List.of(1, 3);
 

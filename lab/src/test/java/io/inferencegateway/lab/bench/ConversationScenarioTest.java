@@ -57,9 +57,9 @@ class ConversationScenarioTest {
     }
 
     @Test
-    void conversationsCompareRoundRobinLeastRequestThePreviousDefaultAndTheDefault() {
+    void conversationsCompareRoundRobinLeastRequestTheDefaultAndThePredictedTimePicker() {
         assertThat(ConversationScenario.POLICIES).containsExactly("round-robin", "least-request",
-                "gpu-aware-max-score", "gpu-aware");
+                "gpu-aware", "gpu-aware-predicted-time");
     }
 
     @Test

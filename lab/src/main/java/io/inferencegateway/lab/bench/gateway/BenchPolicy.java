@@ -26,12 +26,11 @@ public record BenchPolicy(String label, String policy, Map<String, Integer> weig
     public static final String GPU_AWARE_NO_SESSION = "gpu-aware-no-session";
 
     /**
-     * The GPU-aware policy with the scheduler's weighted-sum picker ({@code picker: max-score}): the pod with the
-     * highest weighted score wins, as the gateway picked before it learned to pick by predicted time. The previous
-     * default, set beside the current one. Needs a gateway that knows the scheduler's {@code picker} field; an older
-     * one refuses the config.
+     * The GPU-aware policy with the picker that goes by predicted time ({@code picker: predicted-time}) instead of the
+     * default highest weighted score. Needs a gateway that knows the scheduler's {@code picker} field; an older one
+     * refuses the config.
      */
-    public static final String GPU_AWARE_MAX_SCORE = "gpu-aware-max-score";
+    public static final String GPU_AWARE_PREDICTED_TIME = "gpu-aware-predicted-time";
 
     public BenchPolicy {
         weights = Map.copyOf(weights);
@@ -49,8 +48,8 @@ public record BenchPolicy(String label, String policy, Map<String, Integer> weig
         if (GPU_AWARE_NO_SESSION.equals(label)) {
             return new BenchPolicy(label, "gpu-aware", Map.of(), Map.of("sessionAffinity", Map.of("enabled", false)));
         }
-        if (GPU_AWARE_MAX_SCORE.equals(label)) {
-            return new BenchPolicy(label, "gpu-aware", Map.of(), Map.of("picker", "max-score"));
+        if (GPU_AWARE_PREDICTED_TIME.equals(label)) {
+            return new BenchPolicy(label, "gpu-aware", Map.of(), Map.of("picker", "predicted-time"));
         }
         return new BenchPolicy(label, label, Map.of());
     }

@@ -143,15 +143,15 @@ class GatewayConfigWriterTest {
 
     @Test
     @SuppressWarnings("unchecked")
-    void gpuAwareMaxScoreIsTheGpuAwarePolicyWithTheMaxScorePickerInItsSchedulerEntry() throws Exception {
+    void gpuAwarePredictedTimeIsTheGpuAwarePolicyWithThatPickerInItsSchedulerEntry() throws Exception {
         FleetSpec fleet = new FleetSpec("m", FleetSpec.pods(1), List.of(), 0, 100, 8, 8192, 1.0);
-        String yaml = GatewayConfigWriter.render(fleet, BenchPolicy.GPU_AWARE_MAX_SCORE, PODS.subList(0, 1),
+        String yaml = GatewayConfigWriter.render(fleet, BenchPolicy.GPU_AWARE_PREDICTED_TIME, PODS.subList(0, 1),
                 Duration.ofSeconds(1), Duration.ofMillis(50));
         // one line of the scheduler entry, beside policy (and weights, where a variant writes them)
-        assertThat(yaml).contains("\n    policy: gpu-aware\n    picker: max-score\n");
+        assertThat(yaml).contains("\n    policy: gpu-aware\n    picker: predicted-time\n");
         Map<String, Object> scheduler = ((List<Map<String, Object>>) ((Map<String, Object>) new ObjectMapper(
                 new YAMLFactory()).readValue(yaml, Map.class).get("spec")).get("schedulers")).get(0);
-        assertThat(scheduler).containsEntry("policy", "gpu-aware").containsEntry("picker", "max-score")
+        assertThat(scheduler).containsEntry("policy", "gpu-aware").containsEntry("picker", "predicted-time")
                 .doesNotContainKey("weights").doesNotContainKey("sessionAffinity");
         assertThat(GatewayConfigWriter.render(fleet, "gpu-aware", PODS.subList(0, 1), Duration.ofSeconds(1),
                 Duration.ofMillis(50))).as("the default config leaves the picker to the gateway")
