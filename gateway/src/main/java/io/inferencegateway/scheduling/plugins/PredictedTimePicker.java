@@ -19,13 +19,14 @@ import io.inferencegateway.scheduling.latency.LatencyPredictor;
  * that holds it exactly while staying is faster.
  *
  * <ul>
- * <li>Every candidate predicted within {@code margin} (a share, default 0.2) of the fastest counts as fast; among
- * those the highest score total wins (the scorers' affinity and load), the faster on a tie. So a session stays on
- * its pod while that pod is merely busy, and moves when another is predicted faster by more than the margin.</li>
+ * <li>Every candidate predicted within {@code margin} (a share, default 0.2) of the fastest, or within the
+ * predictor's recent first-token error where that is larger, counts as fast; among those the highest score total
+ * wins (the scorers' affinity and load), the faster on a tie. So a session stays on its pod while that pod is merely
+ * busy, and moves when another is predicted faster by more than the margin.</li>
  * <li>{@code missWeight} (0..10, default 1) adds that many times the candidate's prefill of the uncached part once
  * more: a miss costs the fleet capacity, the queues behind it wait for that prefill too. Without it (0) near capacity
  * the picker moved prompts off their cached pods so readily that the extra prefills tripled the queues of the
- * shared-prefix bench.</li>
+ * shared-prefix bench; with it they are still longer than the highest total's (docs/benchmarks/conversations.md).</li>
  * <li>{@code decodeWeight} (0..1, default 0) adds that share of the predicted decode (output tokens × time per
  * token) to the time: 1 minimises the whole response, 0 the first token.</li>
  * <li>A request below critical priority with a first-token target, once the predictor is ready, is packed: onto the
