@@ -142,7 +142,7 @@ class LatencyTargetRoutingTest {
             per[whole("plain " + sent)]++;
         }
         int plain = sent; // the last may be learned just after its client has it: the request ends after its body
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(
                 () -> assertThat(predictor.samples()).as("one sample per plain body").isEqualTo(plain));
         assertThat(predictor.ready()).isTrue();
         assertThat(predictor.ranking().share()).as("pairs of plain bodies on the two pods in the order predicted")
