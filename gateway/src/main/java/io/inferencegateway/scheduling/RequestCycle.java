@@ -72,9 +72,8 @@ final class RequestCycle implements Scheduling, PendingPick {
             EndpointMetrics m = readers[i].latest();
             InFlightRequests.EndpointTally t = tallies[i];
             long finished = t.finished(); // first: a request counted as finished is always counted as started too
-            policy.estimator.estimate(s, e, m, t.started(), finished, t.startedPromptTokens(), now, factor);
-            long prefilling = Math.round(Math.max(0, t.prefillingTokens()) * factor);
-            s.prefillingTokens((int) Math.min(Integer.MAX_VALUE, prefilling));
+            policy.estimator.estimate(s, e, m, t.started(), finished, t.startedPromptTokens(), t.prefillingTokens(),
+                    now, factor);
             if (s.fresh()) {
                 fresh++;
             }

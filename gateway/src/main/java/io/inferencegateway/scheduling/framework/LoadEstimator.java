@@ -73,7 +73,7 @@ public final class LoadEstimator {
      */
     public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, long startedNow, long finishedNow,
             long promptTokensNow, long nowNanos) {
-        estimate(into, endpoint, m, startedNow, finishedNow, promptTokensNow, nowNanos, factor());
+        estimate(into, endpoint, m, startedNow, finishedNow, promptTokensNow, 0, nowNanos, factor());
     }
 
     /** The factor this gateway's counts are multiplied by now; a pick reads it once for all its candidates. */
@@ -81,9 +81,18 @@ public final class LoadEstimator {
         return Math.max(1, replicas.getAsDouble());
     }
 
-    /** As above, with the {@link #factor()} read once by the caller. */
+    /**
+     * As above, with the {@link #factor()} read once by the caller, and the endpoint's prompt tokens sent and not yet
+     * computed ({@link EndpointState#prefillingTokens()}), multiplied by it too.
+     */
     public void estimate(EndpointState into, Endpoint endpoint, EndpointMetrics m, long startedNow, long finishedNow,
-            long promptTokensNow, long nowNanos, double r) {
+            long promptTokensNow, long prefillingNow, long nowNanos, double r) {
+        estimateLoad(into, endpoint, m, startedNow, finishedNow, promptTokensNow, nowNanos, r);
+        into.prefillingTokens(saturatedInt(scaled(Math.max(0, prefillingNow), r)));
+    }
+
+    private void estimateLoad(EndpointState into, Endpoint endpoint, EndpointMetrics m, long startedNow,
+            long finishedNow, long promptTokensNow, long nowNanos, double r) {
         long inFlight = startedNow - finishedNow;
         if (m == null) {
             into.set(endpoint, null, false, saturatedInt(scaled(inFlight, r)), 0, Double.NaN, inFlight, 0, 0);

@@ -53,14 +53,11 @@ public final class PluginParameters {
 
     /** A share such as a utilisation threshold: above 0 and at most 1. */
     public double fraction(String name, double defaultValue) throws InvalidPluginException {
-        Object v = value(name);
+        Double v = finite(name);
         if (v == null) {
             return defaultValue;
         }
-        if (!(v instanceof Number number) || !Double.isFinite(number.doubleValue())) {
-            throw invalid(name, "must be a number, got " + describe(v));
-        }
-        double d = number.doubleValue();
+        double d = v;
         if (!(d > 0 && d <= 1)) {
             throw invalid(name, "must be between 0 and 1 (above 0, at most 1), got " + d);
         }
@@ -69,18 +66,26 @@ public final class PluginParameters {
 
     /** A number in {@code [min, max]}; {@code defaultValue} when the parameter is not given. */
     public double number(String name, double defaultValue, double min, double max) throws InvalidPluginException {
-        Object v = value(name);
+        Double v = finite(name);
         if (v == null) {
             return defaultValue;
+        }
+        if (v < min || v > max) {
+            throw invalid(name, "must be between " + min + " and " + max + ", got " + v);
+        }
+        return v;
+    }
+
+    /** The parameter as a finite number; null when not given. */
+    private Double finite(String name) throws InvalidPluginException {
+        Object v = value(name);
+        if (v == null) {
+            return null;
         }
         if (!(v instanceof Number number) || !Double.isFinite(number.doubleValue())) {
             throw invalid(name, "must be a number, got " + describe(v));
         }
-        double d = number.doubleValue();
-        if (d < min || d > max) {
-            throw invalid(name, "must be between " + min + " and " + max + ", got " + d);
-        }
-        return d;
+        return number.doubleValue();
     }
 
     /** One of {@code allowed} words; {@code defaultValue} when the parameter is not given. */
