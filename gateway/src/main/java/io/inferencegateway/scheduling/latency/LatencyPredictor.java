@@ -398,6 +398,12 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         x[10] = waiting;
     }
 
+    /** Makes {@link #features} {@code x} those of a pod that holds the whole prompt and runs the request's adapter. */
+    public static void warm(double[] x) {
+        x[1] = 0;
+        x[5] = 0;
+    }
+
     /** Sets the uncached prompt tokens of {@link #features} {@code x}: what the pod turned out to compute. */
     public static void uncachedTokens(double[] x, int tokens) {
         x[1] = Math.max(0, tokens) / 1000.0;

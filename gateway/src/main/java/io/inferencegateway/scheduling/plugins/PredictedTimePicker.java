@@ -23,10 +23,13 @@ import io.inferencegateway.scheduling.latency.LatencyPredictor;
  * predictor's recent first-token error where that is larger, counts as fast; among those the highest score total
  * wins (the scorers' affinity and load), the faster on a tie. So a session stays on its pod while that pod is merely
  * busy, and moves when another is predicted faster by more than the margin.</li>
- * <li>{@code missWeight} (0..10, default 1) adds that many times the candidate's prefill of the uncached part once
- * more: a miss costs the fleet capacity, the queues behind it wait for that prefill too. Without it (0) near capacity
- * the picker moved prompts off their cached pods so readily that the extra prefills tripled the queues of the
- * shared-prefix bench; with it they are still longer than the highest total's (docs/benchmarks/conversations.md).</li>
+ * <li>{@code missWeight} (0..10, default 1) counts what a miss costs the others: the candidate's prefill of the
+ * uncached part, and the load of the request's adapter where it does not run, delay besides this request those that
+ * will queue behind it there, about as many as wait there now; so (1 + its waiting requests) × {@code missWeight}
+ * times that is added. Counting the request's own time alone (0), near capacity the picker moved prompts off their
+ * cached pods so readily that the extra prefills tripled the queues of the shared-prefix bench; counting the prefill
+ * once more without the queue behind it, they were still a third longer than the highest total's
+ * (docs/benchmarks/conversations.md).</li>
  * <li>{@code decodeWeight} (0..1, default 0) adds that share of the predicted decode (output tokens × time per
  * token) to the time: 1 minimises the whole response, 0 the first token.</li>
  * <li>A request below critical priority with a first-token target, once the predictor is ready, is packed: onto the
@@ -91,8 +94,9 @@ public final class PredictedTimePicker implements Picker {
                 time = decodeWeight == 0 ? ttft
                         : ttft + decodeWeight * outputTokens * predictor.tpotEstimateMillis(s.endpoint(), scratch);
                 if (missWeight > 0) {
-                    LatencyPredictor.uncachedTokens(scratch, 0);
-                    time += missWeight * (ttft - predictor.ttftEstimateMillis(s.endpoint(), scratch));
+                    LatencyPredictor.warm(scratch);
+                    double miss = ttft - predictor.ttftEstimateMillis(s.endpoint(), scratch);
+                    time += missWeight * (1 + s.waiting()) * miss;
                 }
             }
             scratch[at + i] = time;

@@ -88,6 +88,23 @@ class PredictedTimePickerTest {
     }
 
     @Test
+    void aMissAlsoCostsTheRequestsQueuedBehindItOnThePodItGoesTo() {
+        // 4,000 tokens on the pod that caches them, behind 20 queued requests: ~850 ms. Cold on an idle pod ~290 ms
+        // (+ 240 ms for the miss): moves. Cold behind two queued requests ~370 ms, which would be faster by more than
+        // the margin by its own time, but its prefill (240 ms) also delays those who will queue behind it: stays.
+        PredictedTimePicker missWeighted = new PredictedTimePicker(predictor, 0.2, 1, 0, 0, new ScriptedRandom());
+        List<EndpointState> idle = states(scrape(0, 0, 0), scrape(20, 0, 0));
+        List<EndpointState> busy = states(scrape(2, 0, 0), scrape(20, 0, 0));
+        idle.get(1).cachedTokens(4_000);
+        busy.get(1).cachedTokens(4_000);
+
+        assertThat(missWeighted.pick(cycle(prompt(4_000)), idle, new double[] {1, 3})).isSameAs(idle.get(0));
+        assertThat(missWeighted.pick(cycle(prompt(4_000)), busy, new double[] {1, 3})).isSameAs(busy.get(1));
+        assertThat(picker(0.2).pick(cycle(prompt(4_000)), busy, new double[] {1, 3})).as("by its own time: moves")
+                .isSameAs(busy.get(0));
+    }
+
+    @Test
     void promptTokensSentButNotYetComputedCountAsWaitingWork() {
         List<EndpointState> pods = states(scrape(0, 0, 0), scrape(0, 0, 0));
         pods.get(0).prefillingTokens(8_000); // ~480 ms of prefill ahead, though the scrape shows no queue
