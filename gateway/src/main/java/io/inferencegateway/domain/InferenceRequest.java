@@ -82,6 +82,14 @@ public final class InferenceRequest {
         return body.promptTokensEstimate();
     }
 
+    /**
+     * The estimated prompt tokens up to the end of its last assistant message, what the pod that answered the previous
+     * turn probably caches; 0 when the prompt has none.
+     */
+    public int historyTokensEstimate() {
+        return body.historyTokensEstimate();
+    }
+
     /** Whether the client asked for an SSE stream. */
     public boolean stream() {
         return body.stream();

@@ -92,6 +92,11 @@ public final class InferenceRequestBuilder {
         return this;
     }
 
+    public InferenceRequestBuilder historyTokensEstimate(int tokens) {
+        facts().historyTokensEstimate(tokens);
+        return this;
+    }
+
     public InferenceRequestBuilder stream(boolean streamed) {
         facts().stream(streamed);
         return this;

@@ -17,9 +17,12 @@ package io.inferencegateway.domain;
  * @param promptCacheKey       the body's {@code prompt_cache_key} (OpenAI's name for a conversation's cache bucket),
  *                             or null
  * @param user                 the body's {@code user} (the end user), or null
+ * @param historyTokensEstimate the prompt's estimated tokens up to the end of its last assistant message: what the
+ *                             engine that answered the conversation's previous turn probably still caches; 0 when
+ *                             the prompt has no assistant message
  */
 public record ParsedBody(String model, String promptText, int promptTokensEstimate, boolean stream,
-        boolean streamOptions, int maxTokens, String promptCacheKey, String user) {
+        boolean streamOptions, int maxTokens, String promptCacheKey, String user, int historyTokensEstimate) {
 
     public ParsedBody {
         promptText = promptText == null ? "" : promptText;

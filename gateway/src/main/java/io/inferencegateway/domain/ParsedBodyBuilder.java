@@ -15,6 +15,7 @@ public final class ParsedBodyBuilder {
     private int maxTokens = -1;
     private String promptCacheKey;
     private String user;
+    private int historyTokensEstimate;
 
     ParsedBodyBuilder(String model) {
         this.model = model;
@@ -30,6 +31,7 @@ public final class ParsedBodyBuilder {
         maxTokens = body.maxTokens();
         promptCacheKey = body.promptCacheKey();
         user = body.user();
+        historyTokensEstimate = body.historyTokensEstimate();
     }
 
     public ParsedBodyBuilder model(String name) {
@@ -73,8 +75,14 @@ public final class ParsedBodyBuilder {
         return this;
     }
 
+    /** The prompt's tokens up to the end of its last assistant message; 0 for none. */
+    public ParsedBodyBuilder historyTokensEstimate(int tokens) {
+        this.historyTokensEstimate = tokens;
+        return this;
+    }
+
     public ParsedBody build() {
         return new ParsedBody(model, promptText, promptTokensEstimate, stream, streamOptions, maxTokens,
-                promptCacheKey, user);
+                promptCacheKey, user, historyTokensEstimate);
     }
 }

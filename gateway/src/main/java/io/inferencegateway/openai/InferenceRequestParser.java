@@ -226,6 +226,8 @@ public final class InferenceRequestParser {
          * {@link #decode} and {@link #closingQuote}): what Jackson is not handed of the string can begin there.
          */
         private int resumeAt;
+        /** The prompt's length up to the end of its last assistant message so far. */
+        private long historyChars;
 
         BodyReader(JsonParser p, BodyStream in, ByteBuf body, int limit) {
             this.p = p;
@@ -305,11 +307,17 @@ public final class InferenceRequestParser {
             }
             BoundedText text = instructions == null ? prompt
                     : message(new BoundedText(limit), "system", instructions).append(prompt);
-            int tokens = (int) Math.min(Integer.MAX_VALUE,
-                    (text.length + InferenceRequest.CHARS_PER_TOKEN - 1) / InferenceRequest.CHARS_PER_TOKEN
-                            + tokenArrayLength);
+            int tokens = (int) Math.min(Integer.MAX_VALUE, tokens(text.length) + tokenArrayLength);
+            // the instructions come first in the text, before the history
+            int history = historyChars == 0 ? 0 : tokens(text.length - prompt.length + historyChars);
             return ParsedBody.builder(model).promptText(text.toString()).promptTokensEstimate(tokens).stream(stream)
-                    .streamOptions(streamOptions).maxTokens(maxTokens).promptCacheKey(cacheKey).user(user).build();
+                    .streamOptions(streamOptions).maxTokens(maxTokens).promptCacheKey(cacheKey).user(user)
+                    .historyTokensEstimate(history).build();
+        }
+
+        private static int tokens(long chars) {
+            return (int) Math.min(Integer.MAX_VALUE,
+                    (chars + InferenceRequest.CHARS_PER_TOKEN - 1) / InferenceRequest.CHARS_PER_TOKEN);
         }
 
         /** A string value, or null after skipping any other (a key given as a number names no session). */
@@ -368,6 +376,9 @@ public final class InferenceRequestParser {
                 }
             }
             message(prompt, role, content);
+            if ("assistant".equals(role)) {
+                historyChars = prompt.length;
+            }
         }
 
         /** Content is a string, or an array of parts of which the text parts count. */

@@ -72,7 +72,9 @@ class InferenceRequestParserFuzzTest {
         assertThat(whole.stream()).isEqualTo(tree.path("stream").isBoolean() && tree.get("stream").booleanValue());
         assertThat(whole.streamOptions()).isEqualTo(tree.path("stream_options").isObject());
         assertThat(whole.maxTokens()).isEqualTo(maxTokens((ObjectNode) tree));
-        assertThat(whole.promptText()).isEqualTo(prompt((ObjectNode) tree));
+        Prompt prompt = prompt((ObjectNode) tree);
+        assertThat(whole.promptText()).isEqualTo(prompt.text());
+        assertThat(whole.historyTokensEstimate()).isEqualTo((prompt.historyChars() + 3) / 4);
         assertThat(whole.promptCacheKey()).isEqualTo(textOrNull(tree.get("prompt_cache_key")));
         assertThat(whole.user()).isEqualTo(textOrNull(tree.get("user")));
         for (int bound : BOUNDS) {
@@ -139,9 +141,14 @@ class InferenceRequestParserFuzzTest {
         return budget;
     }
 
+    /** A prompt's text and its length up to the end of its last assistant message (0 without one). */
+    private record Prompt(String text, int historyChars) {
+    }
+
     /** The prompt as the simulator serializes it, written plainly over the tree. */
-    private static String prompt(ObjectNode request) {
+    private static Prompt prompt(ObjectNode request) {
         StringBuilder prompt = new StringBuilder();
+        int[] history = {0};
         for (Iterator<Map.Entry<String, JsonNode>> it = request.fields(); it.hasNext();) {
             Map.Entry<String, JsonNode> field = it.next();
             JsonNode v = field.getValue();
@@ -149,7 +156,7 @@ class InferenceRequestParserFuzzTest {
                 case "messages" -> {
                     for (JsonNode item : v.isArray() ? v : TREE.createArrayNode()) {
                         if (item.isObject()) {
-                            message(prompt, item);
+                            message(prompt, item, history);
                         }
                     }
                 }
@@ -161,7 +168,7 @@ class InferenceRequestParserFuzzTest {
                         if (item.isTextual()) {
                             prompt.append(item.textValue());
                         } else if (item.isObject()) {
-                            message(prompt, item);
+                            message(prompt, item, history);
                         }
                     }
                 }
@@ -170,12 +177,12 @@ class InferenceRequestParserFuzzTest {
             }
         }
         JsonNode instructions = request.get("instructions");
-        return instructions != null && instructions.isTextual()
-                ? "<|system|>\n" + instructions.textValue() + "\n" + prompt
-                : prompt.toString();
+        String first = instructions != null && instructions.isTextual()
+                ? "<|system|>\n" + instructions.textValue() + "\n" : "";
+        return new Prompt(first + prompt, history[0] == 0 ? 0 : first.length() + history[0]);
     }
 
-    private static void message(StringBuilder prompt, JsonNode message) {
+    private static void message(StringBuilder prompt, JsonNode message, int[] history) {
         JsonNode role = message.get("role");
         prompt.append("<|").append(role != null && role.isTextual() ? role.textValue() : "").append("|>\n");
         JsonNode content = message.path("content");
@@ -189,5 +196,8 @@ class InferenceRequestParserFuzzTest {
             }
         }
         prompt.append('\n');
+        if (role != null && role.isTextual() && role.textValue().equals("assistant")) {
+            history[0] = prompt.length();
+        }
     }
 }

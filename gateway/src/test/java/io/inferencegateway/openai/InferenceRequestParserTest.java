@@ -96,6 +96,26 @@ class InferenceRequestParserTest {
     }
 
     @Test
+    void theHistoryIsThePromptUpToItsLastAnswer() {
+        String system = "<|system|>\nBe brief.\n";
+        String answered = system + "<|user|>\nHi\n<|assistant|>\nHello, how can I help?\n";
+        ParsedBody second = parse("{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                + "{\"role\":\"user\",\"content\":\"Hi\"},{\"role\":\"assistant\",\"content\":\"Hello, how can I help?\"},"
+                + "{\"role\":\"user\",\"content\":\"Tell me a long story about the sea, please.\"}]}");
+        assertThat(second.promptText()).startsWith(answered);
+        assertThat(second.historyTokensEstimate()).isEqualTo((answered.length() + 3) / 4)
+                .isLessThan(second.promptTokensEstimate());
+
+        assertThat(parse("{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},"
+                + "{\"role\":\"user\",\"content\":\"Hi\"}]}").historyTokensEstimate()).as("a first turn").isZero();
+        ParsedBody responses = parse("{\"model\":\"m\",\"input\":[{\"role\":\"user\",\"content\":\"Hi\"},"
+                + "{\"role\":\"assistant\",\"content\":\"Hello, how can I help?\"},{\"role\":\"user\",\"content\":\"More\"}],"
+                + "\"instructions\":\"Be brief.\"}");
+        assertThat(responses.historyTokensEstimate()).as("instructions first, then the items")
+                .isEqualTo((answered.length() + 3) / 4);
+    }
+
+    @Test
     void aMessageAfterAnItemThatIsNoMessageStillCounts() {
         // found by InferenceRequestParserFuzzTest: every message after the first item that was no object was dropped
         assertThat(parse("{\"model\":\"m\",\"messages\":[\"x\",{\"role\":\"user\",\"content\":\"Hi\"},7]}").promptText())

@@ -97,6 +97,30 @@ class SessionAffinityTest {
     }
 
     @Test
+    void byTimeATurnReachingAReplicaThatSentNoneOfTheConversationGoesWhereItsHistoryIs() {
+        PluginPolicy a = byTime(SessionAffinityConfig.DEFAULT);
+        PluginPolicy b = byTime(SessionAffinityConfig.DEFAULT);
+        allIdle();
+        Endpoint home = pick(a, answered("conv", 0), pods).endpoint();
+        for (int t = 1; t < 3; t++) {
+            assertThat(pick(a, answered("conv", t), pods).endpoint()).isEqualTo(home);
+        }
+
+        // busy: ~140 ms with the history cached; cold there ~320 ms, and ~230 ms on the idle pods
+        scraped(home, s -> s.waiting(2).running(16).kv(0.6));
+        PickDecision onB = pick(b, answered("conv", 3), pods);
+        assertThat(onB.endpoint()).as("b's prefix index knows nothing of it, but the session is there")
+                .isEqualTo(home);
+        assertThat(onB.expectedCachedTokens()).isEqualTo(answered("conv", 3).historyTokensEstimate());
+    }
+
+    /** {@link #longTurn} whose prompt up to the previous turn's end is the conversation's history. */
+    static InferenceRequest answered(String session, int turn) {
+        int history = turn == 0 ? 0 : InferenceRequest.estimateTokens(prompt(session, 189 + turn));
+        return longTurn(session, turn).toBuilder().historyTokensEstimate(history).build();
+    }
+
+    @Test
     void aSessionStaysOnItsPodWhileThatPodHasRoomEvenWhenOthersAreEmptier() {
         PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
         allIdle();

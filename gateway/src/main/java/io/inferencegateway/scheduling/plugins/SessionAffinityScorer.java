@@ -29,6 +29,11 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * is no longer a candidate (gone, ejected), the session goes to its rendezvous home among the pods left, the same
  * next pod on every replica, and the table remembers the move, so it stays there when its old pod has room again.
  *
+ * <p>The session's pod, and the rendezvous home of a session this replica has not seen, is expected to cache the
+ * conversation's history (the prompt up to its last assistant message; {@link SchedulingCycle#expectCachedTokens}),
+ * also when other replicas sent the earlier turns and this replica's prefix index knows nothing of them; a picker by
+ * predicted time counts it (on one replica its prefix index knows it anyway).
+ *
  * <p>The table ({@link SessionTable}) is bounded and forgets idle sessions; it learns from the committed pick
  * ({@link #committed}), whichever scorer decided it. While no metrics are fresh, its pool's stale fallback keeps a
  * session on its pod ({@link #sessionPod}).
@@ -76,6 +81,7 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
             for (int i = 0; i < n; i++) {
                 if (endpoints.get(i).endpoint().equals(pod)) {
                     scores[i] = 1.0;
+                    cycle.expectCachedTokens(i, cycle.request().historyTokensEstimate());
                     return;
                 }
             }
@@ -84,6 +90,9 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
         int home = RendezvousHomes.rank0(session, cycle.endpointView(endpoints));
         if (home >= 0) {
             scores[home] = 1.0;
+            if (pod == null) { // new to this replica: where the others sent it, if it is not new
+                cycle.expectCachedTokens(home, cycle.request().historyTokensEstimate());
+            }
         }
     }
 
