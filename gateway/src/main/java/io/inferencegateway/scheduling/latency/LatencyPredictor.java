@@ -54,6 +54,12 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
      * (a cold start, a passing stall) does not shut it out for good.
      */
     private static final double FADE_SAMPLES = 200;
+    /**
+     * How fast the pool's average speed follows its pods' (~50 responses). The shared model and the speeds trade off:
+     * where the model runs high every pod that answers learns to be faster than it, so a pod never heard of, or one
+     * whose speed faded, must take that average, not the model's own scale, or it looks slow and gets nothing.
+     */
+    private static final double POOL_RATE = 0.02;
     /** The accuracy's moving window: ~200 responses. */
     private static final double ACCURACY_RATE = 0.005;
     /**
@@ -79,6 +85,9 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     private volatile double meanOutputTokens = DEFAULT_OUTPUT_TOKENS;
     private volatile double meanUncachedPromptTokens = DEFAULT_UNCACHED_PROMPT_TOKENS;
     private volatile long samples;
+    /** The log speeds of the pool's average pod, over the responses learned (see POOL_RATE). */
+    private volatile double poolTtftSpeed;
+    private volatile double poolTpotSpeed;
     private final Accuracy ttftAccuracy = new Accuracy();
     private final Accuracy tpotAccuracy = new Accuracy();
     private final RankingConcordance ranking = new RankingConcordance();
@@ -95,6 +104,14 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         volatile long tpotAt;
         int ttftSamples; // under the predictor's lock
         int tpotSamples;
+
+        /** A pod first heard of now: the pool's average pod. */
+        Speed(double ttft, double tpot, long now) {
+            this.ttft = ttft;
+            this.tpot = tpot;
+            this.ttftAt = now;
+            this.tpotAt = now;
+        }
     }
 
     /** Mean absolute percentage error and bias over the last ~200 predictions compared with a measurement. */
@@ -214,7 +231,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
             }
         }
         double[] x = prediction.features();
-        Speed speed = speeds.computeIfAbsent(prediction.endpoint(), e -> new Speed());
+        Speed speed = speed(prediction.endpoint());
         synchronized (this) {
             if (ttftMillis > 0) {
                 learnTtft(x, speed, ttftMillis);
@@ -259,7 +276,7 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         }
         int later = outputTokens - 1;
         double[] x = prediction.features();
-        Speed speed = speeds.computeIfAbsent(prediction.endpoint(), e -> new Speed());
+        Speed speed = speed(prediction.endpoint());
         synchronized (this) {
             double ttft = ttft(x, speed);
             double tpot = tpot(x, speed);
@@ -288,15 +305,24 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
         return Math.max(least, Math.min(most, value));
     }
 
+    /** The pod's speed, the pool's average pod's when it is first heard of. */
+    private Speed speed(Endpoint pod) {
+        return speeds.computeIfAbsent(pod, e -> new Speed(poolTtftSpeed, poolTpotSpeed, samples));
+    }
+
     private void learnTtft(double[] x, Speed speed, double millis) { // under the lock, as the three below
-        speed.ttft = learnOne(ttftFit, x, millis, faded(speed.ttft, speed.ttftAt), speed.ttftSamples++);
+        speed.ttft = learnOne(ttftFit, x, millis, faded(speed.ttft, speed.ttftAt, poolTtftSpeed),
+                speed.ttftSamples++);
         speed.ttftAt = samples;
+        poolTtftSpeed += POOL_RATE * (speed.ttft - poolTtftSpeed);
         ttftCoefficients = published(ttftFit);
     }
 
     private void learnTpot(double[] x, Speed speed, double millis) {
-        speed.tpot = learnOne(tpotFit, x, millis, faded(speed.tpot, speed.tpotAt), speed.tpotSamples++);
+        speed.tpot = learnOne(tpotFit, x, millis, faded(speed.tpot, speed.tpotAt, poolTpotSpeed),
+                speed.tpotSamples++);
         speed.tpotAt = samples;
+        poolTpotSpeed += POOL_RATE * (speed.tpot - poolTpotSpeed);
         tpotCoefficients = published(tpotFit);
     }
 
@@ -353,19 +379,24 @@ public final class LatencyPredictor implements LatencyPrediction.Learner {
     }
 
     private double ttft(double[] x, Speed speed) {
-        return scaled(RecursiveLeastSquares.dot(ttftCoefficients, x, 0), speed == null ? 0 : faded(speed.ttft,
-                speed.ttftAt));
+        double pool = poolTtftSpeed;
+        return scaled(RecursiveLeastSquares.dot(ttftCoefficients, x, 0),
+                speed == null ? pool : faded(speed.ttft, speed.ttftAt, pool));
     }
 
     private double tpot(double[] x, Speed speed) {
-        return scaled(RecursiveLeastSquares.dot(tpotCoefficients, x, TTFT_FEATURES), speed == null ? 0 : faded(speed.tpot,
-                speed.tpotAt));
+        double pool = poolTpotSpeed;
+        return scaled(RecursiveLeastSquares.dot(tpotCoefficients, x, TTFT_FEATURES),
+                speed == null ? pool : faded(speed.tpot, speed.tpotAt, pool));
     }
 
-    /** A log speed learned when the pool had {@code at} samples, faded by those learned since (see FADE_SAMPLES). */
-    private double faded(double logSpeed, long at) {
+    /**
+     * A log speed learned when the pool had {@code at} samples, faded towards the pool's average {@code pool} by those
+     * learned since (see FADE_SAMPLES).
+     */
+    private double faded(double logSpeed, long at, double pool) {
         long since = samples - at;
-        return since <= 0 ? logSpeed : logSpeed * Math.exp(-since / FADE_SAMPLES);
+        return since <= 0 ? logSpeed : pool + (logSpeed - pool) * Math.exp(-since / FADE_SAMPLES);
     }
 
     /** The shared fit's milliseconds at a pod of speed {@code logSpeed}. */

@@ -203,10 +203,26 @@ class LatencyPredictorTest {
         assertThat(1 / ratioOfPods()).as("within a dozen of its responses").isCloseTo(1.5, within(0.3));
     }
 
+    @Test
+    void aPodNeverHeardOfIsPredictedAsThePoolsAveragePodWhenTheFleetGotFasterAfterAColdStart() {
+        for (int n = 0; n < 20; n++) { // a cold start: three times slower; the shared model learns that fast
+            serve(1 + n % 2, 3);
+        }
+        for (int n = 0; n < 100; n++) { // warm: the pods that answer learn to be faster than the shared model
+            serve(1 + n % 2, 1);
+        }
+        assertThat(ratio(1, 3)).as("pod 3, never heard of, over pod 1").isCloseTo(1, within(0.15));
+    }
+
     /** Predicted TTFT of pod 2 over pod 1 for the same request at the same load. */
     private double ratioOfPods() {
-        EndpointState one = state(1);
-        EndpointState two = on(2, scrape(one.waiting(), one.running(), one.kvUsage()));
+        return ratio(1, 2);
+    }
+
+    /** Predicted TTFT of pod {@code b} over pod {@code a} for the same request at the same load. */
+    private double ratio(int a, int b) {
+        EndpointState one = state(a);
+        EndpointState two = on(b, scrape(one.waiting(), one.running(), one.kvUsage()));
         InferenceRequest r = request();
         predict(one, r, 0);
         predict(two, r, 0);
@@ -282,7 +298,9 @@ class LatencyPredictorTest {
         }
         assertThat(error(1, true, ttftSlowness)).as("pod 1's first token").isLessThan(0.15);
         assertThat(error(1, false, tpotSlowness)).as("pod 1's time per token").isLessThan(0.15);
-        assertThat(error(2, true, 1)).as("pod 2's first token").isLessThan(0.10);
+        // pod 2, silent meanwhile, fades a little (30 of FADE_SAMPLES' 200) towards the pool's average pod, which
+        // pod 1's change moved
+        assertThat(error(2, true, 1)).as("pod 2's first token").isLessThan(0.12);
     }
 
     @Test
