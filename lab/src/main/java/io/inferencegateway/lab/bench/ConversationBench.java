@@ -17,6 +17,7 @@ import io.inferencegateway.lab.bench.load.ConversationRecording;
 import io.inferencegateway.lab.bench.load.LiveCounters;
 import io.inferencegateway.lab.bench.load.LoadGenerator;
 import io.inferencegateway.lab.bench.load.LoadOptions;
+import io.inferencegateway.lab.bench.load.WarmUp;
 import io.inferencegateway.lab.bench.report.ConversationReport;
 import io.inferencegateway.lab.bench.report.ConversationSummary;
 import io.inferencegateway.lab.bench.report.Progress;
@@ -77,6 +78,7 @@ final class ConversationBench {
                 try (Fleet pods = fleets.start(fleet, settings.seed());
                      LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(),
                              dir.resolve(label))) {
+                    WarmUp.run(gateway.targets(), fleet.modelName());
                     LiveCounters counters = new LiveCounters();
                     List<PodSample> before = pods.sample();
                     try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + label, counters)) {

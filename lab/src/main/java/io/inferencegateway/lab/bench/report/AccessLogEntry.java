@@ -18,6 +18,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.inferencegateway.lab.bench.load.WarmUp;
+
 /**
  * One line of the gateway's access log ({@code spec.observability.accessLog}, see the gateway's {@code AccessLog})
  * as far as the predictor's accuracy needs it. The log shares the run's gateway.log with the gateway's own log lines:
@@ -76,7 +78,7 @@ public record AccessLogEntry(Instant time, String pod, int status, boolean strea
 
     /**
      * The access-log line in {@code line}, or empty when it is none: a JSON object with {@code ttft_ms} and a readable
-     * {@code time}.
+     * {@code time}, not of a {@link WarmUp} request.
      */
     public static Optional<Line> line(String line) {
         String text = line.strip();
@@ -89,7 +91,8 @@ public record AccessLogEntry(Instant time, String pod, int status, boolean strea
         } catch (JsonProcessingException e) {
             return Optional.empty();
         }
-        if (node == null || !node.isObject() || !node.has("ttft_ms") || !node.path("time").isTextual()) {
+        if (node == null || !node.isObject() || !node.has("ttft_ms") || !node.path("time").isTextual()
+                || node.path("request_id").asText("").startsWith(WarmUp.REQUEST_ID_PREFIX)) {
             return Optional.empty();
         }
         try {

@@ -94,6 +94,8 @@ class PredictionAccuracyTest {
                 .predictedTtftMs()).as("null prediction").isNaN();
         assertThat(AccessLogEntry.parse("{\"time\":\"" + T0 + "\",\"ttft_ms\":5}").orElseThrow().comparable())
                 .as("an older gateway's line: no prediction field").isFalse();
+        assertThat(AccessLogEntry.parse(served(0, POD_0, 100, 110).replace("bench-1", "warm-up-3")))
+                .as("a request of the bench's warm-up, before the run").isEmpty();
     }
 
     @Test
