@@ -22,6 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.InferenceRequest;
@@ -80,6 +81,10 @@ public class PickLatencyBenchmark {
     @Param({"none", "slo", "slo-admitted"})
     public String targets;
 
+    /** The weights form's {@code picker:}: the highest total, or by predicted time. */
+    @Param({"max-score", "predicted-time"})
+    public String picker;
+
     private SchedulingPolicy policy;
     private List<Endpoint> pods;
     private InFlightRequests inFlight;
@@ -104,7 +109,7 @@ public class PickLatencyBenchmark {
                     InFlightRequests.Counters.ZERO, null), now - 10_000_000L);
         }
         PoolConfig pool = PoolConfig.builder(MODEL).name("bench").loraAdapters(List.of(ADAPTERS)).endpoints(pods)
-                .build();
+                .endpointPicker(Weights.DEFAULT.endpointPicker(picker)).build();
         policy = SchedulingPolicies.create(pool, scrapes, inFlight, () -> now, SchedulerEvents.NONE);
 
         String system = workload.equals("system-prompt") ? text(random, 2_048) : "";
