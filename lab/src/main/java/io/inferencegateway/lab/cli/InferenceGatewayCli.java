@@ -1,6 +1,5 @@
 package io.inferencegateway.lab.cli;
 
-import io.inferencegateway.camel.CheckCommand;
 import io.inferencegateway.camel.ServeCommand;
 import io.inferencegateway.lab.bench.BenchCommand;
 import picocli.CommandLine;

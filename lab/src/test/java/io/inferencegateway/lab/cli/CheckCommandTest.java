@@ -1,4 +1,4 @@
-package io.inferencegateway.camel;
+package io.inferencegateway.lab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +25,7 @@ class CheckCommandTest {
         Path config = dir.resolve("gateway.yaml");
         Files.writeString(config, yaml);
         CommandLine cli = new CommandLine(new CheckCommand());
-        cli.setExitCodeExceptionMapper(e -> ServeCommand.EXIT_USAGE);
+        cli.setExitCodeExceptionMapper(e -> InferenceGatewayCli.EXIT_USAGE);
         cli.setOut(new PrintWriter(out));
         cli.setErr(new PrintWriter(err));
         return cli.execute("--config", config.toString());

@@ -1,4 +1,4 @@
-package io.inferencegateway.camel;
+package io.inferencegateway.lab.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -40,7 +40,7 @@ public final class CheckCommand implements Callable<Integer> {
             PrintWriter err = spec.commandLine().getErr();
             err.println("invalid config " + config + ": " + e.getMessage());
             err.flush();
-            return ServeCommand.EXIT_USAGE;
+            return InferenceGatewayCli.EXIT_USAGE;
         }
         PrintWriter out = spec.commandLine().getOut();
         out.println("config " + config + " is valid");
