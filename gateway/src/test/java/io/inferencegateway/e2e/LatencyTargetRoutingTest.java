@@ -51,6 +51,7 @@ class LatencyTargetRoutingTest {
                 "metricsInterval: 100ms", "metricsStalenessThreshold: 2s"));
         client = OpenAIOkHttpClient.builder().baseUrl(gateway.baseUrl() + "/v1").apiKey("unused").maxRetries(0)
                 .build();
+        gateway.awaitScraped(2); // a request placed before has no prediction, and teaches the predictor nothing
     }
 
     @AfterEach

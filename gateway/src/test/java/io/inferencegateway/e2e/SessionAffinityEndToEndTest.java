@@ -53,15 +53,9 @@ class SessionAffinityEndToEndTest {
             clients.add(OpenAIOkHttpClient.builder().baseUrl(g.baseUrl() + "/v1").apiKey("unused").maxRetries(0).build());
         }
         // a replica that has not scraped every pod yet places a new session among those it has: the home differs
-        await("both gateways scrape every pod").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
-                .until(() -> {
-                    for (GatewayHarness g : gateways) {
-                        if (g.metric("inference_pool_ready_pods", "name=\"llama\"") < 4) {
-                            return false;
-                        }
-                    }
-                    return true;
-                });
+        for (GatewayHarness g : gateways) {
+            g.awaitScraped(4);
+        }
     }
 
     @AfterEach

@@ -8,8 +8,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+
+import org.awaitility.Awaitility;
 
 import io.inferencegateway.camel.GatewayServer;
 import io.inferencegateway.simulator.SimulatedFleet;
@@ -119,6 +122,16 @@ public final class GatewayHarness implements AutoCloseable {
             }
         }
         return Double.NaN;
+    }
+
+    /**
+     * Waits until the pool {@code llama} has fresh metrics from {@code pods} pods: a request before that is placed
+     * without them (among the pods scraped so far, or by the stale fallback, which predicts nothing).
+     */
+    public void awaitScraped(int pods) {
+        Awaitility.await("the gateway scrapes every pod").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> metric("inference_pool_ready_pods", "name=\"llama\"") >= pods);
     }
 
     public String baseUrl() {
