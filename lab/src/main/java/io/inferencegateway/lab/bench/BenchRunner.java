@@ -195,7 +195,9 @@ public final class BenchRunner {
                          LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(), runDir)) {
                         // as the gateway config names them, and so its access log
                         endpoints = pods.endpoints().stream().map(p -> p.getHostString() + ":" + p.getPort()).toList();
-                        WarmUp.run(gateway.targets(), fleet.modelName());
+                        if (!fleet.isExternal()) { // simulated pods only: a user's servers get the run alone
+                            WarmUp.run(gateway.targets(), fleet.modelName());
+                        }
                         LiveCounters counters = new LiveCounters();
                         before = pods.sample();
                         long scrapesBefore = pods.metricsScrapes();

@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
  * start: the gateway process is new every run, and the simulated pods and this process's load generator are cold in
  * the first run of a bench only, which made the first policy's early requests slow (seconds at p99 on turn 1 of the
  * conversations scenario, for whichever policy ran first). Their request ids start with {@link #REQUEST_ID_PREFIX}, and
- * the reports read no access-log line of theirs.
+ * the reports read no access-log line of theirs. Simulated fleets only: servers a user runs ({@code --endpoints}) get
+ * the run's requests alone, as their own counters report them.
  */
 public final class WarmUp {
 
