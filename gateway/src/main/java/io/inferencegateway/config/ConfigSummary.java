@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
 /**
  * What a valid config will do, in a few lines a person reads in CI output: each pool with its model, where its pods
  * come from, its policy and, for a pool scheduled by plugins, its profiles (filters in order, scorers with weights,
- * the picker); then the tier-wide parts that are on (tenants, rate limits, model rewrites, a global tier).
+ * the picker); then the tier-wide parts that are on (tenants, model rewrites, a global tier).
  */
 public final class ConfigSummary {
 
@@ -66,7 +66,7 @@ public final class ConfigSummary {
         if (pool.flowControl().enabled()) {
             on.add("flow control");
         }
-        if (pool.sessionAffinity() != null && pool.sessionAffinity().enabled()) {
+        if (pool.sessionAffinity().enabled()) {
             on.add("session affinity");
         }
         if (!pool.slo().equals(SloConfig.NONE)) {

@@ -34,9 +34,9 @@ import io.inferencegateway.lab.bench.gateway.GatewayLauncher;
 import io.inferencegateway.lab.bench.gateway.ReplicaMode;
 import io.inferencegateway.lab.bench.load.LiveCounters;
 import io.inferencegateway.lab.bench.load.LoadGenerator;
-import io.inferencegateway.lab.bench.load.WarmUp;
 import io.inferencegateway.lab.bench.load.LoadOptions;
 import io.inferencegateway.lab.bench.load.RunRecording;
+import io.inferencegateway.lab.bench.load.WarmUp;
 import io.inferencegateway.lab.bench.report.Charts;
 import io.inferencegateway.lab.bench.report.JsonReport;
 import io.inferencegateway.lab.bench.report.MarkdownReport;
@@ -195,9 +195,7 @@ public final class BenchRunner {
                          LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(), runDir)) {
                         // as the gateway config names them, and so its access log
                         endpoints = pods.endpoints().stream().map(p -> p.getHostString() + ":" + p.getPort()).toList();
-                        if (!fleet.isExternal()) { // simulated pods only: a user's servers get the run alone
-                            WarmUp.run(gateway.targets(), fleet.modelName());
-                        }
+                        WarmUp.run(fleet, gateway.targets());
                         LiveCounters counters = new LiveCounters();
                         before = pods.sample();
                         long scrapesBefore = pods.metricsScrapes();

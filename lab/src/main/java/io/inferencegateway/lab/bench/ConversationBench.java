@@ -78,9 +78,7 @@ final class ConversationBench {
                 try (Fleet pods = fleets.start(fleet, settings.seed());
                      LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(),
                              dir.resolve(label))) {
-                    if (!fleet.isExternal()) { // simulated pods only: a user's servers get the run alone
-                        WarmUp.run(gateway.targets(), fleet.modelName());
-                    }
+                    WarmUp.run(fleet, gateway.targets());
                     LiveCounters counters = new LiveCounters();
                     List<PodSample> before = pods.sample();
                     try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + label, counters)) {

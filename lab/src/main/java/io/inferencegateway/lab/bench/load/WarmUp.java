@@ -13,6 +13,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.inferencegateway.lab.bench.fleet.FleetSpec;
+
 /**
  * Short requests sent through the gateway before a measured run and left out of it, so that no policy pays for a cold
  * start: the gateway process is new every run, and the simulated pods and this process's load generator are cold in
@@ -33,12 +35,16 @@ public final class WarmUp {
     }
 
     /**
-     * Sends {@link #REQUESTS} streamed chat requests of a few tokens for {@code model}, {@value #CONCURRENCY} at a
-     * time, round-robin over {@code targets}, and waits for them; returns how many answered 200.
+     * On a simulated {@code fleet}: sends {@link #REQUESTS} streamed chat requests of a few tokens for its model,
+     * {@value #CONCURRENCY} at a time, round-robin over the gateway's {@code targets}, and waits for them. On servers a
+     * user runs, nothing.
      */
-    public static int run(List<InetSocketAddress> targets, String model) throws InterruptedException {
+    public static void run(FleetSpec fleet, List<InetSocketAddress> targets) throws InterruptedException {
+        if (fleet.isExternal()) {
+            return;
+        }
+        String model = fleet.modelName();
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        int ok = 0;
         for (int start = 0; start < REQUESTS; start += CONCURRENCY) {
             List<CompletableFuture<HttpResponse<Void>>> wave = new ArrayList<>();
             for (int i = start; i < Math.min(REQUESTS, start + CONCURRENCY); i++) {
@@ -54,12 +60,11 @@ public final class WarmUp {
             }
             for (CompletableFuture<HttpResponse<Void>> f : wave) {
                 try {
-                    ok += f.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).statusCode() == 200 ? 1 : 0;
+                    f.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
                 } catch (ExecutionException | TimeoutException e) {
                     // a warm-up that failed warmed what it reached; the run itself reports errors
                 }
             }
         }
-        return ok;
     }
 }
