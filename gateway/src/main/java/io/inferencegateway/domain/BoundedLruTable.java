@@ -3,6 +3,7 @@ package io.inferencegateway.domain;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A bounded, forgetting table from a 64-bit key (a hash) to a value: past its capacity the least recently used key
@@ -19,6 +20,9 @@ import java.util.Map;
  * <p>Why not Caffeine: its size bound admits by frequency (W-TinyLFU), so a new key can be refused in favour of an
  * old one, where these tables must keep the latest (a conversation's next turn); and its expiry reads a ticker, where
  * the session table's callers pass the time they decided at.
+ *
+ * <p>A table may be told of every value that goes (pushed out, idle, or found idle), under the key's stripe lock, so
+ * that a count kept beside it (the session table's conversations per pod) stays exact.
  */
 public final class BoundedLruTable<V> {
 
@@ -26,13 +30,22 @@ public final class BoundedLruTable<V> {
 
     private final LruStripe<V>[] stripes;
     private final long idleNanos;
+    private final Consumer<? super V> gone;
 
     /**
      * @param capacity  at least 1
      * @param idleNanos a key unused this long is gone; positive
      */
-    @SuppressWarnings("unchecked")
     public BoundedLruTable(int capacity, long idleNanos) {
+        this(capacity, idleNanos, v -> { });
+    }
+
+    /**
+     * @param gone told of each value that leaves the table other than by {@link #put} over its key, under its stripe's
+     *             lock; must be quick and must not call the table
+     */
+    @SuppressWarnings("unchecked")
+    public BoundedLruTable(int capacity, long idleNanos, Consumer<? super V> gone) {
         if (capacity < 1 || idleNanos <= 0) {
             throw new IllegalArgumentException("need capacity >= 1 and idleNanos > 0, got " + capacity + ", "
                     + idleNanos);
@@ -40,9 +53,10 @@ public final class BoundedLruTable<V> {
         int n = Integer.highestOneBit(Math.min(MAX_STRIPES, capacity));
         stripes = new LruStripe[n];
         for (int i = 0; i < n; i++) {
-            stripes[i] = new LruStripe<>(capacity / n + (i < capacity % n ? 1 : 0));
+            stripes[i] = new LruStripe<>(capacity / n + (i < capacity % n ? 1 : 0), gone);
         }
         this.idleNanos = idleNanos;
+        this.gone = gone;
     }
 
     /** The value of {@code key}, which counts as a use of it; null when it has none (never, pushed out, or idle). */
@@ -55,6 +69,7 @@ public final class BoundedLruTable<V> {
             }
             if (nowNanos - u.at >= idleNanos) {
                 s.remove(key);
+                gone.accept(u.value);
                 return null;
             }
             u.at = nowNanos;
@@ -118,25 +133,33 @@ public final class BoundedLruTable<V> {
     /** An access-ordered map that drops its least recently used key beyond its capacity. Not thread-safe. */
     private static final class LruStripe<V> extends LinkedHashMap<Long, LastUsed<V>> {
         private final int capacity;
+        private final Consumer<? super V> gone;
 
-        LruStripe(int capacity) {
+        LruStripe(int capacity, Consumer<? super V> gone) {
             super(16, 0.75f, true);
             this.capacity = capacity;
+            this.gone = gone;
         }
 
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, LastUsed<V>> eldest) {
-            return size() > capacity;
+            if (size() <= capacity) {
+                return false;
+            }
+            gone.accept(eldest.getValue().value);
+            return true;
         }
 
         /** Drops the keys unused for {@code idleNanos}: in order of use, they are at the head. */
         void dropIdle(long nowNanos, long idleNanos) {
             Iterator<LastUsed<V>> it = values().iterator();
             while (it.hasNext()) {
-                if (nowNanos - it.next().at < idleNanos) {
+                LastUsed<V> u = it.next();
+                if (nowNanos - u.at < idleNanos) {
                     return;
                 }
                 it.remove();
+                gone.accept(u.value);
             }
         }
     }

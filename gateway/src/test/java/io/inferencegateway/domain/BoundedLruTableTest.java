@@ -78,4 +78,21 @@ class BoundedLruTableTest {
         assertThatThrownBy(() -> new BoundedLruTable<>(0, IDLE)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new BoundedLruTable<>(1, 0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void tellsOfEveryValueThatGoesOtherThanByAPutOverItsKey() {
+        List<String> gone = new ArrayList<>();
+        BoundedLruTable<String> t = new BoundedLruTable<>(32, IDLE, gone::add); // 16 stripes of 2
+        List<Long> keys = sameStripe(4);
+        t.put(keys.get(0), "a", 0);
+        t.put(keys.get(1), "b", 0);
+        t.put(keys.get(0), "a2", 1); // over its key: the old value is the caller's
+        t.put(keys.get(2), "c", 2); // pushes out b, the least recently used
+        assertThat(gone).containsExactly("b");
+
+        assertThat(t.get(keys.get(0), 1 + IDLE)).as("idle when read").isNull();
+        t.put(keys.get(3), "d", 2 + IDLE); // c went idle at the stripe's head
+        assertThat(gone).containsExactly("b", "a2", "c");
+        assertThat(t.size(2 + IDLE)).isEqualTo(1);
+    }
 }

@@ -17,6 +17,7 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.ReplicaConfig;
 import io.inferencegateway.config.SessionAffinityConfig;
 import io.inferencegateway.config.Weights;
 import io.inferencegateway.domain.Endpoint;
@@ -40,15 +41,23 @@ class SessionAffinityTest {
     final InFlightRequests inFlight = new InFlightRequests();
     final Map<Endpoint, EndpointMetrics> scrapes = new HashMap<>();
 
+    /** Two gateway replicas with rendezvous placement, as the {@code replicas} section configures them. */
+    static final ReplicaConfig TWO = new ReplicaConfig(2, ReplicaConfig.Coordination.RENDEZVOUS, 1.25, 4, false, null);
+
     PluginPolicy policy(SessionAffinityConfig sessions) {
-        PoolConfig pool = PoolConfig.builder(MODEL).name("p").endpoints(pods).sessionAffinity(sessions).build();
+        return policy(sessions, ReplicaConfig.SINGLE);
+    }
+
+    PluginPolicy policy(SessionAffinityConfig sessions, ReplicaConfig replicas) {
+        PoolConfig pool = PoolConfig.builder(MODEL).name("p").endpoints(pods).sessionAffinity(sessions)
+                .replicas(replicas).build();
         return PluginPolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L);
     }
 
     /** The default weights with the picker that goes by predicted time ({@code picker: predicted-time}). */
-    PluginPolicy byTime(SessionAffinityConfig sessions) {
+    PluginPolicy byTime(SessionAffinityConfig sessions, ReplicaConfig replicas) {
         PoolConfig pool = PoolConfig.builder(MODEL).name("p").endpoints(pods).sessionAffinity(sessions)
-                .endpointPicker(Weights.DEFAULT.endpointPicker("predicted-time")).build();
+                .replicas(replicas).endpointPicker(Weights.DEFAULT.endpointPicker("predicted-time")).build();
         return PluginPolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L);
     }
 
@@ -76,7 +85,7 @@ class SessionAffinityTest {
 
     @Test
     void byTimeAConversationStaysOnItsPodWhileItIsMerelyBusyAndMovesWhenAnotherIsFasterByMoreThanTheMargin() {
-        PluginPolicy policy = byTime(SessionAffinityConfig.DEFAULT);
+        PluginPolicy policy = byTime(SessionAffinityConfig.DEFAULT, ReplicaConfig.SINGLE);
         allIdle();
         Endpoint home = pick(policy, longTurn("conv", 0), pods).endpoint();
 
@@ -98,8 +107,8 @@ class SessionAffinityTest {
 
     @Test
     void byTimeATurnReachingAReplicaThatSentNoneOfTheConversationGoesWhereItsHistoryIs() {
-        PluginPolicy a = byTime(SessionAffinityConfig.DEFAULT);
-        PluginPolicy b = byTime(SessionAffinityConfig.DEFAULT);
+        PluginPolicy a = byTime(SessionAffinityConfig.DEFAULT, TWO);
+        PluginPolicy b = byTime(SessionAffinityConfig.DEFAULT, TWO);
         allIdle();
         Endpoint home = pick(a, answered("conv", 0), pods).endpoint();
         for (int t = 1; t < 3; t++) {
@@ -171,9 +180,40 @@ class SessionAffinityTest {
     }
 
     @Test
+    void oneGatewayGivesEveryPodItsShareOfTheConversationsByKvCacheSize() {
+        PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        pods.forEach(p -> scraped(p, s -> s.kv(0.1).kvGeometry(16, p.equals(pods.get(0)) ? 2_000 : 1_000)));
+        Map<Endpoint, Integer> perPod = new HashMap<>();
+        for (int s = 0; s < 400; s++) {
+            perPod.merge(pick(policy, turn("session-" + s, 0), pods).endpoint(), 1, Integer::sum);
+        }
+        // shares 0.4, 0.2, 0.2, 0.2 of 400
+        assertThat(perPod.get(pods.get(0))).isBetween(159, 161);
+        pods.subList(1, 4).forEach(p -> assertThat(perPod.get(p)).as("%s", p).isBetween(79, 81));
+        assertThat(policy.sessions().sessionsOn(pods.get(0))).isEqualTo(perPod.get(pods.get(0)));
+    }
+
+    @Test
+    void aPodThatJoinsTakesNewConversationsUntilItHoldsItsShare() {
+        PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        allIdle();
+        List<Endpoint> three = pods.subList(0, 3);
+        for (int s = 0; s < 90; s++) {
+            pick(policy, turn("early-" + s, 0), three);
+        }
+        Map<Endpoint, Integer> perPod = new HashMap<>();
+        for (int s = 0; s < 40; s++) {
+            perPod.merge(pick(policy, turn("late-" + s, 0), pods).endpoint(), 1, Integer::sum);
+        }
+        // 30 each on the first three: the fourth takes the next 30, then all four share (33 of 130 at most)
+        assertThat(perPod.get(pods.get(3))).isBetween(30, 33);
+        assertThat(perPod).as("then the others take new ones again").hasSize(4);
+    }
+
+    @Test
     void newSessionsSpreadOverThePodsAndTwoReplicasPlaceEachAlike() {
-        PluginPolicy a = policy(SessionAffinityConfig.DEFAULT);
-        PluginPolicy b = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy a = policy(SessionAffinityConfig.DEFAULT, TWO);
+        PluginPolicy b = policy(SessionAffinityConfig.DEFAULT, TWO);
         allIdle();
         Map<Endpoint, Integer> perPod = new HashMap<>();
         for (int s = 0; s < 400; s++) {
@@ -188,8 +228,8 @@ class SessionAffinityTest {
 
     @Test
     void twoReplicasMoveASessionOffASaturatedPodToTheSamePod() {
-        PluginPolicy a = policy(SessionAffinityConfig.DEFAULT);
-        PluginPolicy b = policy(SessionAffinityConfig.DEFAULT);
+        PluginPolicy a = policy(SessionAffinityConfig.DEFAULT, TWO);
+        PluginPolicy b = policy(SessionAffinityConfig.DEFAULT, TWO);
         allIdle();
         List<Endpoint> movedTo = new ArrayList<>();
         for (int s = 0; s < 50; s++) {

@@ -21,18 +21,28 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * say; docs/sessions.md) scores 1.0 on its pod and 0 elsewhere; requests without one score 0 everywhere, so prefix
  * affinity and load decide them as before.
  *
- * <p>Where a session goes needs no talking between gateway replicas: a new session's pod is its rendezvous home over
- * the candidates the filters kept (the pods with room; {@link RendezvousHomes#rank0}), so every replica that sees the
- * same pods saturated sends it to the same pod. There is no load bound beyond the saturation filter's: replicas read
- * different corrected queues (each counts its own dispatches), and a bound on them made two replicas place a third of
- * new sessions apart under load, where each then kept its own choice (docs/sessions.md). When its pod is filtered out (saturated) or
- * is no longer a candidate (gone, ejected), the session goes to its rendezvous home among the pods left, the same
- * next pod on every replica, and the table remembers the move, so it stays there when its old pod has room again.
+ * <p>A new session, with one gateway (no {@code replicas} section), may go to any candidate that holds less than its
+ * share of the sessions the table holds, this one included (its share by KV cache size when every candidate reports
+ * one, else even), and among those the other scorers (load, cache) choose. A pod keeps the conversations it takes, so
+ * placing them by hash alone left the busiest of eight pods twice the idlest's turns, and more histories than its
+ * cache holds (docs/benchmarks/conversations.md). A pod that joins takes the new sessions until it holds its share,
+ * unless the saturation filter finds it full.
  *
- * <p>The session's pod, and the rendezvous home of a session this replica has not seen, is expected to cache the
- * conversation's history (the prompt up to its last assistant message; {@link SchedulingCycle#expectCachedTokens}),
- * also when other replicas sent the earlier turns and this replica's prefix index knows nothing of them; a picker by
- * predicted time counts it (on one replica its prefix index knows it anyway).
+ * <p>With several replicas ({@code replicas.placement} rendezvous or shared) where a session goes needs no talking
+ * between them: a new session's pod is its rendezvous home over the candidates the filters kept (the pods with room;
+ * {@link RendezvousHomes#rank0}), so every replica that sees the same pods saturated sends it to the same pod. There
+ * is no load bound beyond the saturation filter's: replicas read different corrected queues and hold different
+ * sessions (each its own turns), and a bound on queues made two replicas place a third of new sessions apart under
+ * load, where each then kept its own choice (docs/sessions.md). When its pod is filtered out (saturated) or is no
+ * longer a candidate (gone, ejected), the session goes where a new one would, and the table remembers the move, so
+ * it stays there when its old pod has room again.
+ *
+ * <p>With several replicas, the session's pod, and the rendezvous home of a session this replica has not seen, is
+ * expected to cache the conversation's history (the prompt up to its last assistant message;
+ * {@link SchedulingCycle#expectCachedTokens}), also when other replicas sent the earlier turns and this replica's
+ * prefix index knows nothing of them; a picker by predicted time counts it. One gateway expects nothing: its prefix
+ * index saw every turn, and drops what the pod's KV cache size says it must have evicted, so that a picker by
+ * predicted time sees a conversation whose history its pod evicted as the miss it is.
  *
  * <p>The table ({@link SessionTable}) is bounded and forgets idle sessions; it learns from the committed pick
  * ({@link #committed}), whichever scorer decided it. While no metrics are fresh, its pool's stale fallback keeps a
@@ -46,17 +56,20 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
     public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> forPool(parameters.pool()));
 
     private final SessionTable table;
+    /** One gateway: new sessions are spread by the sessions each pod holds, not by rendezvous hash. */
+    private final boolean spread;
 
-    public SessionAffinityScorer(SessionTable table) {
+    public SessionAffinityScorer(SessionTable table, boolean spread) {
         super(TYPE, PickReason.SESSION_AFFINITY);
         this.table = table;
+        this.spread = spread;
     }
 
     /** The scorer for {@code pool}, its table as the pool's {@code sessionAffinity} bounds it, registered. */
     static SessionAffinityScorer forPool(PluginContext pool) {
         SessionAffinityConfig sessions = pool.sessions();
         SessionAffinityScorer scorer = new SessionAffinityScorer(new SessionTable(sessions.maxSessions(),
-                sessions.idleTimeout().toNanos()));
+                sessions.idleTimeout().toNanos()), !pool.replicas().rendezvousHomes());
         pool.lifecycle(scorer);
         pool.sessionTable(scorer.table);
         pool.staleFallback(StaleFallback.SESSION, scorer::sessionPod);
@@ -81,11 +94,22 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
             for (int i = 0; i < n; i++) {
                 if (endpoints.get(i).endpoint().equals(pod)) {
                     scores[i] = 1.0;
-                    cycle.expectCachedTokens(i, cycle.request().historyTokensEstimate());
+                    if (!spread) { // one gateway: its prefix index saw every turn
+                        cycle.expectCachedTokens(i, cycle.request().historyTokensEstimate());
+                    }
                     return;
                 }
             }
             table.leaving(session, candidate(cycle.states(), pod) ? SessionTable.SATURATED : SessionTable.POD_GONE);
+        }
+        if (spread) {
+            boolean[] room = room(endpoints);
+            for (int i = 0; i < n; i++) {
+                if (room[i]) {
+                    scores[i] = 1.0;
+                }
+            }
+            return;
         }
         int home = RendezvousHomes.rank0(session, cycle.endpointView(endpoints));
         if (home >= 0) {
@@ -125,7 +149,46 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
             }
             table.leaving(session, SessionTable.POD_GONE);
         }
+        if (spread) {
+            boolean[] room = room(states);
+            for (int i = 0; i < n; i++) {
+                if (room[i]) {
+                    return i;
+                }
+            }
+        }
         return RendezvousHomes.rank0(session, cycle.endpointView(states));
+    }
+
+    /**
+     * Which candidates have room for one more session: those holding less than their share of the sessions held on all
+     * of them plus this one. At least one has (the shares add up to 1).
+     */
+    private boolean[] room(List<EndpointState> endpoints) {
+        int n = endpoints.size();
+        int[] held = new int[n];
+        long[] kvTokens = new long[n];
+        long total = 0;
+        long totalKv = 0;
+        for (int i = 0; i < n; i++) {
+            EndpointState e = endpoints.get(i);
+            held[i] = table.sessionsOn(e.endpoint());
+            total += held[i];
+            kvTokens[i] = kvTokens(e);
+            totalKv = kvTokens[i] > 0 && totalKv >= 0 ? totalKv + kvTokens[i] : -1;
+        }
+        boolean[] room = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            double share = totalKv > 0 ? (double) kvTokens[i] / totalKv : 1.0 / n;
+            room[i] = held[i] + 1 <= Math.ceil((total + 1) * share);
+        }
+        return room;
+    }
+
+    /** The tokens the pod's KV cache holds, as its last scrape reports them; -1 when unknown. */
+    private static long kvTokens(EndpointState e) {
+        var m = e.metrics();
+        return m == null || m.kvBlockSize() <= 0 || m.kvTotalBlocks() <= 0 ? -1 : m.kvBlockSize() * m.kvTotalBlocks();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.inferencegateway.scheduling.session;
 
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import io.inferencegateway.domain.BoundedLruTable;
@@ -9,7 +10,8 @@ import io.inferencegateway.domain.Endpoint;
  * Which pod each conversation of a pool went to last: session hash → pod, bounded and forgetting. A session is known
  * by a 64-bit hash of its key ({@link #hash}), never by the client's string. The table holds at most
  * {@code maxSessions} sessions, evicting the least recently seen first, and forgets a session unseen for
- * {@code idleTimeout}.
+ * {@code idleTimeout}. It counts the sessions it holds on each pod ({@link #sessionsOn}), which a new session's
+ * placement balances.
  *
  * <p>Thread-safe: a {@link BoundedLruTable}, the sessions spread over up to 16 stripes by hash, each under its own
  * lock, so request threads of different sessions rarely meet. About 100 bytes a session.
@@ -29,6 +31,8 @@ public final class SessionTable {
     private final long idleNanos;
     private final int maxSessions;
     private final AtomicLongArray moves = new AtomicLongArray(MOVE_REASONS.size());
+    /** Sessions held per pod; a pod with none has no entry, so pods long gone take no room. */
+    private final ConcurrentHashMap<Endpoint, Integer> perPod = new ConcurrentHashMap<>();
 
     /**
      * @param maxSessions at least 1
@@ -39,7 +43,7 @@ public final class SessionTable {
             throw new IllegalArgumentException("need maxSessions >= 1 and idleNanos > 0, got " + maxSessions + ", "
                     + idleNanos);
         }
-        this.sessions = new BoundedLruTable<>(maxSessions, idleNanos);
+        this.sessions = new BoundedLruTable<>(maxSessions, idleNanos, e -> leave(e.pod));
         this.idleNanos = idleNanos;
         this.maxSessions = maxSessions;
     }
@@ -88,11 +92,14 @@ public final class SessionTable {
             if (e == null) {
                 before = null;
                 sessions.put(session, new SessionEntry(pod), nowNanos);
+                perPod.merge(pod, 1, Integer::sum);
             } else {
                 before = e.pod;
                 if (!before.equals(pod)) {
                     reason = e.leaving == null ? OUTSCORED : e.leaving;
                     e.pod = pod;
+                    leave(before);
+                    perPod.merge(pod, 1, Integer::sum);
                 }
                 e.leaving = null;
             }
@@ -101,6 +108,19 @@ public final class SessionTable {
             moves.incrementAndGet(MOVE_REASONS.indexOf(reason));
         }
         return before;
+    }
+
+    /**
+     * The sessions held on {@code pod}: those sent there last and not yet forgotten (one idle past the timeout counts
+     * until its stripe next drops the idle).
+     */
+    public int sessionsOn(Endpoint pod) {
+        Integer n = perPod.get(pod);
+        return n == null ? 0 : n;
+    }
+
+    private void leave(Endpoint pod) {
+        perPod.computeIfPresent(pod, (p, n) -> n == 1 ? null : n - 1);
     }
 
     /** Sessions remembered now (dropping those that expired). Walks the segments' heads: not for the request path. */

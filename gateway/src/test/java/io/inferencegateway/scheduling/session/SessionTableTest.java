@@ -105,4 +105,28 @@ class SessionTableTest {
         assertThat(SessionTable.hash("conversation-42")).isEqualTo(SessionTable.hash(new String("conversation-42")))
                 .isNotEqualTo(SessionTable.hash("conversation-43"));
     }
+
+    @Test
+    void countsTheSessionsOnEachPodThroughMovesPushOutsAndIdleTime() {
+        SessionTable t = new SessionTable(16, 60 * S); // 16 stripes of 1
+        for (int i = 0; i < 6; i++) {
+            t.remember(SessionTable.hash("s" + i), i < 4 ? p1 : p2, 0);
+        }
+        int held = t.sessionsOn(p1) + t.sessionsOn(p2);
+        assertThat(held).as("sessions that shared a stripe pushed each other out").isEqualTo(t.size(0));
+
+        long moving = SessionTable.hash("moving");
+        t.remember(moving, p1, S);
+        int onP1 = t.sessionsOn(p1);
+        int onP2 = t.sessionsOn(p2);
+        t.remember(moving, p3, 2 * S);
+        assertThat(t.sessionsOn(p1)).isEqualTo(onP1 - 1);
+        assertThat(t.sessionsOn(p3)).isEqualTo(1);
+        assertThat(t.sessionsOn(p2)).isEqualTo(onP2);
+
+        assertThat(t.pod(moving, 62 * S)).as("idle: forgotten").isNull();
+        assertThat(t.sessionsOn(p3)).isZero();
+        t.size(200 * S); // drops every idle session
+        assertThat(t.sessionsOn(p1) + t.sessionsOn(p2)).isZero();
+    }
 }
