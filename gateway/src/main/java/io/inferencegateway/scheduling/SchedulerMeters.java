@@ -283,8 +283,8 @@ public final class SchedulerMeters implements MeterBinder, SchedulerEvents, Requ
             FunctionCounter.builder("inference_gateway_session_moves", this,
                             m -> m.sessionsValue(pool, t -> t.moves(reason), 0))
                     .description("Sessions sent to another pod than their own: saturated (a filter removed it), "
-                            + "pod_gone (no longer a candidate) or outscored (other scorers outweighed it); a pool "
-                            + "rebuilt by a reload counts afresh")
+                            + "pod_gone (no longer a candidate), outscored (other scorers outweighed it) or evicted "
+                            + "(its pod no longer holds the history); a pool rebuilt by a reload counts afresh")
                     .tag("pool", pool).tag("reason", reason).register(registry);
         }
     }

@@ -130,6 +130,31 @@ class SessionAffinityTest {
     }
 
     @Test
+    void oneGatewayMovesAConversationWhosePodEvictedItsHistoryAndCountsTheMove() {
+        PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
+        pods.forEach(p -> scraped(p, s -> s.kv(0.1).kvGeometry(16, 100))); // 1,600 tokens of KV cache a pod
+        Endpoint home = pick(policy, chat("conv", 0), pods).endpoint();
+        assertThat(pick(policy, chat("conv", 1), pods).endpoint()).as("its history is there").isEqualTo(home);
+
+        for (int i = 0; i < 6; i++) { // 180 blocks of other prompts on its pod: more than it holds
+            pick(policy, base(prompt("other-" + i, 30)), List.of(home));
+        }
+        PickDecision moved = pick(policy, chat("conv", 2), pods);
+
+        assertThat(moved.endpoint()).isNotEqualTo(home);
+        assertThat(policy.sessions().moves(SessionTable.EVICTED)).isEqualTo(1);
+        assertThat(pick(policy, chat("conv", 3), pods).endpoint()).as("and stays where its history now is")
+                .isEqualTo(moved.endpoint());
+        assertThat(policy.sessions().moves(SessionTable.EVICTED)).isEqualTo(1);
+    }
+
+    /** A turn of a 20-block conversation whose history is its previous turn's prompt (and the answer to it). */
+    static InferenceRequest chat(String session, int turn) {
+        int history = turn == 0 ? 0 : InferenceRequest.estimateTokens(prompt(session, 19 + turn)) + 40;
+        return base(prompt(session, 20 + turn)).toBuilder().session(session).historyTokensEstimate(history).build();
+    }
+
+    @Test
     void aSessionStaysOnItsPodWhileThatPodHasRoomEvenWhenOthersAreEmptier() {
         PluginPolicy policy = policy(SessionAffinityConfig.DEFAULT);
         allIdle();

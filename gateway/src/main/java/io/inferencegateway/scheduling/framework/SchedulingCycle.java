@@ -61,6 +61,7 @@ public final class SchedulingCycle {
     private PickReason pendingOverride;
     private PickReason overridingReason;
     private PickReason pickerReason;
+    private boolean cachedTokensCounted;
 
     /** Starts scheduling a request that did not wait; forgets everything of the previous one. */
     public SchedulingCycle begin(InferenceRequest request, long nowNanos) {
@@ -77,6 +78,7 @@ public final class SchedulingCycle {
         this.targets = remaining(request.targets(), waitedNanos);
         Arrays.fill(blocksReady, false);
         this.stateCount = 0;
+        this.cachedTokensCounted = false;
         startProfile();
         return this;
     }
@@ -311,6 +313,19 @@ public final class SchedulingCycle {
     /** What the picker said decided its pick ({@link #pickedBecause}); null when the scores did. */
     public PickReason pickerReason() {
         return pickerReason;
+    }
+
+    /** A producer counted into every candidate's {@link EndpointState#cachedTokens} what its prefix index says. */
+    public void cachedTokensCounted() {
+        cachedTokensCounted = true;
+    }
+
+    /**
+     * Whether a producer counted the candidates' cached tokens this request; if not, their
+     * {@link EndpointState#cachedTokens} of 0 says nothing.
+     */
+    public boolean cachedTokensKnown() {
+        return cachedTokensCounted;
     }
 
     /**

@@ -195,6 +195,7 @@ public final class PrefixCacheScorer extends NamedScorer implements DataProducer
 
     /** Counts into each of {@code states} the prompt tokens the index says its pod holds, where that is more. */
     void count(SchedulingCycle cycle, List<EndpointState> states) {
+        cycle.cachedTokensCounted();
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
         int total = blocks.count();
         if (total == 0) {

@@ -41,8 +41,9 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * expected to cache the conversation's history (the prompt up to its last assistant message;
  * {@link SchedulingCycle#expectCachedTokens}), also when other replicas sent the earlier turns and this replica's
  * prefix index knows nothing of them; a picker by predicted time counts it. One gateway expects nothing: its prefix
- * index saw every turn, and drops what the pod's KV cache size says it must have evicted, so that a picker by
- * predicted time sees a conversation whose history its pod evicted as the miss it is.
+ * index saw every turn, and drops what the pod's KV cache size says it must have evicted. Where the index says the
+ * pod holds less than a quarter of the history, the session is placed as a new one (a move counted as
+ * {@link SessionTable#EVICTED}): it is a miss wherever it goes, best taken where the load is least.
  *
  * <p>The table ({@link SessionTable}) is bounded and forgets idle sessions; it learns from the committed pick
  * ({@link #committed}), whichever scorer decided it. While no metrics are fresh, its pool's stale fallback keeps a
@@ -91,16 +92,17 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
         Endpoint pod = table.pod(session, cycle.nowNanos());
         int n = endpoints.size();
         if (pod != null) {
-            for (int i = 0; i < n; i++) {
-                if (endpoints.get(i).endpoint().equals(pod)) {
-                    scores[i] = 1.0;
-                    if (!spread) { // one gateway: its prefix index saw every turn
-                        cycle.expectCachedTokens(i, cycle.request().historyTokensEstimate());
-                    }
-                    return;
+            int at = indexOf(endpoints, pod);
+            boolean evicted = at >= 0 && spread && historyEvicted(cycle, endpoints.get(at));
+            if (at >= 0 && !evicted) {
+                scores[at] = 1.0;
+                if (!spread) { // other replicas may have sent the history: this one's prefix index lacks it
+                    cycle.expectCachedTokens(at, cycle.request().historyTokensEstimate());
                 }
+                return;
             }
-            table.leaving(session, candidate(cycle.states(), pod) ? SessionTable.SATURATED : SessionTable.POD_GONE);
+            table.leaving(session, evicted ? SessionTable.EVICTED
+                    : indexOf(cycle.states(), pod) >= 0 ? SessionTable.SATURATED : SessionTable.POD_GONE);
         }
         if (spread) {
             boolean[] room = room(endpoints);
@@ -120,13 +122,24 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
         }
     }
 
-    private static boolean candidate(List<EndpointState> states, Endpoint pod) {
+    private static int indexOf(List<EndpointState> states, Endpoint pod) {
         for (int i = 0; i < states.size(); i++) {
             if (states.get(i).endpoint().equals(pod)) {
-                return true;
+                return i;
             }
         }
-        return false;
+        return -1;
+    }
+
+    /**
+     * One gateway's prefix index says the session's pod holds less than a quarter of the conversation's history: the
+     * pod evicted it (the index keeps no more of a pod's blocks than its KV cache holds; the engine, whose cache also
+     * holds what it generates, evicts sooner), so staying saves nothing. A quarter, not a half: the index holds the
+     * previous prompt, the history also the answer to it.
+     */
+    private static boolean historyEvicted(SchedulingCycle cycle, EndpointState pod) {
+        int history = cycle.request().historyTokensEstimate();
+        return cycle.cachedTokensKnown() && history > 0 && pod.cachedTokens() < history / 4;
     }
 
     /**
@@ -142,10 +155,9 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
         Endpoint pod = table.pod(session, cycle.nowNanos());
         int n = states.size();
         if (pod != null) {
-            for (int i = 0; i < n; i++) {
-                if (states.get(i).endpoint().equals(pod)) {
-                    return i;
-                }
+            int at = indexOf(states, pod);
+            if (at >= 0) {
+                return at;
             }
             table.leaving(session, SessionTable.POD_GONE);
         }

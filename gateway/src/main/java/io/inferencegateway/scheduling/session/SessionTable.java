@@ -24,8 +24,11 @@ public final class SessionTable {
     public static final String POD_GONE = "pod_gone";
     /** Why a session left its pod: the pod had room, but another was predicted faster or scored higher. */
     public static final String OUTSCORED = "outscored";
+    /** Why a session left its pod: one gateway's prefix index says the pod evicted most of the conversation's history. */
+    public static final String EVICTED = "evicted";
     /** Every move reason: a bounded label set. */
-    public static final java.util.List<String> MOVE_REASONS = java.util.List.of(SATURATED, POD_GONE, OUTSCORED);
+    public static final java.util.List<String> MOVE_REASONS = java.util.List.of(SATURATED, POD_GONE, OUTSCORED,
+            EVICTED);
 
     private final BoundedLruTable<SessionEntry> sessions;
     private final long idleNanos;
@@ -66,8 +69,8 @@ public final class SessionTable {
     }
 
     /**
-     * Notes why the session is about to leave its pod ({@link #SATURATED} or {@link #POD_GONE}), for the move that
-     * {@link #remember} will count.
+     * Notes why the session is about to leave its pod ({@link #SATURATED}, {@link #POD_GONE} or {@link #EVICTED}), for
+     * the move that {@link #remember} will count.
      */
     public void leaving(long session, String reason) {
         synchronized (sessions.lock(session)) {
