@@ -21,12 +21,12 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * say; docs/sessions.md) scores 1.0 on its pod and 0 elsewhere; requests without one score 0 everywhere, so prefix
  * affinity and load decide them as before.
  *
- * <p>A new session, with one gateway (no {@code replicas} section), may go to any candidate that holds less than its
- * share of the sessions the table holds, this one included (its share by KV cache size when every candidate reports
- * one, else even), and among those the other scorers (load, cache) choose. A pod keeps the conversations it takes, so
- * placing them by hash alone left the busiest of eight pods twice the idlest's turns, and more histories than its
- * cache holds (docs/benchmarks/conversations.md). A pod that joins takes the new sessions until it holds its share,
- * unless the saturation filter finds it full.
+ * <p>A new session, with one gateway (no {@code replicas} section, or {@code placement: independent}), may go to any
+ * candidate that holds less than its share of the sessions the table holds, this one included (its share by KV cache
+ * size when every candidate reports one, else even), and among those the other scorers (load, cache) choose. A pod
+ * keeps the conversations it takes, so placing them by hash alone left the busiest of eight pods twice the idlest's
+ * turns, and more histories than its cache holds (docs/benchmarks/conversations.md). A pod that joins takes the new
+ * sessions until it holds its share, unless the saturation filter finds it full.
  *
  * <p>With several replicas ({@code replicas.placement} rendezvous or shared) where a session goes needs no talking
  * between them: a new session's pod is its rendezvous home over the candidates the filters kept (the pods with room;
