@@ -45,6 +45,14 @@ public final class GatewayHarness implements AutoCloseable {
         return new GatewayHarness(GatewayServer.start(file, port, properties), port, file, true);
     }
 
+    /** Starts the gateway with the routes of {@code routes} (a directory, maybe watched) instead of the jar's. */
+    public static GatewayHarness start(String configYaml, GatewayServer.Routes routes) throws Exception {
+        Path file = Files.createTempFile("gateway-config", ".yaml");
+        Files.writeString(file, configYaml);
+        int port = freePort();
+        return new GatewayHarness(GatewayServer.start(file, port, Map.of(), routes), port, file, true);
+    }
+
     /** Starts the gateway on a config file the test owns (and may change while the gateway runs). */
     public static GatewayHarness startWithConfigFile(Path file, Map<String, String> properties) throws Exception {
         int port = freePort();

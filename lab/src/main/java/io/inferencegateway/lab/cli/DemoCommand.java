@@ -3,10 +3,12 @@ package io.inferencegateway.lab.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 import io.inferencegateway.camel.GatewayServer;
+import io.inferencegateway.camel.ServeCommand;
 import io.inferencegateway.simulator.FleetOptions;
 import io.inferencegateway.simulator.MetricsDialect;
 import io.inferencegateway.simulator.SimulatedFleet;
@@ -48,18 +50,33 @@ final class DemoCommand implements Callable<Integer> {
                     + "--port in front of them. At least 2.")
     Integer clusters;
 
+    @Option(names = "--routes", paramLabel = "DIR",
+            description = "Load the gateway's YAML routes from DIR (and Kamelets from DIR/kamelets) instead of the "
+                    + "jar's own: a copy of the repository's routes/ to edit.")
+    Path routes;
+
+    @Option(names = "--watch-routes",
+            description = "With --routes: apply each saved edit of a route file while the demo runs.")
+    boolean watchRoutes;
+
     /** A running demo: the simulated fleet, the gateway in front of it and the gateway's config file. */
     record Demo(MetricsDialect engine, SimulatedFleet fleet, GatewayServer gateway, Path configFile, int port)
             implements AutoCloseable {
 
         /** Starts the fleet, then the gateway on {@code port}; if the gateway cannot start, the fleet is stopped. */
         static Demo start(MetricsDialect engine, int pods, double timeScale, int port) throws Exception {
+            return start(engine, pods, timeScale, port, GatewayServer.Routes.JAR);
+        }
+
+        /** As above, the gateway running {@code routes}. */
+        static Demo start(MetricsDialect engine, int pods, double timeScale, int port, GatewayServer.Routes routes)
+                throws Exception {
             SimulatedFleet fleet = SimulatedFleet.start(fleetOptions(engine, pods, timeScale));
             Path file = null;
             try {
                 file = Files.createTempFile("inference-gateway-demo", ".yaml");
                 Files.writeString(file, DemoCommand.config(engine, fleet.endpoints(), fleet.adapterNames()));
-                return new Demo(engine, fleet, GatewayServer.start(file, port), file, port);
+                return new Demo(engine, fleet, GatewayServer.start(file, port, Map.of(), routes), file, port);
             } catch (Exception e) {
                 fleet.close();
                 if (file != null) {
@@ -101,7 +118,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         Demo demo;
         try {
-            demo = Demo.start(dialect, pods, timeScale, port);
+            demo = Demo.start(dialect, pods, timeScale, port, ServeCommand.routes(routes, watchRoutes));
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("demo: " + e.getMessage());
             return InferenceGatewayCli.EXIT_USAGE;

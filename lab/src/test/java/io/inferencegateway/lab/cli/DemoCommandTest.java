@@ -9,10 +9,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -73,6 +75,16 @@ class DemoCommandTest {
         assertThat(GlobalDemo.region(2).oneWayDelay()).isEqualTo(Duration.ofMillis(80));
         assertThat(GlobalDemo.region(1).inputPrice()).isLessThan(GlobalDemo.region(0).inputPrice());
         assertThat(GlobalDemo.region(5).region()).isEqualTo("region-6");
+    }
+
+    @Test
+    void watchingRoutesNeedsADirectoryOfThem(@TempDir Path empty) {
+        CommandLine cli = InferenceGatewayCli.commandLine();
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err));
+        assertThat(cli.execute("demo", "--watch-routes", "--port=0")).isEqualTo(InferenceGatewayCli.EXIT_USAGE);
+        assertThat(cli.execute("demo", "--routes=" + empty, "--port=0")).isEqualTo(InferenceGatewayCli.EXIT_USAGE);
+        assertThat(err.toString()).contains("--watch-routes needs --routes DIR", "holds no route file");
     }
 
     @Test
