@@ -28,6 +28,7 @@ public final class GatewayServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
     /** A top-level {@code beans} or {@code routeTemplate} entry: read at start only (see {@link Routes}). */
     private static final Pattern START_ONLY = Pattern.compile("(?m)^-\\s+(beans|routeTemplate)\\s*:");
+    private static final Pattern BEANS = Pattern.compile("(?m)^-\\s+beans\\s*:");
 
     private final Main main;
 
@@ -52,13 +53,19 @@ public final class GatewayServer implements AutoCloseable {
 
         /** A route file a watch reloads: one that declares no beans and no route templates. */
         static boolean reloadable(File file) {
-            if (!file.getName().endsWith(".camel.yaml")) {
-                return false;
-            }
+            return file.getName().endsWith(".camel.yaml") && !declares(file.toPath(), START_ONLY);
+        }
+
+        /** Whether a route file declares beans (unreadable: as if it did). */
+        public static boolean declaresBeans(Path file) {
+            return declares(file, BEANS);
+        }
+
+        private static boolean declares(Path file, Pattern entry) {
             try {
-                return !START_ONLY.matcher(Files.readString(file.toPath())).find();
+                return entry.matcher(Files.readString(file)).find();
             } catch (IOException e) {
-                return false;
+                return true;
             }
         }
     }

@@ -2,10 +2,12 @@ package io.inferencegateway.lab.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,11 +26,53 @@ class CheckCommandTest {
     private int check(String yaml) throws Exception {
         Path config = dir.resolve("gateway.yaml");
         Files.writeString(config, yaml);
+        return run("--config", config.toString());
+    }
+
+    private int run(String... args) {
         CommandLine cli = new CommandLine(new CheckCommand());
         cli.setExitCodeExceptionMapper(e -> InferenceGatewayCli.EXIT_USAGE);
         cli.setOut(new PrintWriter(out));
         cli.setErr(new PrintWriter(err));
-        return cli.execute("--config", config.toString());
+        return cli.execute(args);
+    }
+
+    /** A copy of the repository's routes/ in {@code dir/routes}. */
+    private Path theGatewaysRoutes() throws IOException {
+        Path routes = Files.createDirectory(dir.resolve("routes"));
+        try (Stream<Path> files = Files.list(Path.of("..", "routes"))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, routes.resolve(f.getFileName()));
+            }
+        }
+        return routes;
+    }
+
+    @Test
+    void theGatewaysOwnRoutesLoadAndAnEditThatDoesNotIsNamedWithItsLine() throws Exception {
+        Path routes = theGatewaysRoutes();
+        assertThat(run("--routes", routes.toString())).as("%s", err).isEqualTo(0);
+        assertThat(out.toString()).contains("12 files, 13 routes and route templates load",
+                "not loaded (they declare beans): gateway-beans.camel.yaml");
+
+        Path health = routes.resolve("health.camel.yaml");
+        Files.writeString(health, Files.readString(health).replace("setBody:", "setBodyy:"));
+        assertThat(run("--routes", routes.toString())).isEqualTo(InferenceGatewayCli.EXIT_USAGE);
+        assertThat(err.toString()).contains("health.camel.yaml: Unknown node id: setBodyy", "line 10, column 11");
+    }
+
+    @Test
+    void aRouteIdTwoFilesShareIsNamed() throws Exception {
+        Path routes = theGatewaysRoutes();
+        Files.copy(routes.resolve("models.camel.yaml"), routes.resolve("models-copy.camel.yaml"));
+        assertThat(run("--routes", routes.toString())).isEqualTo(InferenceGatewayCli.EXIT_USAGE);
+        assertThat(err.toString()).contains("models.camel.yaml: route id list-models is also in models-copy.camel.yaml");
+    }
+
+    @Test
+    void checkNeedsAConfigOrRoutes() {
+        assertThat(run()).isEqualTo(InferenceGatewayCli.EXIT_USAGE);
+        assertThat(err.toString()).contains("give --config FILE, --routes DIR or both");
     }
 
     @Test
