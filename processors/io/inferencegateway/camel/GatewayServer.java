@@ -14,7 +14,6 @@ import org.apache.camel.RuntimeCamelException;
 import org.apache.camel.main.BaseMainSupport;
 import org.apache.camel.main.Main;
 import org.apache.camel.main.MainListenerSupport;
-import org.apache.camel.support.RouteWatcherReloadStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +42,8 @@ public final class GatewayServer implements AutoCloseable {
      *                  (those not there come from the jar)
      * @param watch     apply each saved edit of a route file while the gateway runs, with Camel's route reload: the
      *                  file's routes are replaced by id and every other route keeps running; an edit that does not
-     *                  load (a YAML or DSL error) is logged with its place in the file and changes nothing. Files
+     *                  load (a YAML or DSL error, a bean that does not exist) is logged with its place in the file and
+     *                  changes nothing ({@link RouteReload}). Files
      *                  that declare beans or route templates are read at start only: reloading the beans would bind
      *                  new, unstarted instances, and a template's running routes are made from it once per pool.
      */
@@ -52,7 +52,7 @@ public final class GatewayServer implements AutoCloseable {
         public static final Routes JAR = new Routes(null, false);
 
         /** A route file a watch reloads: one that declares no beans and no route templates. */
-        static boolean reloadable(File file) {
+        public static boolean reloadable(File file) {
             return file.getName().endsWith(".camel.yaml") && !declares(file.toPath(), START_ONLY);
         }
 
@@ -93,7 +93,9 @@ public final class GatewayServer implements AutoCloseable {
                     @Override
                     public void afterConfigure(BaseMainSupport m) {
                         try {
-                            m.getCamelContext().addService(reloader(dir));
+                            m.getCamelContext().addService(new RouteReload(Path.of(dir)));
+                            LOG.info("Route files of {} are applied when saved; files with beans or route templates "
+                                    + "only at start", dir);
                         } catch (Exception e) {
                             throw RuntimeCamelException.wrapRuntimeException(e);
                         }
@@ -109,15 +111,6 @@ public final class GatewayServer implements AutoCloseable {
         // Netty's epoll transport wherever it loads (GatewayEventLoops); -Dgateway.nativeTransport=false overrides
         main.addInitialProperty("gateway.nativeTransport", Boolean.toString(GatewayEventLoops.nativeTransportAvailable()));
         return main;
-    }
-
-    /** Camel's route reload over {@code dir}: one file's routes replaced by id, files of beans and templates left out. */
-    private static RouteWatcherReloadStrategy reloader(String dir) {
-        RouteWatcherReloadStrategy reloader = new RouteWatcherReloadStrategy(dir, false);
-        reloader.setRemoveAllRoutes(false); // by default Camel removes every route first, and a failed load leaves none
-        reloader.setFileFilter(Routes::reloadable);
-        LOG.info("Route files of {} are reloaded when saved; files with beans or route templates only at start", dir);
-        return reloader;
     }
 
     /** Starts the gateway and returns once it listens. */

@@ -87,6 +87,14 @@ class RoutesFromDirectoryTest {
 
             assertThat(get(gateway, "/health")).as("the last edit that loaded").contains("\"edition\":2");
             assertThat(chat(client)).isEqualTo(1);
+
+            // parses, but its route cannot be created: Camel has removed the running one by then
+            long failedNext = reload.getFailedCounter();
+            Files.writeString(health, Files.readString(health).replace("setBodyy:", "process:\n            ref: noSuchBean\n"
+                    + "        - setBody:"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> reload.getFailedCounter() > failedNext);
+            assertThat(reload.getLastError()).hasMessageContaining("noSuchBean");
+            assertThat(get(gateway, "/health")).as("the last edit that loaded, again").contains("\"edition\":2");
         }
     }
 
