@@ -52,12 +52,12 @@ public final class GatewayServer implements AutoCloseable {
         public static final Routes JAR = new Routes(null, false);
 
         /** A route file a watch reloads: one that declares no beans and no route templates. */
-        public static boolean reloadable(File file) {
+        static boolean reloadable(File file) {
             return file.getName().endsWith(".camel.yaml") && !declares(file.toPath(), START_ONLY);
         }
 
         /** Whether a route file declares beans (unreadable: as if it did). */
-        public static boolean declaresBeans(Path file) {
+        static boolean declaresBeans(Path file) {
             return declares(file, BEANS);
         }
 

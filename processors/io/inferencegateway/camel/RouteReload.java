@@ -61,9 +61,9 @@ final class RouteReload extends RouteWatcherReloadStrategy {
         }
         Resource resource = resources.iterator().next();
         String name = Paths.get(resource.getURI()).getFileName().toString();
-        String content = read(resource);
+        String content = read(resource); // once: what is remembered is what Camel loaded
         try {
-            super.onRouteReload(resources, removeEverything);
+            super.onRouteReload(List.of(ResourceHelper.fromString(resource.getLocation(), content)), removeEverything);
             lastLoaded.put(name, content);
         } catch (RuntimeException e) {
             String last = lastLoaded.get(name);
