@@ -7,6 +7,7 @@ import static io.inferencegateway.scheduling.Scenarios.pod;
 import static io.inferencegateway.scheduling.Scenarios.prompt;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,8 +27,11 @@ import io.inferencegateway.domain.InferenceRequest;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.PickDecision;
 import io.inferencegateway.domain.PickReason;
+import io.inferencegateway.domain.RecentFailures;
 import io.inferencegateway.metrics.EndpointMetrics;
 import io.inferencegateway.scheduling.Scenarios.Scrape;
+import io.inferencegateway.scheduling.latency.LatencyPredictor;
+import io.inferencegateway.scheduling.prefix.PrefixSharing;
 import io.inferencegateway.scheduling.session.SessionTable;
 
 /** The default GPU-aware policy with session affinity on: sessions stick, move off full pods, and replicas agree. */
@@ -233,6 +237,66 @@ class SessionAffinityTest {
         // 30 each on the first three: the fourth takes the next 30, then all four share (33 of 130 at most)
         assertThat(perPod.get(pods.get(3))).isBetween(30, 33);
         assertThat(perPod).as("then the others take new ones again").hasSize(4);
+    }
+
+    @Test
+    void replicasSharingTheirDecisionsGiveEveryPodItsShareAndAgreeWhereEachConversationIs() {
+        Sharing redis = new Sharing();
+        PluginPolicy a = sharing(redis);
+        PluginPolicy b = sharing(redis);
+        allIdle();
+        Map<Endpoint, Integer> perPod = new HashMap<>();
+        for (int s = 0; s < 40; s++) {
+            PluginPolicy first = s % 2 == 0 ? a : b;
+            PluginPolicy other = first == a ? b : a;
+            Endpoint pod = pick(first, chat("conv-" + s, 0), pods).endpoint();
+            assertThat(pick(other, chat("conv-" + s, 1), pods).endpoint()).as("conversation %d", s).isEqualTo(pod);
+            assertThat(pick(first, chat("conv-" + s, 2), pods).endpoint()).isEqualTo(pod);
+            perPod.merge(pod, 1, Integer::sum);
+        }
+        assertThat(perPod.values()).as("by share, not by hash").containsOnly(10);
+        assertThat(a.sessions().moves(SessionTable.EVICTED) + b.sessions().moves(SessionTable.EVICTED)).isZero();
+
+        redis.live = false; // while Redis is away they place new conversations by rendezvous hash, and still agree
+        for (int s = 0; s < 20; s++) {
+            InferenceRequest r = chat("later-" + s, 0);
+            assertThat(pick(b, r, pods).endpoint()).as("later %d", s).isEqualTo(pick(a, r, pods).endpoint());
+        }
+    }
+
+    /** A replica with {@code placement: shared}, telling the others through {@code redis}. */
+    PluginPolicy sharing(Sharing redis) {
+        ReplicaConfig replicas = new ReplicaConfig(2, ReplicaConfig.Coordination.SHARED, 1.25, 4, false,
+                URI.create("redis://127.0.0.1:6379"));
+        PoolConfig pool = PoolConfig.builder(MODEL).name("p").endpoints(pods)
+                .sessionAffinity(SessionAffinityConfig.DEFAULT).replicas(replicas).build();
+        return PluginPolicy.forPool(pool, scrapes::get, inFlight, clock, SchedulerEvents.NONE, () -> 0L, redis,
+                new LatencyPredictor(pool.name()), RecentFailures.NONE);
+    }
+
+    /** Replicas telling each other every decision the moment it is made, as Redis does within a millisecond. */
+    static final class Sharing implements PrefixSharing {
+        final List<Receiver> replicas = new ArrayList<>();
+        boolean live = true;
+
+        @Override
+        public Feed join(Receiver receiver) {
+            replicas.add(receiver);
+            return new Feed() {
+                @Override
+                public void publish(long[] hashes, int count, Endpoint endpoint, int cacheBlocks) {
+                    if (live) {
+                        replicas.stream().filter(r -> r != receiver)
+                                .forEach(r -> r.routed(hashes, count, endpoint, cacheBlocks));
+                    }
+                }
+
+                @Override
+                public boolean live() {
+                    return live;
+                }
+            };
+        }
     }
 
     @Test

@@ -61,7 +61,7 @@ public final class SchedulingCycle {
     private PickReason pendingOverride;
     private PickReason overridingReason;
     private PickReason pickerReason;
-    private boolean cachedTokensCounted;
+    private boolean cachedTokensComplete;
 
     /** Starts scheduling a request that did not wait; forgets everything of the previous one. */
     public SchedulingCycle begin(InferenceRequest request, long nowNanos) {
@@ -78,7 +78,7 @@ public final class SchedulingCycle {
         this.targets = remaining(request.targets(), waitedNanos);
         Arrays.fill(blocksReady, false);
         this.stateCount = 0;
-        this.cachedTokensCounted = false;
+        this.cachedTokensComplete = false;
         startProfile();
         return this;
     }
@@ -315,17 +315,22 @@ public final class SchedulingCycle {
         return pickerReason;
     }
 
-    /** A producer counted into every candidate's {@link EndpointState#cachedTokens} what its prefix index says. */
-    public void cachedTokensCounted() {
-        cachedTokensCounted = true;
+    /**
+     * A producer counted into every candidate's {@link EndpointState#cachedTokens} what its prefix index says;
+     * {@code everyReplica}: that index learnt every gateway replica's decisions (one gateway, or replicas sharing
+     * them), not only this one's.
+     */
+    public void cachedTokensCounted(boolean everyReplica) {
+        cachedTokensComplete = everyReplica;
     }
 
     /**
-     * Whether a producer counted the candidates' cached tokens this request; if not, their
-     * {@link EndpointState#cachedTokens} of 0 says nothing.
+     * Whether a producer counted the candidates' cached tokens this request, including what other gateway replicas
+     * sent ({@link #cachedTokensCounted}): what one gateway would know. If not, a candidate's
+     * {@link EndpointState#cachedTokens} of 0 does not say it holds nothing.
      */
-    public boolean cachedTokensKnown() {
-        return cachedTokensCounted;
+    public boolean cachedTokensComplete() {
+        return cachedTokensComplete;
     }
 
     /**

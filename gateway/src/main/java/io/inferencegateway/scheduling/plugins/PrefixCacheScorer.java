@@ -195,7 +195,7 @@ public final class PrefixCacheScorer extends NamedScorer implements DataProducer
 
     /** Counts into each of {@code states} the prompt tokens the index says its pod holds, where that is more. */
     void count(SchedulingCycle cycle, List<EndpointState> states) {
-        cycle.cachedTokensCounted();
+        cycle.cachedTokensCounted(seesEveryDecision());
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);
         int total = blocks.count();
         if (total == 0) {
@@ -212,6 +212,11 @@ public final class PrefixCacheScorer extends NamedScorer implements DataProducer
                 s.cachedTokens(Math.max(s.cachedTokens(), matched[i] * blockTokens));
             }
         }
+    }
+
+    /** Whether the index learns every replica's decisions: one gateway, or replicas that share them and are live. */
+    private boolean seesEveryDecision() {
+        return placement == null || feed != null && feed.live();
     }
 
     /**
@@ -251,7 +256,7 @@ public final class PrefixCacheScorer extends NamedScorer implements DataProducer
      * keep sending a prefix to one pod while metrics are stale.
      */
     int home(SchedulingCycle cycle, List<EndpointState> states) {
-        if (placement == null || feed != null && feed.live()) { // shared and live: the fallback of one gateway
+        if (seesEveryDecision()) { // one gateway, or shared and live: the fallback of one gateway
             return -1;
         }
         PromptBlocks blocks = cycle.promptBlocks(blockChars, maxBlocks);

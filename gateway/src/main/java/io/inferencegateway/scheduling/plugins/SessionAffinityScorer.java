@@ -21,29 +21,34 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * say; docs/sessions.md) scores 1.0 on its pod and 0 elsewhere; requests without one score 0 everywhere, so prefix
  * affinity and load decide them as before.
  *
- * <p>A new session, with one gateway (no {@code replicas} section, or {@code placement: independent}), may go to any
- * candidate that holds less than its share of the sessions the table holds, this one included (its share by KV cache
- * size when every candidate reports one, else even), and among those the other scorers (load, cache) choose. A pod
- * keeps the conversations it takes, so placing them by hash alone left the busiest of eight pods twice the idlest's
- * turns, and more histories than its cache holds (docs/benchmarks/conversations.md). A pod that joins takes the new
- * sessions until it holds its share, unless the saturation filter finds it full.
+ * <p>A new session, with one gateway (no {@code replicas} section, or {@code placement: independent}) or with
+ * replicas that share their decisions ({@code placement: shared}, while Redis is reached), may go to any candidate
+ * that holds less than its share of the sessions the table holds, this one included (its share by KV cache size when
+ * every candidate reports one, else even), and among those the other scorers (load, cache) choose. A pod keeps the
+ * conversations it takes, so placing them by hash alone left the busiest of eight pods twice the idlest's turns, and
+ * more histories than its cache holds (docs/benchmarks/conversations.md). A pod that joins takes the new sessions
+ * until it holds its share, unless the saturation filter finds it full.
  *
- * <p>With several replicas ({@code replicas.placement} rendezvous or shared) where a session goes needs no talking
- * between them: a new session's pod is its rendezvous home over the candidates the filters kept (the pods with room;
- * {@link RendezvousHomes#rank0}), so every replica that sees the same pods saturated sends it to the same pod. There
- * is no load bound beyond the saturation filter's: replicas read different corrected queues and hold different
- * sessions (each its own turns), and a bound on queues made two replicas place a third of new sessions apart under
- * load, where each then kept its own choice (docs/sessions.md). When its pod is filtered out (saturated) or is no
- * longer a candidate (gone, ejected), the session goes where a new one would, and the table remembers the move, so
- * it stays there when its old pod has room again.
- *
- * <p>With several replicas, the session's pod, and the rendezvous home of a session this replica has not seen, is
- * expected to cache the conversation's history (the prompt up to its last assistant message;
- * {@link SchedulingCycle#expectCachedTokens}), also when other replicas sent the earlier turns and this replica's
- * prefix index knows nothing of them; a picker by predicted time counts it. One gateway expects nothing: its prefix
- * index saw every turn, and drops what the pod's KV cache size says it must have evicted. Where the index says the
- * pod holds less than a quarter of the history, the session is placed as a new one (a move counted as
+ * <p>In both cases a prefix index (where the pool has one) saw every turn, whichever replica sent it
+ * ({@link SchedulingCycle#cachedTokensComplete}), and says where a conversation's history is: a session this replica
+ * has not seen (another replica placed it, or the table forgot it) goes to the candidate holding at least a quarter of
+ * its history, the most of it, so shared replicas agree on a conversation's pod without a hash. Where the index says
+ * the session's pod holds less than a quarter of the history, the session is placed as a new one (a move counted as
  * {@link SessionTable#EVICTED}): it is a miss wherever it goes, best taken where the load is least.
+ *
+ * <p>With replicas that do not share their decisions ({@code placement: rendezvous}, or shared while Redis is away)
+ * where a session goes needs no talking between them: a new session's pod is its rendezvous home over the candidates
+ * the filters kept (the pods with room; {@link RendezvousHomes#rank0}), so every replica that sees the same pods
+ * saturated sends it to the same pod. There is no load bound beyond the saturation filter's: replicas read different
+ * corrected queues and hold different sessions (each its own turns), and a bound on queues made two replicas place a
+ * third of new sessions apart under load, where each then kept its own choice (docs/sessions.md). The session's pod,
+ * and the rendezvous home of a session this replica has not seen, is expected to cache the conversation's history
+ * ({@link SchedulingCycle#expectCachedTokens}), also when other replicas sent the earlier turns and this replica's
+ * prefix index knows nothing of them; a picker by predicted time counts it.
+ *
+ * <p>When a session's pod is filtered out (saturated) or is no longer a candidate (gone, ejected), the session goes
+ * where a new one would (or to another pod holding its history), and the table remembers the move, so it stays there
+ * when its old pod has room again.
  *
  * <p>The table ({@link SessionTable}) is bounded and forgets idle sessions; it learns from the committed pick
  * ({@link #committed}), whichever scorer decided it. While no metrics are fresh, its pool's stale fallback keeps a
@@ -57,7 +62,7 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
     public static final PluginType<Scorer> PLUGIN = PluginType.scorer(TYPE, parameters -> forPool(parameters.pool()));
 
     private final SessionTable table;
-    /** One gateway: new sessions are spread by the sessions each pod holds, not by rendezvous hash. */
+    /** No rendezvous placement: new sessions are spread by the sessions each pod holds, not by rendezvous hash. */
     private final boolean spread;
 
     public SessionAffinityScorer(SessionTable table, boolean spread) {
@@ -90,13 +95,15 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
         }
         long session = SessionTable.hash(key);
         Endpoint pod = table.pod(session, cycle.nowNanos());
+        boolean complete = cycle.cachedTokensComplete(); // the prefix index saw every turn, whoever sent it
         int n = endpoints.size();
         if (pod != null) {
             int at = indexOf(endpoints, pod);
-            boolean evicted = at >= 0 && spread && historyEvicted(cycle, endpoints.get(at));
+            boolean evicted = at >= 0 && complete && cycle.request().historyTokensEstimate() > 0
+                    && !holdsHistory(cycle, endpoints.get(at));
             if (at >= 0 && !evicted) {
                 scores[at] = 1.0;
-                if (!spread) { // other replicas may have sent the history: this one's prefix index lacks it
+                if (!spread && !complete) { // other replicas may have sent the history: this one's index lacks it
                     cycle.expectCachedTokens(at, cycle.request().historyTokensEstimate());
                 }
                 return;
@@ -104,7 +111,12 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
             table.leaving(session, evicted ? SessionTable.EVICTED
                     : indexOf(cycle.states(), pod) >= 0 ? SessionTable.SATURATED : SessionTable.POD_GONE);
         }
-        if (spread) {
+        if (spread || complete) {
+            int holder = complete ? historyHolder(cycle, endpoints) : -1;
+            if (holder >= 0) { // a session this replica has not seen (or forgot), or whose pod is full
+                scores[holder] = 1.0;
+                return;
+            }
             boolean[] room = room(endpoints);
             for (int i = 0; i < n; i++) {
                 if (room[i]) {
@@ -132,14 +144,27 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
     }
 
     /**
-     * One gateway's prefix index says the session's pod holds less than a quarter of the conversation's history: the
-     * pod evicted it (the index keeps no more of a pod's blocks than its KV cache holds; the engine, whose cache also
-     * holds what it generates, evicts sooner), so staying saves nothing. A quarter, not a half: the index holds the
-     * previous prompt, the history also the answer to it.
+     * Whether the prefix index says {@code pod} holds at least a quarter of the conversation's history (the prompt up
+     * to its last assistant message); false without a history. The index keeps no more of a pod's blocks than its KV
+     * cache holds, so a pod that evicted the history holds little of it (the engine, whose cache also holds what it
+     * generates, evicts sooner). A quarter, not a half: the index holds the previous prompt, the history also its
+     * answer.
      */
-    private static boolean historyEvicted(SchedulingCycle cycle, EndpointState pod) {
+    private static boolean holdsHistory(SchedulingCycle cycle, EndpointState pod) {
         int history = cycle.request().historyTokensEstimate();
-        return cycle.cachedTokensKnown() && history > 0 && pod.cachedTokens() < history / 4;
+        return history > 0 && pod.cachedTokens() >= history / 4;
+    }
+
+    /** The candidate that holds the conversation's history ({@link #holdsHistory}), the most of it; else -1. */
+    private static int historyHolder(SchedulingCycle cycle, List<EndpointState> endpoints) {
+        int best = -1;
+        for (int i = 0; i < endpoints.size(); i++) {
+            EndpointState e = endpoints.get(i);
+            if (holdsHistory(cycle, e) && (best < 0 || e.cachedTokens() > endpoints.get(best).cachedTokens())) {
+                best = i;
+            }
+        }
+        return best;
     }
 
     /**

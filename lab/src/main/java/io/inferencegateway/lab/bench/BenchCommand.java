@@ -182,7 +182,8 @@ public final class BenchCommand implements Callable<Integer> {
                     + "(independent, as before), rendezvous (replicas section: rendezvous homes, herding x N, "
                     + "spread scrapes), rendezvous-every-scrape (the same, every replica scraping at the full rate), "
                     + "shared (decisions shared through a redis-server the bench starts, which must be installed; "
-                    + "herding x N, spread scrapes).")
+                    + "herding x N, spread scrapes). The conversation scenarios run gpu-aware replicas in each mode "
+                    + "named but naive (rendezvous when none is).")
     List<String> replicaModes;
 
     @Option(names = "--kill-replica-at", paramLabel = "F",

@@ -26,7 +26,8 @@ import io.inferencegateway.lab.bench.workload.ConversationPlan;
 /**
  * Runs the {@code conversations} scenario: every policy with every replica count, each on a fresh fleet (no cache
  * carries over), the same conversations each time. Several gpu-aware replicas run with the {@code replicas} section
- * (rendezvous), the configuration the gateway recommends for them; the other policies have nothing to share.
+ * in each mode {@code --replica-modes} names but naive (rendezvous when it names none); the other policies have
+ * nothing to share.
  */
 final class ConversationBench {
 
@@ -70,34 +71,49 @@ final class ConversationBench {
         List<ConversationSummary> runs = new ArrayList<>();
         for (String policy : settings.policies()) {
             for (int replicas : settings.replicas()) {
-                ReplicaMode mode = replicas > 1 && policy.startsWith("gpu-aware") ? ReplicaMode.RENDEZVOUS
-                        : ReplicaMode.NAIVE;
-                String label = replicas == 1 ? policy : policy + "-" + replicas + "x";
-                ConversationRecording recording;
-                long preemptions;
-                try (Fleet pods = fleets.start(fleet, settings.seed());
-                     LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(),
-                             dir.resolve(label))) {
-                    WarmUp.run(fleet, gateway.targets());
-                    LiveCounters counters = new LiveCounters();
-                    List<PodSample> before = pods.sample();
-                    try (Progress progress = Progress.start(log, terminal, scenario.name() + "/" + label, counters)) {
-                        recording = generator.run(plan, gateway.targets(), gateway::live, options, counters);
+                for (ReplicaMode mode : modes(policy, replicas, settings.replicaModes())) {
+                    String label = replicas == 1 ? policy : policy + "-" + replicas + "x"
+                            + (mode == ReplicaMode.RENDEZVOUS ? "" : "-" + mode.label());
+                    ConversationRecording recording;
+                    long preemptions;
+                    try (Fleet pods = fleets.start(fleet, settings.seed());
+                         LoadTarget gateway = gateways.start(fleet, policy, replicas, mode, pods.endpoints(),
+                                 dir.resolve(label))) {
+                        WarmUp.run(fleet, gateway.targets());
+                        LiveCounters counters = new LiveCounters();
+                        List<PodSample> before = pods.sample();
+                        String name = scenario.name() + "/" + label;
+                        try (Progress progress = Progress.start(log, terminal, name, counters)) {
+                            recording = generator.run(plan, gateway.targets(), gateway::live, options, counters);
+                        }
+                        preemptions = preemptions(before, pods.sample());
                     }
-                    preemptions = preemptions(before, pods.sample());
+                    ConversationSummary summary = ConversationSummary.of(label, policy, replicas, recording,
+                            fleet.pods().size(), preemptions);
+                    runs.add(summary);
+                    log.printf(Locale.ROOT, "  %-28s hit rate %s, same pod %s, TTFT mean %.0f ms p90 %.0f ms "
+                                    + "p99 %.0f ms, turns per pod %s, %d errors, %.0f s wall%n", label,
+                            pct(summary.hitRate()), pct(summary.samePod()), summary.ttft().meanMs(),
+                            summary.ttft().p90Ms(), summary.ttft().p99Ms(), ConversationReport.podTurns(summary),
+                            summary.errors(), recording.wallNanos() / 1e9);
+                    ConversationReport.write(dir, command, setup, runs);
                 }
-                ConversationSummary summary = ConversationSummary.of(label, policy, replicas, recording,
-                        fleet.pods().size(), preemptions);
-                runs.add(summary);
-                log.printf(Locale.ROOT, "  %-28s hit rate %s, same pod %s, TTFT mean %.0f ms p90 %.0f ms p99 %.0f ms, "
-                                + "turns per pod %s, %d errors, %.0f s wall%n", label, pct(summary.hitRate()),
-                        pct(summary.samePod()), summary.ttft().meanMs(), summary.ttft().p90Ms(), summary.ttft().p99Ms(),
-                        ConversationReport.podTurns(summary), summary.errors(), recording.wallNanos() / 1e9);
-                ConversationReport.write(dir, command, setup, runs);
             }
         }
         log.println("conversations report: " + dir.resolve("conversations.md"));
         return runs;
+    }
+
+    /**
+     * The replica modes a policy runs in: one gateway alone; GPU-aware replicas in each mode asked for but naive
+     * (rendezvous when none is), the others naive.
+     */
+    static List<ReplicaMode> modes(String policy, int replicas, List<ReplicaMode> asked) {
+        if (replicas == 1 || !policy.startsWith("gpu-aware")) {
+            return List.of(ReplicaMode.NAIVE);
+        }
+        List<ReplicaMode> modes = asked.stream().filter(m -> m != ReplicaMode.NAIVE).toList();
+        return modes.isEmpty() ? List.of(ReplicaMode.RENDEZVOUS) : modes;
     }
 
     /** Preemptions the pods counted between two samples; -1 when the fleet cannot tell. */
