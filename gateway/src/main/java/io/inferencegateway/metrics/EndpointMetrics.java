@@ -67,6 +67,13 @@ public record EndpointMetrics(
                 Double.NaN, scrapeStartedNanos, dispatchedAtScrape, cluster.unserved());
     }
 
+    /** This reading with the KV geometry its engine told apart from its exposition. */
+    public EndpointMetrics withKvGeometry(EngineDialect.KvGeometry geometry) {
+        return new EndpointMetrics(waiting, running, kvUsage, runningAdapters, waitingAdapters, maxLora,
+                geometry.blockTokens(), geometry.blocks(), prefixCacheQueries, prefixCacheHits, scrapeStartedNanos,
+                dispatchedAtScrape, cluster);
+    }
+
     public EndpointMetrics withCluster(ClusterCapacity capacity) {
         return new EndpointMetrics(waiting, running, kvUsage, runningAdapters, waitingAdapters, maxLora, kvBlockSize,
                 kvTotalBlocks, prefixCacheQueries, prefixCacheHits, scrapeStartedNanos, dispatchedAtScrape, capacity);

@@ -20,6 +20,74 @@ public interface EngineDialect {
     EngineReading newReading();
 
     /**
+     * Where the engine tells the size of its KV cache when its exposition does not (llama.cpp's {@code /props}); null
+     * when the exposition says it or nothing does. Read when a pod is first scraped, again every
+     * {@link MetricsScraper#CAPACITY_REFRESH} and after a failed scrape (a restart may change it).
+     */
+    default String capacityPath() {
+        return null;
+    }
+
+    /** The KV cache an answer from {@link #capacityPath} describes; null when it describes none. */
+    default KvGeometry readCapacity(byte[] body, int offset, int length) {
+        return null;
+    }
+
+    /** This dialect, its KV geometry read from {@code path} by {@code reader}: an engine whose exposition lacks it. */
+    default EngineDialect withCapacity(String path, CapacityReader reader) {
+        return new WithCapacity(this, path, reader);
+    }
+
+    /** Reads the answer of a {@link #capacityPath}; null when it describes no KV cache. Must not throw. */
+    @FunctionalInterface
+    interface CapacityReader {
+        KvGeometry read(byte[] body, int offset, int length);
+    }
+
+    /** {@link #withCapacity}: the exposition's dialect and where its engine tells its cache's size. */
+    record WithCapacity(EngineDialect exposition, String capacityPath, CapacityReader reader) implements EngineDialect {
+
+        public WithCapacity {
+            Objects.requireNonNull(exposition, "exposition");
+            Objects.requireNonNull(capacityPath, "capacityPath");
+            Objects.requireNonNull(reader, "reader");
+        }
+
+        @Override
+        public String name() {
+            return exposition.name();
+        }
+
+        @Override
+        public String metricsPath() {
+            return exposition.metricsPath();
+        }
+
+        @Override
+        public EngineReading newReading() {
+            return exposition.newReading();
+        }
+
+        @Override
+        public KvGeometry readCapacity(byte[] body, int offset, int length) {
+            return reader.read(body, offset, length);
+        }
+    }
+
+    /**
+     * A KV cache's size: {@code blocks} units of {@code blockTokens} tokens each (vLLM's blocks, llama.cpp's slots).
+     * Only the product, the tokens it holds, is compared across engines.
+     */
+    record KvGeometry(int blockTokens, long blocks) {
+        public KvGeometry {
+            if (blockTokens < 1 || blocks < 1) {
+                throw new IllegalArgumentException("a KV cache holds at least one token, got " + blockTokens + " x "
+                        + blocks);
+            }
+        }
+    }
+
+    /**
      * This dialect for a pool of {@code model}: the same for a model server, whose exposition is its own; for an
      * exposition that covers several models (a cluster gateway's capacity summary) one that asks for and reads only
      * that model's. Asked once per scrape tick of a pool.

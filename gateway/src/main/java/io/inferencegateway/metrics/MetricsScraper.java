@@ -38,12 +38,20 @@ import io.inferencegateway.domain.NanoClock;
  *       credential for the cluster gateways it polls.</li>
  *   <li>A cluster gateway's reading ({@link EndpointMetrics#cluster()}) gets the round trip measured by its polls
  *       ({@link RoundTrips}).</li>
+ *   <li>An engine whose exposition does not tell its KV cache's size but another path does
+ *       ({@link EngineDialect#capacityPath}, llama.cpp's {@code /props}) has that path read in place of a scrape when
+ *       a pod is new, every {@link #CAPACITY_REFRESH} and after a failed scrape; its readings carry the geometry.
+ *       A pod costs one extra GET per ten minutes, never two at once.</li>
  * </ul>
  */
 public final class MetricsScraper implements AutoCloseable {
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(1);
     public static final int DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+    /** How long a pod's KV geometry from its engine's capacity path is trusted ({@link EngineDialect#capacityPath}). */
+    public static final Duration CAPACITY_REFRESH = Duration.ofMinutes(10);
+    /** How long after a capacity read that failed (or said nothing) it is tried again. */
+    static final Duration CAPACITY_RETRY = Duration.ofMinutes(1);
 
     /** How one scrape of one endpoint ended; exactly one per attempt. */
     public enum Result {
@@ -114,6 +122,7 @@ public final class MetricsScraper implements AutoCloseable {
 
     private final Set<Endpoint> scraping = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<Endpoint, RoundTrips> roundTrips = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Endpoint, Capacity> capacities = new ConcurrentHashMap<>();
     private volatile Authorization authorization = Authorization.NONE;
     private volatile TargetTls targetTls = TargetTls.NONE;
     private volatile Membership membership;
@@ -189,8 +198,13 @@ public final class MetricsScraper implements AutoCloseable {
             if (target != null && target.provider()) {
                 continue; // an external provider publishes no capacity summary
             }
+            UpstreamTls tls = target == null ? null : targetTls.of(target);
+            if (target == null && capacityDue(endpoint, dialect)) {
+                readCapacity(endpoint, dialect);
+                continue;
+            }
             String path = target == null ? dialect.metricsPath() : target.basePath() + dialect.metricsPath();
-            if (start(poolName, endpoint, path, dialect, auth, target == null ? null : targetTls.of(target))) {
+            if (start(poolName, endpoint, path, dialect, auth, tls)) {
                 count++;
             }
         }
@@ -245,6 +259,65 @@ public final class MetricsScraper implements AutoCloseable {
         return true;
     }
 
+    /** A pod's KV geometry as its capacity path last said it (null: it said none, or failed), and when. */
+    private record Capacity(EngineDialect.KvGeometry geometry, long readNanos) {
+    }
+
+    private boolean capacityDue(Endpoint endpoint, EngineDialect dialect) {
+        if (dialect.capacityPath() == null) {
+            return false;
+        }
+        Capacity c = capacities.get(endpoint);
+        long age = c == null ? Long.MAX_VALUE : clock.nanoTime() - c.readNanos();
+        return age >= (c == null || c.geometry() != null ? CAPACITY_REFRESH : CAPACITY_RETRY).toNanos();
+    }
+
+    /** GETs the engine's capacity path in place of a scrape; its answer is kept, never counted as a scrape. */
+    private void readCapacity(Endpoint endpoint, EngineDialect dialect) {
+        if (!scraping.add(endpoint)) {
+            return;
+        }
+        http.get(endpoint, dialect.capacityPath(), null, null, new ScrapeClient.Answer() {
+            @Override
+            public void answered(int status, byte[] body, int offset, int length) {
+                EngineDialect.KvGeometry geometry = null;
+                try {
+                    geometry = status == 200 ? dialect.readCapacity(body, offset, length) : null;
+                } catch (RuntimeException e) {
+                    // a body the dialect cannot read says nothing
+                } finally {
+                    remember(geometry);
+                }
+            }
+
+            @Override
+            public void failed(Throwable cause) {
+                remember(null);
+            }
+
+            @Override
+            public void timedOut() {
+                remember(null);
+            }
+
+            private void remember(EngineDialect.KvGeometry geometry) {
+                try {
+                    if (stillInSomePool(endpoint)) {
+                        capacities.put(endpoint, new Capacity(geometry, clock.nanoTime()));
+                    }
+                } finally {
+                    scraping.remove(endpoint);
+                }
+            }
+        });
+    }
+
+    /** A reading without a KV geometry, given the one the pod's capacity path said. */
+    private EndpointMetrics withCapacity(Endpoint endpoint, EndpointMetrics metrics) {
+        Capacity c = metrics.kvBlockSize() > 0 ? null : capacities.get(endpoint);
+        return c == null || c.geometry() == null ? metrics : metrics.withKvGeometry(c.geometry());
+    }
+
     /** One scrape of one endpoint: what it needs to record its answer; told its end once, by the client. */
     private final class ScrapeAttempt implements ScrapeClient.Answer {
         final String pool;
@@ -289,7 +362,7 @@ public final class MetricsScraper implements AutoCloseable {
             try {
                 long now = clock.nanoTime();
                 if (stillInSomePool(endpoint)) {
-                    cache.recordSuccess(endpoint, withRoundTrip(parsed.metrics()), now);
+                    cache.recordSuccess(endpoint, withCapacity(endpoint, withRoundTrip(parsed.metrics())), now);
                 }
                 succeeded.increment();
                 listener.scraped(pool, endpoint, Result.SUCCEEDED, Math.max(0, now - startedNanos));
@@ -334,6 +407,8 @@ public final class MetricsScraper implements AutoCloseable {
             }
             if (stillInSomePool(endpoint)) {
                 cache.recordFailure(endpoint, error);
+                // the pod may be restarting, perhaps with another cache: read its capacity again once it answers
+                capacities.computeIfPresent(endpoint, (e, c) -> c.geometry() == null ? c : null);
             }
         } finally {
             scraping.remove(endpoint);
@@ -348,6 +423,7 @@ public final class MetricsScraper implements AutoCloseable {
             cache.retainOnly(m.all());
             http.retainOnly(m.all());
             roundTrips.keySet().retainAll(m.all());
+            capacities.keySet().retainAll(m.all());
         }
     }
 
@@ -359,6 +435,7 @@ public final class MetricsScraper implements AutoCloseable {
         }
         http.forget(endpoint);
         roundTrips.remove(endpoint);
+        capacities.remove(endpoint);
         return false;
     }
 

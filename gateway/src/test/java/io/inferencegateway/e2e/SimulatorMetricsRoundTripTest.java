@@ -33,8 +33,9 @@ class SimulatorMetricsRoundTripTest {
     @ParameterizedTest
     @EnumSource(MetricsDialect.class)
     void gatewayParserReadsTheSimulatedEngineState(MetricsDialect engine) throws Exception {
-        try (SimulatedFleet fleet = SimulatedFleet.start(FleetOptions.builder().pods(1).maxNumSeqs(2).loras(2)
-                .engine(engine).timeScale(1).build())) {
+        FleetOptions options = FleetOptions.builder().pods(1).maxNumSeqs(2).loras(2).engine(engine).timeScale(1)
+                .build();
+        try (SimulatedFleet fleet = SimulatedFleet.start(options)) {
             SimulatedPod pod = fleet.pod(0);
             String adapter = fleet.adapterNames().get(0);
             for (int i = 0; i < 5; i++) {
@@ -77,6 +78,16 @@ class SimulatorMetricsRoundTripTest {
             byte[] servedText = served.body().getBytes(StandardCharsets.UTF_8);
             assertThat(dialect.read(servedText, 0, servedText.length, 0, InFlightRequests.Counters.ZERO).metrics()
                     .running()).isEqualTo(2);
+
+            if (dialect.capacityPath() != null) { // llama.cpp: its slots and their context, where the gateway asks
+                HttpResponse<byte[]> props = HTTP.send(HttpRequest.newBuilder(
+                        URI.create(pod.baseUrl() + dialect.capacityPath())).build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+                EngineDialect.KvGeometry g = dialect.readCapacity(props.body(), 0, props.body().length);
+                assertThat(g.blocks()).as("slots").isEqualTo(2);
+                assertThat(g.blockTokens() * g.blocks()).as("the pod's KV cache in tokens")
+                        .isEqualTo((long) options.engineConfig(0).numGpuBlocks() * options.engineConfig(0).blockSize());
+            }
         }
     }
 }

@@ -242,8 +242,32 @@ class EngineDialectTest {
         assertThat(Double.valueOf(m.prefixCacheHits())).isEqualTo(Double.valueOf(hit));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", value = {
+        "in any order, others skipped | {\"x\":[{\"n_ctx\":9}],\"default_generation_settings\":{\"n_ctx\":4096},\"total_slots\":2} | 4096",
+        "no slot count | {\"default_generation_settings\":{\"n_ctx\":4096}} | -",
+        "no context | {\"total_slots\":2,\"default_generation_settings\":{}} | -",
+        "zero slots | {\"total_slots\":0,\"default_generation_settings\":{\"n_ctx\":4096}} | -",
+        "a context as a string | {\"total_slots\":2,\"default_generation_settings\":{\"n_ctx\":\"4096\"}} | -",
+        "cut short | {\"total_slots\":2,\"default_generation_settings\":{\"n_ctx\":40 | -",
+        "not an object | [2, 4096] | -",
+    })
+    void llamaCppPropsGiveItsSlotsAndTheirContextOrNothing(String scenario, String props, Integer context) {
+        byte[] body = bytes(props);
+        EngineDialect.KvGeometry g = EngineDialects.forEngine("llamacpp").readCapacity(body, 0, body.length);
+        assertThat(g).isEqualTo(context == null ? null : new EngineDialect.KvGeometry(context, 2));
+    }
+
+    @Test
+    void aRealLlamaCppPropsSaysFourSlotsOf1024Tokens() throws IOException {
+        byte[] props = PrometheusTextParserTest.fixture("llamacpp-props.json"); // --parallel 4, 4,096 tokens of context
+        assertThat(EngineDialects.forEngine("llamacpp").readCapacity(props, 0, props.length))
+                .isEqualTo(new EngineDialect.KvGeometry(1024, 4));
+        assertThat(EngineDialects.forEngine("vllm").capacityPath()).as("its exposition says it").isNull();
+    }
+
     /**
-     * Why the llama.cpp dialect needs no slot count: in the same moment of the same server, {@code /props} says 4
+     * Why the llama.cpp dialect reads no {@code /slots}: in the same moment of the same server, {@code /props} says 4
      * slots, {@code /slots} shows all 4 processing, and {@code /metrics} defers 2 requests. Deferred requests exist
      * only when every slot is busy, so the queue already says the pod is full.
      */

@@ -25,6 +25,8 @@ final class FakeModelServer implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private volatile byte[] body = new byte[0];
     private volatile int status = 200;
+    /** Answers for particular paths, ahead of {@link #body} and {@link #status}. */
+    private final ConcurrentHashMap<String, Answer> byPath = new ConcurrentHashMap<>();
     private volatile CountDownLatch gate = new CountDownLatch(0);
     private volatile String lastPath;
     private volatile String lastQuery;
@@ -43,12 +45,14 @@ final class FakeModelServer implements AutoCloseable {
             try {
                 // bounded so that a forgotten release cannot hang the JVM at shutdown
                 gate.await(30, TimeUnit.SECONDS);
-                byte[] answer = body;
+                Answer own = byPath.get(lastPath);
+                byte[] answer = own == null ? body : own.body();
                 exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
                 if (closingConnections) {
                     exchange.getResponseHeaders().set("Connection", "close");
                 }
-                exchange.sendResponseHeaders(status, answer.length == 0 ? -1 : answer.length);
+                exchange.sendResponseHeaders(own == null ? status : own.status(),
+                        answer.length == 0 ? -1 : answer.length);
                 try (OutputStream out = exchange.getResponseBody()) {
                     out.write(answer);
                 }
@@ -75,6 +79,15 @@ final class FakeModelServer implements AutoCloseable {
     FakeModelServer serving(byte[] text) {
         this.body = text;
         return this;
+    }
+
+    /** Answers GETs of {@code path} with {@code httpStatus} and {@code text}, whatever the others get. */
+    FakeModelServer at(String path, int httpStatus, byte[] text) {
+        byPath.put(path, new Answer(httpStatus, text));
+        return this;
+    }
+
+    private record Answer(int status, byte[] body) {
     }
 
     FakeModelServer answering(int httpStatus) {

@@ -255,17 +255,61 @@ class MetricsScraperTest {
     }
 
     @Test
-    void llamaCppIsScrapedForItsSlotsAndDeferredRequests() throws IOException {
-        FakeModelServer a = server().serving(fixture("llamacpp-metrics-busy.txt"));
+    void llamaCppIsScrapedForItsSlotsAndDeferredRequestsAndItsCacheSizeIsReadFromProps() throws IOException {
+        FakeModelServer a = server().serving(fixture("llamacpp-metrics-busy.txt"))
+                .at("/props", 200, fixture("llamacpp-props.json"));
         usePools(pool("gguf", "llamacpp", a.endpoint()));
 
+        scraper.scrape("gguf"); // a new pod: its /props in place of this tick's scrape
+        await().atMost(WAIT).until(() -> a.requests() == 1 && noScrapeInFlight());
+        assertThat(a.lastPath()).isEqualTo("/props");
+        assertThat(cache.latest(a.endpoint())).isNull();
         scraper.scrape("gguf");
-
         await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null);
         assertThat(a.lastPath()).isEqualTo("/metrics");
-        assertThat(cache.latest(a.endpoint()).running()).isEqualTo(4);
-        assertThat(cache.latest(a.endpoint()).waiting()).isEqualTo(2);
-        assertThat(cache.latest(a.endpoint()).kvUsage()).isNaN();
+
+        EndpointMetrics m = cache.latest(a.endpoint());
+        assertThat(m.running()).isEqualTo(4);
+        assertThat(m.waiting()).isEqualTo(2);
+        assertThat(m.kvUsage()).isNaN();
+        // --parallel 4: four slots of 1,024 tokens each
+        assertThat(m.kvTotalBlocks()).isEqualTo(4);
+        assertThat(m.kvBlockSize()).isEqualTo(1024);
+
+        scraper.scrape("gguf");
+        await().atMost(WAIT).until(() -> a.requests() == 3 && noScrapeInFlight());
+        assertThat(a.lastPath()).as("read once, not every tick").isEqualTo("/metrics");
+
+        a.answering(503); // the server restarts, perhaps with other flags...
+        scraper.scrape("gguf");
+        await().atMost(WAIT).until(() -> scraper.stats().failed() == 1 && noScrapeInFlight());
+        a.answering(200); // ...and once it answers, its /props is read again
+        scraper.scrape("gguf");
+        await().atMost(WAIT).until(() -> a.requests() == 5 && noScrapeInFlight());
+        assertThat(a.lastPath()).isEqualTo("/props");
+    }
+
+    @Test
+    void aLlamaCppBuildWithoutPropsIsScrapedWithItsCacheSizeUnknownAndAskedAgainAMinuteLater() throws IOException {
+        FakeModelServer a = server().serving(fixture("llamacpp-metrics-busy.txt")).at("/props", 404, new byte[0]);
+        usePools(pool("gguf", "llamacpp", a.endpoint()));
+        scraper.scrape("gguf");
+        await().atMost(WAIT).until(() -> a.requests() == 1 && noScrapeInFlight());
+        scraper.scrape("gguf");
+        await().atMost(WAIT).until(() -> cache.latest(a.endpoint()) != null);
+        assertThat(cache.latest(a.endpoint()).kvBlockSize()).isEqualTo(-1);
+        assertThat(scraper.stats().failed()).as("a missing /props is no failed scrape").isZero();
+
+        a.at("/props", 200, fixture("llamacpp-props.json")); // upgraded
+        scraper.scrape("gguf");
+        await().atMost(WAIT).until(() -> a.requests() == 3 && noScrapeInFlight());
+        assertThat(a.lastPath()).isEqualTo("/metrics");
+        now.addAndGet(MetricsScraper.CAPACITY_RETRY.toNanos());
+        scraper.scrape("gguf");
+        await().atMost(WAIT).until(() -> a.requests() == 4 && noScrapeInFlight());
+        assertThat(a.lastPath()).isEqualTo("/props");
+        scraper.scrape("gguf");
+        await().atMost(WAIT).until(() -> cache.latest(a.endpoint()).kvBlockSize() == 1024);
     }
 
     @Test

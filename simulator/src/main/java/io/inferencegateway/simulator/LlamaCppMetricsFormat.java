@@ -24,6 +24,20 @@ final class LlamaCppMetricsFormat {
     private LlamaCppMetricsFormat() {
     }
 
+    /**
+     * llama-server's {@code GET /props}, the fields a router reads: {@code total_slots} ({@code --parallel}, played by
+     * {@code --max-num-seqs}) and, in {@code default_generation_settings}, a slot's context {@code n_ctx}
+     * ({@code --ctx-size} over the slots, played by the KV cache over {@code --max-num-seqs}), so that slots times
+     * context is the pod's KV cache in tokens.
+     */
+    static String props(EngineConfig c) {
+        long slotContext = (long) c.numGpuBlocks() * c.blockSize() / c.maxNumSeqs();
+        return "{\"default_generation_settings\":{\"id\":0,\"n_ctx\":" + slotContext + ",\"speculative\":false,"
+                + "\"is_processing\":false},\"total_slots\":" + c.maxNumSeqs() + ",\"model_path\":"
+                + Json.quote("models/" + c.modelName() + ".gguf") + ",\"modalities\":{\"vision\":false},"
+                + "\"is_sleeping\":false}";
+    }
+
     static String render(EngineCore e, long nowNanos) {
         EngineMetrics m = e.metrics();
         long cached = m.prefixHits;

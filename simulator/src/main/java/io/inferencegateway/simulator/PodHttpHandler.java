@@ -73,6 +73,10 @@ final class PodHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             respond(ctx, HttpResponseStatus.OK, "text/plain", "", keepAlive);
         } else if (method.equals(HttpMethod.GET) && path.equals(pod.engine().dialect().path())) {
             metrics(ctx, keepAlive);
+        } else if (method.equals(HttpMethod.GET) && path.equals("/props")
+                && pod.engine().dialect() == MetricsDialect.LLAMACPP) {
+            respond(ctx, HttpResponseStatus.OK, "application/json", LlamaCppMetricsFormat.props(pod.engine().config()),
+                    keepAlive);
         } else if (method.equals(HttpMethod.GET) && path.equals("/v1/models")) {
             EngineCore e = pod.engine();
             respond(ctx, HttpResponseStatus.OK, "application/json",
