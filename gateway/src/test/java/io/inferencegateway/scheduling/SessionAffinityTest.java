@@ -257,11 +257,37 @@ class SessionAffinityTest {
         assertThat(perPod.values()).as("by share, not by hash").containsOnly(10);
         assertThat(a.sessions().moves(SessionTable.EVICTED) + b.sessions().moves(SessionTable.EVICTED)).isZero();
 
+        // a moves a conversation (its pod is gone in a's view); b, whose table did not see the move, follows it
+        Endpoint old = pick(a, chat("moved", 0), pods).endpoint();
+        assertThat(pick(b, chat("moved", 1), pods).endpoint()).isEqualTo(old);
+        Endpoint moved = pick(a, chat("moved", 2), pods.stream().filter(p -> !p.equals(old)).toList()).endpoint();
+        assertThat(pick(b, chat("moved", 3), pods).endpoint()).isEqualTo(moved);
+        assertThat(a.sessions().moves(SessionTable.POD_GONE)).isEqualTo(1);
+        assertThat(b.sessions().moves(SessionTable.POD_GONE) + b.sessions().moves(SessionTable.EVICTED))
+                .as("counted once, by the replica that moved it").isZero();
+
         redis.live = false; // while Redis is away they place new conversations by rendezvous hash, and still agree
         for (int s = 0; s < 20; s++) {
             InferenceRequest r = chat("later-" + s, 0);
             assertThat(pick(b, r, pods).endpoint()).as("later %d", s).isEqualTo(pick(a, r, pods).endpoint());
         }
+    }
+
+    @Test
+    void aSharingReplicaFindsAConversationWithoutAssistantMessagesWhereItsPromptIs() {
+        Sharing redis = new Sharing();
+        PluginPolicy a = sharing(redis);
+        PluginPolicy b = sharing(redis);
+        allIdle();
+        Map<Endpoint, Integer> onB = new HashMap<>();
+        for (int s = 0; s < 5; s++) { // one pod holds two of b's conversations: it is above its share in b's count
+            onB.merge(pick(b, turn("b-" + s, 0), pods).endpoint(), 1, Integer::sum);
+        }
+        Endpoint full = onB.entrySet().stream().filter(e -> e.getValue() == 2).findFirst().orElseThrow().getKey();
+
+        pick(a, turn("x", 0), List.of(full));
+        // no history to find it by; it goes where its prompt is, not to a pod below b's share
+        assertThat(pick(b, turn("x", 1), pods).endpoint()).isEqualTo(full);
     }
 
     /** A replica with {@code placement: shared}, telling the others through {@code redis}. */

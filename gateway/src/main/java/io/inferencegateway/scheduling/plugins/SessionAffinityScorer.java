@@ -30,11 +30,12 @@ import io.inferencegateway.scheduling.session.SessionTable;
  * until it holds its share, unless the saturation filter finds it full.
  *
  * <p>In both cases a prefix index (where the pool has one) saw every turn, whichever replica sent it
- * ({@link SchedulingCycle#cachedTokensComplete}), and says where a conversation's history is: a session this replica
- * has not seen (another replica placed it, or the table forgot it) goes to the candidate holding at least a quarter of
- * its history, the most of it, so shared replicas agree on a conversation's pod without a hash. Where the index says
- * the session's pod holds less than a quarter of the history, the session is placed as a new one (a move counted as
- * {@link SessionTable#EVICTED}): it is a miss wherever it goes, best taken where the load is least.
+ * ({@link SchedulingCycle#cachedTokensComplete}), and says where a conversation's history is: the conversation goes
+ * to the candidate holding at least a quarter of its history, the most of it (its table's pod on a tie). So a session
+ * this replica has not seen, or saw before another replica moved it, goes where the others sent it, and shared
+ * replicas agree on a conversation's pod without a hash and without sharing the table (a move is counted once, by
+ * the replica that made it). Where no candidate holds a quarter of the history, the session is placed as a new one
+ * (a move counted as {@link SessionTable#EVICTED}): it is a miss wherever it goes, best taken where the load is least.
  *
  * <p>With replicas that do not share their decisions ({@code placement: rendezvous}, or shared while Redis is away)
  * where a session goes needs no talking between them: a new session's pod is its rendezvous home over the candidates
@@ -96,23 +97,27 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
         long session = SessionTable.hash(key);
         Endpoint pod = table.pod(session, cycle.nowNanos());
         boolean complete = cycle.cachedTokensComplete(); // the prefix index saw every turn, whoever sent it
+        int at = pod == null ? -1 : indexOf(endpoints, pod);
+        // with a complete index the conversation is where its history is, the table's pod on a tie
+        int holder = complete ? historyHolder(cycle, endpoints, at) : -1;
         int n = endpoints.size();
-        if (pod != null) {
-            int at = indexOf(endpoints, pod);
-            boolean evicted = at >= 0 && complete && cycle.request().historyTokensEstimate() > 0
-                    && !holdsHistory(cycle, endpoints.get(at));
-            if (at >= 0 && !evicted) {
+        if (at >= 0) {
+            if (!complete || holder == at || cycle.request().historyTokensEstimate() == 0) {
                 scores[at] = 1.0;
                 if (!spread && !complete) { // other replicas may have sent the history: this one's index lacks it
                     cycle.expectCachedTokens(at, cycle.request().historyTokensEstimate());
                 }
                 return;
             }
-            table.leaving(session, evicted ? SessionTable.EVICTED
-                    : indexOf(cycle.states(), pod) >= 0 ? SessionTable.SATURATED : SessionTable.POD_GONE);
+            if (holder >= 0) { // another replica moved it, and this one's table did not see the move
+                scores[holder] = 1.0;
+                return;
+            }
+            table.leaving(session, SessionTable.EVICTED); // its history is nowhere: placed as a new one
+        } else if (pod != null) {
+            table.leaving(session, indexOf(cycle.states(), pod) >= 0 ? SessionTable.SATURATED : SessionTable.POD_GONE);
         }
         if (spread || complete) {
-            int holder = complete ? historyHolder(cycle, endpoints) : -1;
             if (holder >= 0) { // a session this replica has not seen (or forgot), or whose pod is full
                 scores[holder] = 1.0;
                 return;
@@ -121,6 +126,14 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
             for (int i = 0; i < n; i++) {
                 if (room[i]) {
                     scores[i] = 1.0;
+                }
+            }
+            if (!spread && pod == null) {
+                // new to this replica, perhaps not to the others: a client that sends no assistant messages gives no
+                // history to find, but the pod holding the most of its prompt may have its earlier turns
+                int warmest = warmest(endpoints);
+                if (warmest >= 0) {
+                    scores[warmest] = 1.0;
                 }
             }
             return;
@@ -155,12 +168,26 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
         return history > 0 && pod.cachedTokens() >= history / 4;
     }
 
-    /** The candidate that holds the conversation's history ({@link #holdsHistory}), the most of it; else -1. */
-    private static int historyHolder(SchedulingCycle cycle, List<EndpointState> endpoints) {
-        int best = -1;
+    /**
+     * The candidate that holds the conversation's history ({@link #holdsHistory}), the most of it, {@code preferred} on
+     * a tie; else -1.
+     */
+    private static int historyHolder(SchedulingCycle cycle, List<EndpointState> endpoints, int preferred) {
+        int best = preferred >= 0 && holdsHistory(cycle, endpoints.get(preferred)) ? preferred : -1;
         for (int i = 0; i < endpoints.size(); i++) {
             EndpointState e = endpoints.get(i);
             if (holdsHistory(cycle, e) && (best < 0 || e.cachedTokens() > endpoints.get(best).cachedTokens())) {
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    /** The candidate holding the most of the prompt, -1 when none holds any. */
+    private static int warmest(List<EndpointState> endpoints) {
+        int best = -1;
+        for (int i = 0; i < endpoints.size(); i++) {
+            if (endpoints.get(i).cachedTokens() > (best < 0 ? 0 : endpoints.get(best).cachedTokens())) {
                 best = i;
             }
         }

@@ -73,7 +73,7 @@ final class ConversationBench {
             for (int replicas : settings.replicas()) {
                 for (ReplicaMode mode : modes(policy, replicas, settings.replicaModes())) {
                     String label = replicas == 1 ? policy : policy + "-" + replicas + "x"
-                            + (mode == ReplicaMode.RENDEZVOUS ? "" : "-" + mode.label());
+                            + (mode == ReplicaMode.RENDEZVOUS || mode == ReplicaMode.NAIVE ? "" : "-" + mode.label());
                     ConversationRecording recording;
                     long preemptions;
                     try (Fleet pods = fleets.start(fleet, settings.seed());

@@ -19,11 +19,13 @@ import io.inferencegateway.testing.GatewayHarness;
 /**
  * How often consecutive turns of a conversation, sent through alternating gateway replicas, reach the same pod while
  * the pods' queues hover around saturation (docs/sessions.md). Prints the share; {@code -Dconv=} sets the
- * conversations (24), {@code -Dextra=} adds a scheduler line:
+ * conversations (24), {@code -Dextra=} adds a scheduler line, {@code -Dreplicas=} replaces the {@code replicas} section
+ * ({@code {count: 2}}, rendezvous):
  *
  * <pre>
  * mvn -B -q package -DskipTests
  * java -Dconv=24 [-Dextra='sessionAffinity: {enabled: false}'] \
+ *      [-Dreplicas='{count: 2, placement: shared, redisUrl: "redis://127.0.0.1:6379"}'] \
  *      -cp lab/target/test-classes:lab/target/classes:$(cat lab/target/test-classpath.txt) \
  *      io.inferencegateway.lab.benchmarks.SessionAgreementMeasurement
  * </pre>
@@ -46,7 +48,8 @@ public final class SessionAgreementMeasurement {
             List<OpenAIClient> clients = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
                 GatewayHarness g = GatewayHarness.start(GatewayHarness.fleetConfig(fleet, MODEL, "policy: gpu-aware",
-                        "metricsInterval: 50ms", "replicas: {count: 2}", System.getProperty("extra", "streamUsage: false")));
+                        "metricsInterval: 50ms", "replicas: " + System.getProperty("replicas", "{count: 2}"),
+                        System.getProperty("extra", "streamUsage: false")));
                 gws.add(g);
                 g.server().gateway().requestListeners().add(new io.inferencegateway.domain.RequestListener() {
                     @Override
