@@ -132,8 +132,13 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
     public record Redis(String url, String failMode, String timeout) {
     }
 
-    /** What the gateway tells about the requests it serves: meters, access log, traces. */
-    public record Observability(Boolean requestMetrics, Boolean accessLog, Tracing tracing) {
+    /** What the gateway tells about the requests it serves: meters, access log, traces, meters pushed. */
+    public record Observability(Boolean requestMetrics, Boolean accessLog, Tracing tracing,
+            MetricsExport metricsExport) {
+    }
+
+    /** Every meter of {@code GET /metrics}, pushed over OTLP/HTTP on an interval; off while {@code otlpEndpoint} is unset. */
+    public record MetricsExport(String otlpEndpoint, Map<String, String> headers, String interval) {
     }
 
     /** OpenTelemetry traces, exported over OTLP/HTTP; off while {@code otlpEndpoint} is unset. */

@@ -1,6 +1,8 @@
 package io.inferencegateway.config;
 
 import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -9,13 +11,37 @@ import java.util.Objects;
  * @param requestMetrics the per-request meters of {@code GET /metrics} (docs/observability.md); on by default
  * @param accessLog      one JSON line per request on the {@code io.inferencegateway.access} logger; off by default
  * @param tracing        OpenTelemetry spans over OTLP; off by default
+ * @param metricsExport  every meter pushed over OTLP; off by default
  */
-public record ObservabilityConfig(boolean requestMetrics, boolean accessLog, TracingConfig tracing) {
+public record ObservabilityConfig(boolean requestMetrics, boolean accessLog, TracingConfig tracing,
+        MetricsExportConfig metricsExport) {
 
-    public static final ObservabilityConfig DEFAULT = new ObservabilityConfig(true, false, TracingConfig.OFF);
+    public static final ObservabilityConfig DEFAULT = new ObservabilityConfig(true, false, TracingConfig.OFF,
+            MetricsExportConfig.OFF);
 
     public ObservabilityConfig {
         Objects.requireNonNull(tracing, "tracing");
+        Objects.requireNonNull(metricsExport, "metricsExport");
+    }
+
+    /**
+     * @param otlpEndpoint the OTLP/HTTP collector's base URL (meters go to {@code /v1/metrics} under it); null: off
+     * @param headers      sent with every push (a tenant header, an API key)
+     * @param interval     how often every meter is pushed
+     */
+    public record MetricsExportConfig(URI otlpEndpoint, Map<String, String> headers, Duration interval) {
+
+        public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(60);
+        public static final MetricsExportConfig OFF = new MetricsExportConfig(null, Map.of(), DEFAULT_INTERVAL);
+
+        public MetricsExportConfig {
+            headers = Map.copyOf(headers);
+            Objects.requireNonNull(interval, "interval");
+        }
+
+        public boolean enabled() {
+            return otlpEndpoint != null;
+        }
     }
 
     /**
@@ -32,5 +58,14 @@ public record ObservabilityConfig(boolean requestMetrics, boolean accessLog, Tra
         public boolean enabled() {
             return otlpEndpoint != null;
         }
+    }
+
+    /** An OTLP/HTTP signal's URL ({@code /v1/traces}, {@code /v1/metrics}) under a collector's base URL, kept when named. */
+    public static String signalUrl(URI collector, String signalPath) {
+        String url = collector.toString();
+        if (url.endsWith(signalPath)) {
+            return url;
+        }
+        return (url.endsWith("/") ? url.substring(0, url.length() - 1) : url) + signalPath;
     }
 }

@@ -1,9 +1,16 @@
 package io.inferencegateway.config;
 
 import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
 
-/** Validates {@code spec.observability}: the request meters, the access log and the tracer's collector. */
+/** Validates {@code spec.observability}: the request meters, the access log, the tracer's and the meters' collector. */
 final class ObservabilityValidation {
+
+    /** An HTTP header's name (RFC 9110 token). */
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     private ObservabilityValidation() {
     }
@@ -13,7 +20,34 @@ final class ObservabilityValidation {
             return ObservabilityConfig.DEFAULT;
         }
         return new ObservabilityConfig(!Boolean.FALSE.equals(o.requestMetrics()), Boolean.TRUE.equals(o.accessLog()),
-                tracing(o.tracing()));
+                tracing(o.tracing()), metricsExport(o.metricsExport()));
+    }
+
+    private static ObservabilityConfig.MetricsExportConfig metricsExport(InferenceGatewayConfig.MetricsExport m)
+            throws InvalidConfigException {
+        if (m == null) {
+            return ObservabilityConfig.MetricsExportConfig.OFF;
+        }
+        String at = "spec.observability.metricsExport";
+        URI endpoint = m.otlpEndpoint() == null || m.otlpEndpoint().isBlank() ? null
+                : ConfigChecks.httpUrl(m.otlpEndpoint(), at + ".otlpEndpoint");
+        Duration interval = ConfigChecks.duration(m.interval(), at + ".interval",
+                ObservabilityConfig.MetricsExportConfig.DEFAULT_INTERVAL, Duration.ofSeconds(1), Duration.ofHours(1));
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (m.headers() != null) {
+            for (Map.Entry<String, String> h : m.headers().entrySet()) {
+                String value = h.getValue();
+                if (h.getKey() == null || !HEADER_NAME.matcher(h.getKey()).matches()) {
+                    throw new InvalidConfigException(at + ".headers: '" + h.getKey() + "' is no HTTP header name");
+                }
+                if (value == null || value.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f)) {
+                    throw new InvalidConfigException(at + ".headers." + h.getKey()
+                            + " must be a value without line breaks or control characters");
+                }
+                headers.put(h.getKey(), value);
+            }
+        }
+        return new ObservabilityConfig.MetricsExportConfig(endpoint, headers, interval);
     }
 
     private static ObservabilityConfig.TracingConfig tracing(InferenceGatewayConfig.Tracing t)

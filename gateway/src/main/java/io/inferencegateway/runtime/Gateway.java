@@ -72,6 +72,7 @@ public final class Gateway implements AutoCloseable {
     private final FleetView fleetView;
     private final CapacitySummary capacitySummary;
     private final RequestTracer tracer; // null unless spec.observability.tracing names an endpoint
+    private final OtlpMetricsPush metricsPush; // null unless spec.observability.metricsExport names an endpoint
     private volatile GatewayConfig config;
     private volatile ModelPools pools;
     // Kubernetes pod discovery and hot reload
@@ -155,6 +156,9 @@ public final class Gateway implements AutoCloseable {
         if (tracer != null) {
             requestListeners.add(tracer);
         }
+        ObservabilityConfig.MetricsExportConfig export = config.observability().metricsExport();
+        this.metricsPush = export.enabled() ? OtlpMetricsPush.start(export, tracing.serviceName(), meterRegistry)
+                : null;
     }
 
     /**
@@ -441,6 +445,9 @@ public final class Gateway implements AutoCloseable {
         secrets.close();
         if (tracer != null) {
             tracer.close();
+        }
+        if (metricsPush != null) {
+            metricsPush.close(); // its last push, with the totals up to now
         }
     }
 }

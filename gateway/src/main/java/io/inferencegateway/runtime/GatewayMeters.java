@@ -1,5 +1,7 @@
 package io.inferencegateway.runtime;
 
+import java.nio.file.Path;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -23,7 +25,11 @@ import io.inferencegateway.rollout.RolloutMeters;
 import io.inferencegateway.scheduling.SchedulerMeters;
 import io.inferencegateway.scheduling.prefix.PrefixSharingMeters;
 import io.inferencegateway.shadow.ShadowMeters;
+import io.inferencegateway.config.ConfigLoader;
+import io.inferencegateway.config.InvalidConfigException;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -31,8 +37,6 @@ import io.micrometer.core.instrument.binder.netty4.NettyAllocatorMetrics;
 import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.PooledByteBufAllocator;
 
 /**
@@ -91,7 +95,27 @@ public final class GatewayMeters {
      * pooled allocator (where the request path's buffers live). All read when Prometheus scrapes, nothing per request.
      */
     public static PrometheusMeterRegistry newRegistry() {
-        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        return withProcessMeters(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    }
+
+    /**
+     * The registry for the gateway the config file describes: as {@link #newRegistry()}, or, when the config pushes
+     * its meters ({@code spec.observability.metricsExport}), one that a push can join ({@link GatewayRegistry}). Only
+     * then: every value recorded in a composite registry goes through one more step, which cost the proxy a measurable
+     * share of its throughput (docs/observability.md). A config that cannot be read gets the plain registry; the
+     * gateway's own load of it reports why.
+     */
+    public static MeterRegistry newRegistry(String configFile) {
+        boolean push;
+        try {
+            push = ConfigLoader.load(Path.of(configFile)).observability().metricsExport().enabled();
+        } catch (InvalidConfigException e) {
+            push = false;
+        }
+        return push ? withProcessMeters(new GatewayRegistry()) : newRegistry();
+    }
+
+    private static <R extends MeterRegistry> R withProcessMeters(R registry) {
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);

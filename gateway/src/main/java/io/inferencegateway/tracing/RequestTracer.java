@@ -3,6 +3,7 @@ package io.inferencegateway.tracing;
 import java.net.URI;
 import java.util.concurrent.TimeUnit;
 
+import io.inferencegateway.config.ObservabilityConfig;
 import io.inferencegateway.config.ObservabilityConfig.TracingConfig;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.RequestListener;
@@ -66,11 +67,7 @@ public final class RequestTracer implements RequestListener, AutoCloseable {
 
     /** The collector's {@code /v1/traces} under its base URL (kept when the URL names it already). */
     static String tracesUrl(URI base) {
-        String url = base.toString();
-        if (url.endsWith("/v1/traces")) {
-            return url;
-        }
-        return (url.endsWith("/") ? url.substring(0, url.length() - 1) : url) + "/v1/traces";
+        return ObservabilityConfig.signalUrl(base, "/v1/traces");
     }
 
     @Override

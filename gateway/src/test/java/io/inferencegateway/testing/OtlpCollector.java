@@ -9,19 +9,27 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.GZIPInputStream;
 
+import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
+import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceResponse;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceResponse;
 import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.metrics.v1.Metric;
+import io.opentelemetry.proto.metrics.v1.ResourceMetrics;
+import io.opentelemetry.proto.metrics.v1.ScopeMetrics;
+import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
 
 /**
- * An OpenTelemetry collector stand-in on a loopback port: accepts OTLP/HTTP protobuf on {@code POST /v1/traces}, as
- * the OpenTelemetry Collector's otlp receiver does, and keeps every span it was sent, decoded.
+ * An OpenTelemetry collector stand-in on a loopback port: accepts OTLP/HTTP protobuf on {@code POST /v1/traces} and
+ * {@code POST /v1/metrics}, as the OpenTelemetry Collector's otlp receiver does, and keeps every span and every
+ * metric it was sent, decoded, and the headers of the last metrics export.
  */
 public final class OtlpCollector implements AutoCloseable {
 
@@ -62,14 +70,35 @@ public final class OtlpCollector implements AutoCloseable {
         }
     }
 
+    /** A metric as received, with the {@code service.name} of its resource. */
+    public record ReceivedMetric(String serviceName, Metric metric) {
+        public String name() {
+            return metric.getName();
+        }
+    }
+
     private final HttpServer server;
     private final List<ReceivedSpan> spans = new CopyOnWriteArrayList<>();
+    private final List<ReceivedMetric> metrics = new CopyOnWriteArrayList<>();
     private final List<String> contentTypes = new CopyOnWriteArrayList<>();
+    private volatile Headers lastMetricsHeaders;
 
     public OtlpCollector() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/v1/traces", this::export);
+        server.createContext("/v1/metrics", this::exportMetrics);
         server.start();
+    }
+
+    /** Every metric of every export, in the order received (a metric comes again with each push). */
+    public List<ReceivedMetric> metrics() {
+        return metrics;
+    }
+
+    /** A request header of the last metrics export, or null. */
+    public String metricsHeader(String name) {
+        Headers h = lastMetricsHeaders;
+        return h == null ? null : h.getFirst(name);
     }
 
     /** The base URL to configure as {@code otlpEndpoint}. */
@@ -92,32 +121,62 @@ public final class OtlpCollector implements AutoCloseable {
     }
 
     private void export(HttpExchange exchange) throws IOException {
-        try (exchange) {
-            if (!exchange.getRequestMethod().equals("POST")) {
-                exchange.sendResponseHeaders(405, -1);
-                return;
-            }
+        handle(exchange, body -> {
             contentTypes.add(exchange.getRequestHeaders().getFirst("Content-Type"));
-            InputStream in = exchange.getRequestBody();
-            if ("gzip".equals(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
-                in = new GZIPInputStream(in);
-            }
-            ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(in.readAllBytes());
             List<ReceivedSpan> received = new ArrayList<>();
-            for (ResourceSpans rs : request.getResourceSpansList()) {
-                String service = rs.getResource().getAttributesList().stream()
-                        .filter(kv -> kv.getKey().equals("service.name")).map(kv -> kv.getValue().getStringValue())
-                        .findFirst().orElse(null);
+            for (ResourceSpans rs : ExportTraceServiceRequest.parseFrom(body).getResourceSpansList()) {
+                String service = serviceName(rs.getResource());
                 for (ScopeSpans ss : rs.getScopeSpansList()) {
                     ss.getSpansList().forEach(s -> received.add(new ReceivedSpan(service, s)));
                 }
             }
             spans.addAll(received);
-            byte[] ok = ExportTraceServiceResponse.getDefaultInstance().toByteArray();
+            return ExportTraceServiceResponse.getDefaultInstance().toByteArray();
+        });
+    }
+
+    private void exportMetrics(HttpExchange exchange) throws IOException {
+        handle(exchange, body -> {
+            lastMetricsHeaders = exchange.getRequestHeaders();
+            List<ReceivedMetric> received = new ArrayList<>();
+            for (ResourceMetrics rm : ExportMetricsServiceRequest.parseFrom(body).getResourceMetricsList()) {
+                String service = serviceName(rm.getResource());
+                for (ScopeMetrics sm : rm.getScopeMetricsList()) {
+                    sm.getMetricsList().forEach(m -> received.add(new ReceivedMetric(service, m)));
+                }
+            }
+            metrics.addAll(received);
+            return ExportMetricsServiceResponse.getDefaultInstance().toByteArray();
+        });
+    }
+
+    /** Decodes an export request's body (protobuf, maybe gzipped) into the response it gets. */
+    @FunctionalInterface
+    private interface Export {
+        byte[] received(byte[] body) throws IOException;
+    }
+
+    /** A POST's body, unzipped, to {@code export}; its answer back as protobuf. Other methods get 405. */
+    private static void handle(HttpExchange exchange, Export export) throws IOException {
+        try (exchange) {
+            if (!exchange.getRequestMethod().equals("POST")) {
+                exchange.sendResponseHeaders(405, -1);
+                return;
+            }
+            InputStream in = exchange.getRequestBody();
+            if ("gzip".equals(exchange.getRequestHeaders().getFirst("Content-Encoding"))) {
+                in = new GZIPInputStream(in);
+            }
+            byte[] ok = export.received(in.readAllBytes());
             exchange.getResponseHeaders().set("Content-Type", "application/x-protobuf");
             exchange.sendResponseHeaders(200, ok.length == 0 ? -1 : ok.length);
             exchange.getResponseBody().write(ok);
         }
+    }
+
+    private static String serviceName(Resource resource) {
+        return resource.getAttributesList().stream().filter(kv -> kv.getKey().equals("service.name"))
+                .map(kv -> kv.getValue().getStringValue()).findFirst().orElse(null);
     }
 
     @Override
