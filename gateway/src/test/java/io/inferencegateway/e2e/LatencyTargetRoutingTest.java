@@ -152,7 +152,9 @@ class LatencyTargetRoutingTest {
         for (int i = 0; i < 6; i++) { // each stream's first token compared with what the plain bodies taught
             stream("measured " + i, Map.of());
         }
-        assertThat(predictor.ttftAccuracy().count()).isEqualTo(6);
+        // the last stream is compared when its request ends, which may be just after its client read the end
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(
+                () -> assertThat(predictor.ttftAccuracy().count()).isEqualTo(6));
         assertThat(predictor.ttftAccuracy().mape()).as("TTFT mean absolute percentage error").isLessThan(0.35);
     }
 
