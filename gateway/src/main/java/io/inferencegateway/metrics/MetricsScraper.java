@@ -198,13 +198,12 @@ public final class MetricsScraper implements AutoCloseable {
             if (target != null && target.provider()) {
                 continue; // an external provider publishes no capacity summary
             }
-            UpstreamTls tls = target == null ? null : targetTls.of(target);
             if (target == null && capacityDue(endpoint, dialect)) {
                 readCapacity(endpoint, dialect);
                 continue;
             }
             String path = target == null ? dialect.metricsPath() : target.basePath() + dialect.metricsPath();
-            if (start(poolName, endpoint, path, dialect, auth, tls)) {
+            if (start(poolName, endpoint, path, dialect, auth, target == null ? null : targetTls.of(target))) {
                 count++;
             }
         }

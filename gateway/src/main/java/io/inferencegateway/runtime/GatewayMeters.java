@@ -1,14 +1,15 @@
 package io.inferencegateway.runtime;
 
 import java.nio.file.Path;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.inferencegateway.auth.AuthMeters;
+import io.inferencegateway.config.ConfigLoader;
 import io.inferencegateway.config.GlobalConfig;
+import io.inferencegateway.config.InvalidConfigException;
 import io.inferencegateway.domain.InFlightRequests;
 import io.inferencegateway.domain.NanoClock;
 import io.inferencegateway.domain.SchedulingPolicy;
@@ -25,11 +26,7 @@ import io.inferencegateway.rollout.RolloutMeters;
 import io.inferencegateway.scheduling.SchedulerMeters;
 import io.inferencegateway.scheduling.prefix.PrefixSharingMeters;
 import io.inferencegateway.shadow.ShadowMeters;
-import io.inferencegateway.config.ConfigLoader;
-import io.inferencegateway.config.InvalidConfigException;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
@@ -37,6 +34,8 @@ import io.micrometer.core.instrument.binder.netty4.NettyAllocatorMetrics;
 import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.netty.buffer.PooledByteBufAllocator;
 
 /**

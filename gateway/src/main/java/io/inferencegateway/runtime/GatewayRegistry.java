@@ -5,9 +5,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
- * The registry every meter of the gateway is made in: {@code GET /metrics} reads its Prometheus side
- * ({@link #scrape()}), and a push to a collector ({@code spec.observability.metricsExport}) joins it as another side,
- * so both carry every meter, the routes' {@code micrometer:} ones included.
+ * The registry of a gateway that pushes its meters ({@code spec.observability.metricsExport};
+ * {@link GatewayMeters#newRegistry(String)}): {@code GET /metrics} reads its Prometheus side ({@link #scrape()}), and
+ * the push joins it as another side, so both carry every meter, the routes' {@code micrometer:} ones included.
  */
 public final class GatewayRegistry extends CompositeMeterRegistry {
 

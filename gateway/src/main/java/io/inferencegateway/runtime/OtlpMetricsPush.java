@@ -4,11 +4,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import io.inferencegateway.config.ObservabilityConfig;
-import io.inferencegateway.config.ObservabilityConfig.MetricsExportConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.inferencegateway.config.ObservabilityConfig;
+import io.inferencegateway.config.ObservabilityConfig.MetricsExportConfig;
+import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.registry.otlp.OtlpConfig;
@@ -75,7 +76,7 @@ final class OtlpMetricsPush implements AutoCloseable {
             public TimeUnit baseTimeUnit() {
                 return TimeUnit.SECONDS; // as GET /metrics
             }
-        }, io.micrometer.core.instrument.Clock.SYSTEM);
+        }, Clock.SYSTEM);
         registry.add(otlp);
         return new OtlpMetricsPush(registry, otlp);
     }

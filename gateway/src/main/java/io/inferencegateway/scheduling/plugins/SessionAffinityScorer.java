@@ -98,8 +98,9 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
         Endpoint pod = table.pod(session, cycle.nowNanos());
         boolean complete = cycle.cachedTokensComplete(); // the prefix index saw every turn, whoever sent it
         int at = pod == null ? -1 : indexOf(endpoints, pod);
+        int warmest = complete ? warmest(endpoints, at) : -1;
         // with a complete index the conversation is where its history is, the table's pod on a tie
-        int holder = complete ? historyHolder(cycle, endpoints, at) : -1;
+        int holder = warmest >= 0 && holdsHistory(cycle, endpoints.get(warmest)) ? warmest : -1;
         int n = endpoints.size();
         if (at >= 0) {
             if (!complete || holder == at || cycle.request().historyTokensEstimate() == 0) {
@@ -131,7 +132,6 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
             if (!spread && pod == null) {
                 // new to this replica, perhaps not to the others: a client that sends no assistant messages gives no
                 // history to find, but the pod holding the most of its prompt may have its earlier turns
-                int warmest = warmest(endpoints);
                 if (warmest >= 0) {
                     scores[warmest] = 1.0;
                 }
@@ -168,30 +168,15 @@ public final class SessionAffinityScorer extends NamedScorer implements Lifecycl
         return history > 0 && pod.cachedTokens() >= history / 4;
     }
 
-    /**
-     * The candidate that holds the conversation's history ({@link #holdsHistory}), the most of it, {@code preferred} on
-     * a tie; else -1.
-     */
-    private static int historyHolder(SchedulingCycle cycle, List<EndpointState> endpoints, int preferred) {
-        int best = preferred >= 0 && holdsHistory(cycle, endpoints.get(preferred)) ? preferred : -1;
-        for (int i = 0; i < endpoints.size(); i++) {
-            EndpointState e = endpoints.get(i);
-            if (holdsHistory(cycle, e) && (best < 0 || e.cachedTokens() > endpoints.get(best).cachedTokens())) {
-                best = i;
-            }
-        }
-        return best;
-    }
-
-    /** The candidate holding the most of the prompt, -1 when none holds any. */
-    private static int warmest(List<EndpointState> endpoints) {
-        int best = -1;
+    /** The candidate holding the most of the prompt, {@code preferred} on a tie; -1 when none holds any. */
+    private static int warmest(List<EndpointState> endpoints, int preferred) {
+        int best = preferred;
         for (int i = 0; i < endpoints.size(); i++) {
             if (endpoints.get(i).cachedTokens() > (best < 0 ? 0 : endpoints.get(best).cachedTokens())) {
                 best = i;
             }
         }
-        return best;
+        return best >= 0 && endpoints.get(best).cachedTokens() > 0 ? best : -1;
     }
 
     /**
