@@ -5,6 +5,7 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The small checks every section's validator shares, each with the one wording its error always has: a required text,
@@ -38,6 +39,14 @@ final class ConfigChecks {
             throw new InvalidConfigException(path + " is required");
         }
         return value.trim();
+    }
+
+    /** An HTTP header's name: an RFC 9110 token. */
+    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+    /** Whether {@code name} is an HTTP header's name (an RFC 9110 token). */
+    static boolean isHeaderName(String name) {
+        return name != null && HEADER_NAME.matcher(name).matches();
     }
 
     /** A positive duration of at most {@link #MAX_DURATION}; {@code fallback} when unset. */

@@ -4,13 +4,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /** Validates {@code spec.observability}: the request meters, the access log, the tracer's and the meters' collector. */
 final class ObservabilityValidation {
-
-    /** An HTTP header's name (RFC 9110 token). */
-    private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
     private ObservabilityValidation() {
     }
@@ -37,7 +33,7 @@ final class ObservabilityValidation {
         if (m.headers() != null) {
             for (Map.Entry<String, String> h : m.headers().entrySet()) {
                 String value = h.getValue();
-                if (h.getKey() == null || !HEADER_NAME.matcher(h.getKey()).matches()) {
+                if (!ConfigChecks.isHeaderName(h.getKey())) {
                     throw new InvalidConfigException(at + ".headers: '" + h.getKey() + "' is no HTTP header name");
                 }
                 if (value == null || value.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f)) {

@@ -70,7 +70,7 @@ final class SessionAffinityValidation {
         String header = d.header();
         if (s.header() != null) {
             header = s.header().strip().toLowerCase(Locale.ROOT);
-            if (!header.matches("[!#$%&'*+.^_`|~0-9a-z-]+")) {
+            if (!ConfigChecks.isHeaderName(header)) {
                 throw new InvalidConfigException(at + ".header must be an HTTP header name such as x-session-id, got '"
                         + s.header() + "'");
             }
