@@ -59,6 +59,10 @@ public final class GatewayBeans {
                 () -> gateway.pools().promptChars());
     }
 
+    public static TokenizePrompt tokenizePrompt(Gateway gateway) {
+        return new TokenizePrompt(gateway.tokenizers());
+    }
+
     public static ChooseModelVersion chooseModelVersion(Gateway gateway) {
         return new ChooseModelVersion(gateway::modelVersions, gateway::rolloutWeights);
     }

@@ -176,7 +176,12 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
             Replicas replicas,
             List<String> targets,
             Shadow shadow,
-            SessionAffinity sessionAffinity) {
+            SessionAffinity sessionAffinity,
+            Tokenizer tokenizer) {
+    }
+
+    /** The model's tokenizer files, for exact prompt tokens (docs/tokenization.md). */
+    public record Tokenizer(String path, Long cacheTokens) {
     }
 
     /** Which requests form one conversation, and how long the pool remembers its pod (docs/sessions.md). */

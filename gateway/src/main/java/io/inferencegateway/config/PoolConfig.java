@@ -32,6 +32,8 @@ import io.inferencegateway.domain.Endpoint;
  *                                  {@link ShadowConfig#OFF} when none is
  * @param sessionAffinity           which requests form one conversation, kept on one pod while it has room
  *                                  (docs/sessions.md); off for other policies and a global tier's pool
+ * @param tokenizer                 the model's tokenizer, for exact prompt tokens (docs/tokenization.md); null for the
+ *                                  estimate of about 4 characters a token
  */
 public record PoolConfig(
         String name,
@@ -56,7 +58,8 @@ public record PoolConfig(
         List<TargetConfig> targets,
         String homeRegion,
         ShadowConfig shadow,
-        SessionAffinityConfig sessionAffinity) {
+        SessionAffinityConfig sessionAffinity,
+        TokenizerConfig tokenizer) {
 
     public static final int DEFAULT_TARGET_PORT = 8000;
     public static final String DEFAULT_ENGINE = "vllm";

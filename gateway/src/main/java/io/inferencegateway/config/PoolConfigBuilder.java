@@ -35,6 +35,7 @@ public final class PoolConfigBuilder {
     private List<TargetConfig> targets = List.of();
     private String homeRegion;
     private ShadowConfig shadow = ShadowConfig.OFF;
+    private TokenizerConfig tokenizer;
     private SessionAffinityConfig sessionAffinity; // null: on for a GPU-aware pool of pods, else off
 
     PoolConfigBuilder(String modelName) {
@@ -151,6 +152,12 @@ public final class PoolConfigBuilder {
         return this;
     }
 
+    /** The model's tokenizer; see {@link PoolConfig#tokenizer()}. */
+    public PoolConfigBuilder tokenizer(TokenizerConfig tokenizer) {
+        this.tokenizer = tokenizer;
+        return this;
+    }
+
     /** The share of the pool's requests copied to a candidate model; see {@link PoolConfig#shadow()}. */
     public PoolConfigBuilder shadow(ShadowConfig shadow) {
         this.shadow = shadow;
@@ -174,6 +181,6 @@ public final class PoolConfigBuilder {
                 streamUsage, failover, outlierDetection, flowControl, slo, replicas, targets, homeRegion, shadow,
                 sessionAffinity != null ? sessionAffinity
                         : policy == Policy.GPU_AWARE && targets.isEmpty() ? SessionAffinityConfig.DEFAULT
-                        : SessionAffinityConfig.OFF);
+                        : SessionAffinityConfig.OFF, tokenizer);
     }
 }

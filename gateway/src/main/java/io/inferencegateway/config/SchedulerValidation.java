@@ -113,6 +113,7 @@ final class SchedulerValidation {
                         policy == Policy.GPU_AWARE && targets.isEmpty(), !targets.isEmpty()
                                 ? "this pool is served by the global tier's clusters and providers"
                                 : "this pool's policy is " + s.policy(), endpointPicker))
+                .tokenizer(TokenizerValidation.tokenizer(at + ".tokenizer", s.tokenizer(), !targets.isEmpty()))
                 .build();
     }
 

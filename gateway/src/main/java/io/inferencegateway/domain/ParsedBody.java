@@ -10,7 +10,8 @@ package io.inferencegateway.domain;
  *                             model rewrite's name
  * @param promptText           the prompt as text (chat messages serialized role by role), for prefix affinity; empty
  *                             for embeddings of token arrays
- * @param promptTokensEstimate a cheap estimate (about 4 characters a token)
+ * @param promptTokensEstimate a cheap estimate (about 4 characters a token), or the exact count when the request's pool
+ *                             has a tokenizer ({@link #tokenized})
  * @param stream               whether the client asked for an SSE stream
  * @param streamOptions        whether the body carries a {@code stream_options} object of the client's own
  * @param maxTokens            the body's completion budget ({@code max_tokens} or its newer names), or -1 if unset
@@ -26,6 +27,15 @@ public record ParsedBody(String model, String promptText, int promptTokensEstima
 
     public ParsedBody {
         promptText = promptText == null ? "" : promptText;
+    }
+
+    /**
+     * This body with its prompt counted exactly by the pool's tokenizer (docs/tokenization.md): {@code promptTokens} in
+     * place of the estimate, and {@code historyTokens} of them up to the end of its last assistant message.
+     */
+    public ParsedBody tokenized(int promptTokens, int historyTokens) {
+        return new ParsedBodyBuilder(this).promptTokensEstimate(promptTokens).historyTokensEstimate(historyTokens)
+                .build();
     }
 
     /** A builder for a body naming {@code model}: no prompt, not streamed, no budget, no session keys. */

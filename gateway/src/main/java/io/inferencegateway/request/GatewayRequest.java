@@ -51,6 +51,7 @@ public final class GatewayRequest {
     private RequestListener listener;
     private NanoClock clock;
     private ParsedBody parsed;
+    private int[] promptTokens;
     private String rewrittenTo; // the model a rewrite chose, or null
     private ModelPool pool;
     private String adapter;
@@ -138,6 +139,21 @@ public final class GatewayRequest {
     public void parsed(ParsedBody body) {
         this.parsed = body;
         record.parsed(body, clock.nanoTime());
+    }
+
+    /**
+     * The pool's tokenizer counted the prompt: {@code tokens} (the ids the engine will see) replace the estimate, and
+     * {@code historyTokens} of them end with the last assistant message.
+     */
+    public void tokenized(int[] tokens, int historyTokens) {
+        this.promptTokens = tokens;
+        this.parsed = parsed.tokenized(tokens.length, historyTokens);
+        record.parsed(parsed, record.parsedNanos());
+    }
+
+    /** The prompt's token ids when the pool's tokenizer counted them, else null. */
+    public int[] promptTokens() {
+        return promptTokens;
     }
 
     /** What the body says: model, stream, prompt, budget, session keys. */

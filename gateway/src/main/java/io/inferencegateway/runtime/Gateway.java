@@ -48,6 +48,7 @@ import io.inferencegateway.pool.ModelPools;
 import io.inferencegateway.pool.PoolChanges;
 import io.inferencegateway.ratelimit.RateLimiter;
 import io.inferencegateway.shadow.ShadowTraffic;
+import io.inferencegateway.tokenize.PoolTokenizers;
 import io.inferencegateway.observability.AccessLog;
 import io.inferencegateway.observability.CapacitySummary;
 import io.inferencegateway.observability.FleetView;
@@ -86,6 +87,7 @@ public final class Gateway implements AutoCloseable {
     private final RedisClientResources redisResources = new RedisClientResources(); // the Redis clients' threads
     // each pool's latency predictor, by pool and model: what it learned survives a reload that keeps the model
     private final Map<String, LatencyPredictor> predictors = new ConcurrentHashMap<>();
+    private final PoolTokenizers tokenizers;
     // spec.global: the providers' API keys and the clusters' token, watched (docs/global.md)
     private final Secrets secrets = new Secrets();
     // what GET /capacity asks for: spec.cluster.tokenFile's token, read through the watched secrets
@@ -139,6 +141,8 @@ public final class Gateway implements AutoCloseable {
         this.rollouts = new Rollouts(meters.rollouts(), config.rateLimits().redisTimeout(), redisResources::get);
         this.rolloutWeights = rollouts;
         requestListeners.add(rollouts);
+        this.tokenizers = new PoolTokenizers(meters.tokenize());
+        tokenizers.apply(config.pools());
         this.pools = buildPools(config);
         this.shadowTraffic = new ShadowTraffic(this::pools, clock, meters.shadow());
         this.stickyVersions = new StickyVersions(StickyVersions.DEFAULT_CAPACITY, StickyVersions.DEFAULT_IDLE, clock);
@@ -248,6 +252,7 @@ public final class Gateway implements AutoCloseable {
     public synchronized PoolChanges reload(GatewayConfig next) {
         // first, so that a secret or token file that cannot be read refuses the reload before anything changed
         applySecrets(next);
+        tokenizers.apply(next.pools()); // files that cannot be loaded refuse the reload here too
         UpstreamTls nextTls = next.global().equals(config.global()) ? targetTls : targetTls(next.global());
         ModelPools before = pools;
         retireSharings(next);
@@ -423,6 +428,11 @@ public final class Gateway implements AutoCloseable {
         return clock;
     }
 
+    /** The pools' prompt tokenizers (docs/tokenization.md). */
+    public PoolTokenizers tokenizers() {
+        return tokenizers;
+    }
+
     public long maxRequestBodyBytes() {
         return config.maxRequestBodyBytes();
     }
@@ -440,6 +450,7 @@ public final class Gateway implements AutoCloseable {
         }
         rateLimiter.close();
         rollouts.close();
+        tokenizers.close();
         prefixSharings.values().forEach(RedisPrefixSharing::close);
         redisResources.close(); // after the clients that use them
         secrets.close();

@@ -26,6 +26,7 @@ import io.inferencegateway.rollout.RolloutMeters;
 import io.inferencegateway.scheduling.SchedulerMeters;
 import io.inferencegateway.scheduling.prefix.PrefixSharingMeters;
 import io.inferencegateway.shadow.ShadowMeters;
+import io.inferencegateway.tokenize.TokenizeMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -57,6 +58,7 @@ public final class GatewayMeters {
     private final RateLimitMeters rateLimits = new RateLimitMeters();
     private final RolloutMeters rollouts = new RolloutMeters();
     private final ShadowMeters shadow = new ShadowMeters();
+    private final TokenizeMeters tokenize = new TokenizeMeters();
     private final PrefixSharingMeters prefixSharing = new PrefixSharingMeters();
     private final ConnectionMeters connections = new ConnectionMeters();
 
@@ -79,7 +81,7 @@ public final class GatewayMeters {
         this.requests = requestMetrics ? new RequestMeters() : null;
         this.targets = new TargetMeters(global);
         List<MeterBinder> binders = new ArrayList<>(List.of(pools, scrapes, scheduler, targets, auth, rateLimits,
-                rollouts, shadow, prefixSharing, connections));
+                rollouts, shadow, prefixSharing, connections, tokenize));
         if (requests != null) {
             binders.add(requests);
         }
@@ -182,6 +184,10 @@ public final class GatewayMeters {
 
     public RolloutMeters rollouts() {
         return rollouts;
+    }
+
+    public TokenizeMeters tokenize() {
+        return tokenize;
     }
 
     public ShadowMeters shadow() {

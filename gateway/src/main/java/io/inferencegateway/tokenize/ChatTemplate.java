@@ -122,13 +122,6 @@ final class ChatTemplate {
         return out.toString();
     }
 
-    /** A template that could not be rendered for the request: its own refusal, or an error in the template. */
-    static final class TemplateException extends RuntimeException {
-        TemplateException(String message) {
-            super(message);
-        }
-    }
-
     /**
      * {@code value | tojson} and {@code value | tojson(indent=n)}, written as Python's {@code json.dumps} with
      * {@code ensure_ascii=False} writes (Hugging Face's own filter): {@code ", "} and {@code ": "} between items on one

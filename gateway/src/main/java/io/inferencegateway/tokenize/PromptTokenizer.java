@@ -87,7 +87,7 @@ public final class PromptTokenizer implements AutoCloseable {
      * @param addGenerationPrompt whether the prompt ends with the assistant's turn opening (the default)
      * @param templateArguments   the request's {@code chat_template_kwargs}, or an empty map
      * @throws IllegalStateException when the model has no chat template
-     * @throws ChatTemplate.TemplateException when the template refuses the messages
+     * @throws TemplateException when the template refuses the messages
      */
     public int[] chat(List<?> messages, List<?> tools, boolean addGenerationPrompt,
             Map<String, Object> templateArguments) {
@@ -128,13 +128,24 @@ public final class PromptTokenizer implements AutoCloseable {
         return all;
     }
 
+    /**
+     * The tokens of a completion request's {@code prompt}: the text encoded with the special tokens the tokenizer adds
+     * around a sequence (a beginning-of-sequence token for many models), as an engine encodes a raw prompt.
+     */
+    public int[] completion(String prompt) {
+        return ints(tokenizer.encode(prompt, true, false).getIds());
+    }
+
     /** How many tokens the cache of pieces holds now. */
     public long cachedTokens() {
         return cache.tokens();
     }
 
     private int[] library(String text) {
-        long[] ids = tokenizer.encode(text, false, false).getIds();
+        return ints(tokenizer.encode(text, false, false).getIds());
+    }
+
+    private static int[] ints(long[] ids) {
         int[] tokens = new int[ids.length];
         for (int i = 0; i < ids.length; i++) {
             tokens[i] = (int) ids[i];

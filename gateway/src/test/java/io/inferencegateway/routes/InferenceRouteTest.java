@@ -30,6 +30,7 @@ import io.inferencegateway.camel.ModelServed;
 import io.inferencegateway.camel.OpenAiErrorResponse;
 import io.inferencegateway.camel.ParseInferenceRequest;
 import io.inferencegateway.camel.ResolveModelPool;
+import io.inferencegateway.camel.TokenizePrompt;
 import io.inferencegateway.domain.ModelNotFoundException;
 import io.inferencegateway.proxy.UpstreamResponse;
 import io.inferencegateway.testing.TestUpstream;
@@ -72,6 +73,8 @@ class InferenceRouteTest {
                     Stream.<RequestClassifier>of((request, into) -> classified.incrementAndGet())).toList()));
     @BindToRegistry("authorizeModel")
     final AuthorizeModel authorizeModel = new AuthorizeModel();
+    @BindToRegistry("tokenizePrompt")
+    final TokenizePrompt tokenizePrompt = GatewayBeans.tokenizePrompt(gateway);
     @BindToRegistry("enforceRateLimit")
     final EnforceRateLimit enforceRateLimit = GatewayBeans.enforceRateLimit(gateway);
     @BindToRegistry("copyToShadow")

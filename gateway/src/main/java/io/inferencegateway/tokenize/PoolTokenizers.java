@@ -1,0 +1,118 @@
+package io.inferencegateway.tokenize;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.TokenizerConfig;
+
+/**
+ * The tokenizers of the pools that name one ({@code spec.schedulers[].tokenizer}), loaded once per distinct config and
+ * shared by the pools that name the same files. A reload loads the new ones before anything changes, so that files it
+ * cannot read refuse it; tokenizers no pool names any more are closed at the next reload (a request tokenizes right
+ * after its pool is resolved, long before that) or when the gateway closes.
+ *
+ * <p>Thread-safe: requests read the current map; {@link #apply} is called by one thread at a time.
+ */
+public final class PoolTokenizers implements AutoCloseable {
+
+    private final TokenizeMeters meters;
+    private volatile Map<TokenizerConfig, PromptTokenizer> loaded = Map.of();
+    private final List<PromptTokenizer> retired = new ArrayList<>();
+    private final Map<String, TokenizeMeters.Pool> poolMeters = new ConcurrentHashMap<>();
+    private volatile Map<String, TokenizerConfig> configs = Map.of();
+
+    public PoolTokenizers(TokenizeMeters meters) {
+        this.meters = meters;
+    }
+
+    /**
+     * Loads the tokenizers {@code pools} name that are not loaded yet, and retires the others.
+     *
+     * @throws IllegalArgumentException naming the pool whose tokenizer files cannot be loaded; nothing changed then
+     */
+    public synchronized void apply(List<PoolConfig> pools) {
+        Map<TokenizerConfig, PromptTokenizer> next = new HashMap<>();
+        List<PromptTokenizer> fresh = new ArrayList<>();
+        for (PoolConfig pool : pools) {
+            TokenizerConfig c = pool.tokenizer();
+            if (c == null || next.containsKey(c)) {
+                continue;
+            }
+            PromptTokenizer t = loaded.get(c);
+            if (t == null) {
+                try {
+                    t = PromptTokenizer.load(c.path(), c.cacheTokens());
+                } catch (IOException | RuntimeException e) {
+                    fresh.forEach(PromptTokenizer::close);
+                    throw new IllegalArgumentException("spec.schedulers '" + pool.name() + "' tokenizer: "
+                            + e.getMessage(), e);
+                }
+                fresh.add(t);
+            }
+            next.put(c, t);
+        }
+        retired.forEach(PromptTokenizer::close);
+        retired.clear();
+        for (Map.Entry<TokenizerConfig, PromptTokenizer> e : loaded.entrySet()) {
+            if (!next.containsKey(e.getKey())) {
+                retired.add(e.getValue());
+            }
+        }
+        loaded = Map.copyOf(next);
+        Map<String, TokenizerConfig> byPool = new HashMap<>();
+        for (PoolConfig pool : pools) {
+            if (pool.tokenizer() != null) {
+                byPool.put(pool.name(), pool.tokenizer());
+                poolMeters.computeIfAbsent(pool.name(), name -> meters.pool(name, () -> cachedTokens(name)));
+            }
+        }
+        configs = Map.copyOf(byPool);
+    }
+
+    /** Whether requests to {@code pool} are tokenized. */
+    public boolean tokenizes(PoolConfig pool) {
+        return pool.tokenizer() != null && loaded.containsKey(pool.tokenizer());
+    }
+
+    /**
+     * The prompt of a chat (or Responses) request, when {@code chat}, or else of a completion request to {@code pool}
+     * with this {@code body}, tokenized; null when the pool has no tokenizer or
+     * the body has no exact count ({@link RequestPrompt#of}).
+     *
+     * @throws TemplateException when the model's chat template refuses the messages
+     */
+    public RequestPrompt tokenize(PoolConfig pool, JsonNode body, boolean chat) {
+        PromptTokenizer t = pool.tokenizer() == null ? null : loaded.get(pool.tokenizer());
+        if (t == null) {
+            return null;
+        }
+        long start = System.nanoTime();
+        RequestPrompt prompt = RequestPrompt.of(t, body, chat);
+        TokenizeMeters.Pool m = poolMeters.get(pool.name());
+        if (m != null) {
+            m.tokenized(prompt == null ? -1 : prompt.tokens().length, System.nanoTime() - start);
+        }
+        return prompt;
+    }
+
+    /** The tokens cached by the tokenizer of the pool named {@code name} now (pools naming the same files share it). */
+    private long cachedTokens(String name) {
+        TokenizerConfig c = configs.get(name);
+        PromptTokenizer t = c == null ? null : loaded.get(c);
+        return t == null ? 0 : t.cachedTokens();
+    }
+
+    @Override
+    public synchronized void close() {
+        loaded.values().forEach(PromptTokenizer::close);
+        retired.forEach(PromptTokenizer::close);
+        loaded = Map.of();
+        retired.clear();
+    }
+}
