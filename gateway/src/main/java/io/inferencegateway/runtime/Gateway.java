@@ -141,7 +141,7 @@ public final class Gateway implements AutoCloseable {
         this.rollouts = new Rollouts(meters.rollouts(), config.rateLimits().redisTimeout(), redisResources::get);
         this.rolloutWeights = rollouts;
         requestListeners.add(rollouts);
-        this.tokenizers = new PoolTokenizers(meters.tokenize());
+        this.tokenizers = new PoolTokenizers(meters.tokenize(), Runtime.getRuntime().availableProcessors());
         tokenizers.apply(config.pools());
         this.pools = buildPools(config);
         this.shadowTraffic = new ShadowTraffic(this::pools, clock, meters.shadow());

@@ -5,11 +5,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.TokenizerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The tokenizers of the pools that name one ({@code spec.schedulers[].tokenizer}), loaded once per distinct config and
@@ -21,14 +29,33 @@ import io.inferencegateway.config.TokenizerConfig;
  */
 public final class PoolTokenizers implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(PoolTokenizers.class);
+
+    /** Requests waiting for a tokenizer thread at most; past that one keeps its estimate. */
+    static final int QUEUE = 1024;
+
     private final TokenizeMeters meters;
     private volatile Map<TokenizerConfig, PromptTokenizer> loaded = Map.of();
     private final List<PromptTokenizer> retired = new ArrayList<>();
     private final Map<String, TokenizeMeters.Pool> poolMeters = new ConcurrentHashMap<>();
     private volatile Map<String, TokenizerConfig> configs = Map.of();
 
-    public PoolTokenizers(TokenizeMeters meters) {
+    private final ThreadPoolExecutor workers;
+
+    /**
+     * @param meters  the tokenizers' meters
+     * @param threads the threads that tokenize, off the event loops (a long prompt's first tokenization takes tens of
+     *                milliseconds); requests beyond {@link #QUEUE} waiting for one keep the estimate
+     */
+    public PoolTokenizers(TokenizeMeters meters, int threads) {
         this.meters = meters;
+        AtomicInteger n = new AtomicInteger();
+        this.workers = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(QUEUE), r -> {
+                    Thread t = new Thread(r, "prompt-tokenizer-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
     }
 
     /**
@@ -93,12 +120,36 @@ public final class PoolTokenizers implements AutoCloseable {
             return null;
         }
         long start = System.nanoTime();
-        RequestPrompt prompt = RequestPrompt.of(t, body, chat);
+        RequestPrompt prompt;
+        try {
+            prompt = RequestPrompt.of(t, body, chat);
+        } catch (TemplateException e) {
+            throw e;
+        } catch (RuntimeException e) { // a body the library cannot take: the request keeps its estimate
+            LOG.debug("A prompt to pool {} was not tokenized: {}", pool.name(), e.toString());
+            prompt = null;
+        }
         TokenizeMeters.Pool m = poolMeters.get(pool.name());
         if (m != null) {
             m.tokenized(prompt == null ? -1 : prompt.tokens().length, System.nanoTime() - start);
         }
         return prompt;
+    }
+
+    /**
+     * {@link #tokenize}, on one of the tokenizer threads; done at once with null when all are busy and
+     * {@link #QUEUE} requests wait already (the request keeps its estimate, counted as skipped).
+     */
+    public CompletableFuture<RequestPrompt> tokenizeAsync(PoolConfig pool, JsonNode body, boolean chat) {
+        try {
+            return CompletableFuture.supplyAsync(() -> tokenize(pool, body, chat), workers);
+        } catch (RejectedExecutionException e) {
+            TokenizeMeters.Pool m = poolMeters.get(pool.name());
+            if (m != null) {
+                m.tokenized(-1, 0);
+            }
+            return CompletableFuture.completedFuture(null);
+        }
     }
 
     /** The tokens cached by the tokenizer of the pool named {@code name} now (pools naming the same files share it). */
@@ -110,6 +161,7 @@ public final class PoolTokenizers implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        workers.shutdownNow();
         loaded.values().forEach(PromptTokenizer::close);
         retired.forEach(PromptTokenizer::close);
         loaded = Map.of();
