@@ -47,7 +47,7 @@ public class TokenizePrompt extends AsyncProcessorSupport {
         CompletableFuture<RequestPrompt> prompt;
         try (ByteBufInputStream in = new ByteBufInputStream(request.body().duplicate())) {
             JsonNode body = JSON.readTree(in);
-            prompt = tokenizers.tokenizeAsync(request.pool().config(), body, chat);
+            prompt = tokenizers.tokenizeAsync(request.pool().config(), request.pool().endpoints(), body, chat);
         } catch (IOException e) {
             exchange.setException(new UncheckedIOException(e));
             callback.done(true);

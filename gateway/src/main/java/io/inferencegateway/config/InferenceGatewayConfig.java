@@ -181,7 +181,7 @@ public record InferenceGatewayConfig(String apiVersion, String kind, Map<String,
     }
 
     /** The model's tokenizer files, for exact prompt tokens (docs/tokenization.md). */
-    public record Tokenizer(String path, Long cacheTokens) {
+    public record Tokenizer(String source, String path, Long cacheTokens) {
     }
 
     /** Which requests form one conversation, and how long the pool remembers its pod (docs/sessions.md). */

@@ -2,6 +2,7 @@ package io.inferencegateway.config;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /** Checks a scheduler entry's {@code tokenizer} section. */
 final class TokenizerValidation {
@@ -25,6 +26,17 @@ final class TokenizerValidation {
             throw new InvalidConfigException(at + " is for a pool of pods: a global tier's clusters and providers "
                     + "count their own tokens");
         }
+        String source = t.source() == null ? "files" : t.source().strip().toLowerCase(Locale.ROOT);
+        if (source.equals("engine")) {
+            if (t.path() != null || t.cacheTokens() != null) {
+                throw new InvalidConfigException(at + ": source engine asks a pod for the tokens; path and "
+                        + "cacheTokens are for source files");
+            }
+            return new TokenizerConfig(TokenizerConfig.Source.ENGINE, null, 0);
+        }
+        if (!source.equals("files")) {
+            throw new InvalidConfigException(at + ".source must be files or engine, got '" + t.source() + "'");
+        }
         Path dir = Path.of(ConfigChecks.required(t.path(), at + ".path"));
         if (!Files.isRegularFile(dir.resolve("tokenizer.json"))) {
             throw new InvalidConfigException(at + ".path '" + dir + "' holds no tokenizer.json (the directory of the "
@@ -35,6 +47,6 @@ final class TokenizerValidation {
             throw new InvalidConfigException(at + ".cacheTokens must be between 0 and " + MAX_CACHE_TOKENS + ", got "
                     + cache);
         }
-        return new TokenizerConfig(dir, cache);
+        return new TokenizerConfig(TokenizerConfig.Source.FILES, dir, cache);
     }
 }

@@ -10,18 +10,20 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.inferencegateway.config.PoolConfig;
 import io.inferencegateway.config.TokenizerConfig;
+import io.inferencegateway.domain.Endpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tokenizers of the pools that name one ({@code spec.schedulers[].tokenizer}), loaded once per distinct config and
- * shared by the pools that name the same files. A reload loads the new ones before anything changes, so that files it
+ * The tokenizers of the pools that name one ({@code spec.schedulers[].tokenizer}): the model's files, loaded once per
+ * distinct config and shared by the pools that name the same files, or the engine of a pod of the pool, asked. A reload loads the new ones before anything changes, so that files it
  * cannot read refuse it; tokenizers no pool names any more are closed at the next reload (a request tokenizes right
  * after its pool is resolved, long before that) or when the gateway closes.
  *
@@ -41,6 +43,7 @@ public final class PoolTokenizers implements AutoCloseable {
     private volatile Map<String, TokenizerConfig> configs = Map.of();
 
     private final ThreadPoolExecutor workers;
+    private final EngineTokenizer engine;
 
     /**
      * @param meters  the tokenizers' meters
@@ -56,6 +59,7 @@ public final class PoolTokenizers implements AutoCloseable {
                     t.setDaemon(true);
                     return t;
                 });
+        this.engine = new EngineTokenizer(workers);
     }
 
     /**
@@ -68,7 +72,7 @@ public final class PoolTokenizers implements AutoCloseable {
         List<PromptTokenizer> fresh = new ArrayList<>();
         for (PoolConfig pool : pools) {
             TokenizerConfig c = pool.tokenizer();
-            if (c == null || next.containsKey(c)) {
+            if (c == null || c.source() != TokenizerConfig.Source.FILES || next.containsKey(c)) {
                 continue;
             }
             PromptTokenizer t = loaded.get(c);
@@ -104,7 +108,8 @@ public final class PoolTokenizers implements AutoCloseable {
 
     /** Whether requests to {@code pool} are tokenized. */
     public boolean tokenizes(PoolConfig pool) {
-        return pool.tokenizer() != null && loaded.containsKey(pool.tokenizer());
+        TokenizerConfig c = pool.tokenizer();
+        return c != null && (c.source() == TokenizerConfig.Source.ENGINE || loaded.containsKey(c));
     }
 
     /**
@@ -137,14 +142,28 @@ public final class PoolTokenizers implements AutoCloseable {
     }
 
     /**
-     * {@link #tokenize}, on one of the tokenizer threads; done at once with null when all are busy and
-     * {@link #QUEUE} requests wait already (the request keeps its estimate, counted as skipped).
+     * The prompt of a request to {@code pool}, tokenized off the caller's thread: by the model's files on one of the
+     * tokenizer threads ({@link #tokenize}), or by the engine of one of {@code pods}. Completes with null when the
+     * request keeps its estimate: a body with no exact count, no pod to ask, an engine that does not answer, or all
+     * threads busy with {@link #QUEUE} requests waiting already (each counted as skipped).
+     *
+     * @param chat whether the body is a chat or Responses request's (else a completion's)
      */
-    public CompletableFuture<RequestPrompt> tokenizeAsync(PoolConfig pool, JsonNode body, boolean chat) {
+    public CompletableFuture<RequestPrompt> tokenizeAsync(PoolConfig pool, List<Endpoint> pods, JsonNode body,
+            boolean chat) {
+        TokenizeMeters.Pool m = poolMeters.get(pool.name());
+        if (pool.tokenizer() != null && pool.tokenizer().source() == TokenizerConfig.Source.ENGINE) {
+            if (pods.isEmpty()) {
+                m.tokenized(-1, 0);
+                return CompletableFuture.completedFuture(null);
+            }
+            long start = System.nanoTime();
+            return engine.tokenize(pods.get(ThreadLocalRandom.current().nextInt(pods.size())), body, chat)
+                    .whenComplete((p, e) -> m.tokenized(p == null ? -1 : p.tokens().length, System.nanoTime() - start));
+        }
         try {
             return CompletableFuture.supplyAsync(() -> tokenize(pool, body, chat), workers);
         } catch (RejectedExecutionException e) {
-            TokenizeMeters.Pool m = poolMeters.get(pool.name());
             if (m != null) {
                 m.tokenized(-1, 0);
             }

@@ -22,7 +22,17 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.inferencegateway.config.PoolConfig;
+import io.inferencegateway.config.TokenizerConfig;
+import io.inferencegateway.domain.Endpoint;
+import io.inferencegateway.simulator.FleetOptions;
+import io.inferencegateway.simulator.SimulatedFleet;
+import io.inferencegateway.tokenize.PoolTokenizers;
 import io.inferencegateway.tokenize.PromptTokenizer;
+import io.inferencegateway.tokenize.TokenizeMeters;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.inferencegateway.tokenize.PromptTokenizerTest;
 
 /**
@@ -38,7 +48,10 @@ import io.inferencegateway.tokenize.PromptTokenizerTest;
  *      org.openjdk.jmh.Main TokenizeBenchmark
  * </pre>
  *
- * Sample-time mode: JMH prints p50, p99 and the rest per case.
+ * Sample-time mode: JMH prints p50, p99 and the rest per case. {@code engine}: the same conversation counted by a
+ * simulated vLLM pod's {@code POST /tokenize} on this machine (source engine): the gateway's side of it, the round trip
+ * and both JSON bodies; a real engine adds its own template render and tokenization (the cold case above, in Python
+ * and Rust). Its {@code cache} parameter does not apply.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -54,6 +67,8 @@ public class TokenizeBenchmark {
             + "function value return string number list map error status config replica weight score pick 2024 "
             + "3.14 42 résumé naïve über 東京 数据 🚀").split(" ");
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     @Param({"1000", "8000", "32000"})
     public int tokens;
 
@@ -62,6 +77,10 @@ public class TokenizeBenchmark {
 
     private Path dir;
     private PromptTokenizer tokenizer;
+    private SimulatedFleet pod;
+    private PoolTokenizers engine;
+    private PoolConfig enginePool;
+    private List<Endpoint> pods;
     private List<Map<String, Object>> history;
     private long turn;
 
@@ -85,6 +104,15 @@ public class TokenizeBenchmark {
         if (cache.equals("warm")) {
             tokenizer.chat(next(), null, true, Map.of());
         }
+        pod = SimulatedFleet.start(FleetOptions.builder().pods(1).model("qwen").build());
+        String[] address = pod.endpoints().get(0).split(":");
+        pods = List.of(new Endpoint(address[0], Integer.parseInt(address[1])));
+        enginePool = PoolConfig.builder("qwen").endpoints(pods)
+                .tokenizer(new TokenizerConfig(TokenizerConfig.Source.ENGINE, null, 0)).build();
+        TokenizeMeters meters = new TokenizeMeters();
+        meters.bindTo(new SimpleMeterRegistry());
+        engine = new PoolTokenizers(meters, 1);
+        engine.apply(List.of(enginePool));
     }
 
     /** About {@code n} tokens of words (Qwen2.5 reads about one token a word of these). */
@@ -113,8 +141,17 @@ public class TokenizeBenchmark {
         return tokenizer.chat(next(), null, true, Map.of()).length;
     }
 
+    @Benchmark
+    public int engine() {
+        ObjectNode body = JSON.createObjectNode().put("model", "qwen");
+        body.set("messages", JSON.valueToTree(next()));
+        return engine.tokenizeAsync(enginePool, pods, body, true).join().tokens().length;
+    }
+
     @TearDown
     public void close() throws IOException {
+        engine.close();
+        pod.close();
         tokenizer.close();
         try (var files = Files.list(dir)) {
             for (Path f : files.toList()) {
