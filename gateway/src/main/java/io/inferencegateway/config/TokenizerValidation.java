@@ -32,7 +32,7 @@ final class TokenizerValidation {
                 throw new InvalidConfigException(at + ": source engine asks a pod for the tokens; path and "
                         + "cacheTokens are for source files");
             }
-            return new TokenizerConfig(TokenizerConfig.Source.ENGINE, null, 0);
+            return new TokenizerConfig(TokenizerConfig.TokenSource.ENGINE, null, 0);
         }
         if (!source.equals("files")) {
             throw new InvalidConfigException(at + ".source must be files or engine, got '" + t.source() + "'");
@@ -47,6 +47,6 @@ final class TokenizerValidation {
             throw new InvalidConfigException(at + ".cacheTokens must be between 0 and " + MAX_CACHE_TOKENS + ", got "
                     + cache);
         }
-        return new TokenizerConfig(TokenizerConfig.Source.FILES, dir, cache);
+        return new TokenizerConfig(TokenizerConfig.TokenSource.FILES, dir, cache);
     }
 }

@@ -72,7 +72,7 @@ public final class PoolTokenizers implements AutoCloseable {
         List<PromptTokenizer> fresh = new ArrayList<>();
         for (PoolConfig pool : pools) {
             TokenizerConfig c = pool.tokenizer();
-            if (c == null || c.source() != TokenizerConfig.Source.FILES || next.containsKey(c)) {
+            if (c == null || c.source() != TokenizerConfig.TokenSource.FILES || next.containsKey(c)) {
                 continue;
             }
             PromptTokenizer t = loaded.get(c);
@@ -109,7 +109,7 @@ public final class PoolTokenizers implements AutoCloseable {
     /** Whether requests to {@code pool} are tokenized. */
     public boolean tokenizes(PoolConfig pool) {
         TokenizerConfig c = pool.tokenizer();
-        return c != null && (c.source() == TokenizerConfig.Source.ENGINE || loaded.containsKey(c));
+        return c != null && (c.source() == TokenizerConfig.TokenSource.ENGINE || loaded.containsKey(c));
     }
 
     /**
@@ -152,7 +152,7 @@ public final class PoolTokenizers implements AutoCloseable {
     public CompletableFuture<RequestPrompt> tokenizeAsync(PoolConfig pool, List<Endpoint> pods, JsonNode body,
             boolean chat) {
         TokenizeMeters.Pool m = poolMeters.get(pool.name());
-        if (pool.tokenizer() != null && pool.tokenizer().source() == TokenizerConfig.Source.ENGINE) {
+        if (pool.tokenizer() != null && pool.tokenizer().source() == TokenizerConfig.TokenSource.ENGINE) {
             if (pods.isEmpty()) {
                 m.tokenized(-1, 0);
                 return CompletableFuture.completedFuture(null);

@@ -108,7 +108,7 @@ public class TokenizeBenchmark {
         String[] address = pod.endpoints().get(0).split(":");
         pods = List.of(new Endpoint(address[0], Integer.parseInt(address[1])));
         enginePool = PoolConfig.builder("qwen").endpoints(pods)
-                .tokenizer(new TokenizerConfig(TokenizerConfig.Source.ENGINE, null, 0)).build();
+                .tokenizer(new TokenizerConfig(TokenizerConfig.TokenSource.ENGINE, null, 0)).build();
         TokenizeMeters meters = new TokenizeMeters();
         meters.bindTo(new SimpleMeterRegistry());
         engine = new PoolTokenizers(meters, 1);
