@@ -7,6 +7,8 @@
 #   prometheus (package prometheus): scrapes a running gateway (monitoring/PrometheusScrapeTest)
 #   chromium (package chromium): renders the live fleet page headless (e2e/FleetPageChromiumTest)
 #   redis-server (package redis-server): the shared rate-limit store (testing/RedisServer, ratelimit tests)
+#   python3's zmq and msgpack (packages python3-zmq, python3-msgpack): the Python KV-event publisher
+#     (tools/kv-events/publisher.py) of the wire-format interoperability test (kvevents/KvEventInteropTest)
 set -euo pipefail
 
 declare -A wanted=([promtool]=prometheus [prometheus]=prometheus [chromium]=chromium [redis-server]=redis-server)
@@ -14,6 +16,8 @@ missing=()
 for program in "${!wanted[@]}"; do
   command -v "$program" >/dev/null 2>&1 || missing+=("${wanted[$program]}")
 done
+# Debian's own python3 (the one its packages install into, whatever else is first on the PATH)
+/usr/bin/python3 -c 'import zmq, msgpack' >/dev/null 2>&1 || missing+=(python3-zmq python3-msgpack)
 [ ${#missing[@]} -eq 0 ] && exit 0
 mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
 

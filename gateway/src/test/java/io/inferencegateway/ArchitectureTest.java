@@ -35,7 +35,8 @@ class ArchitectureTest {
             "io.inferencegateway.openai..", "io.inferencegateway.proxy..", "io.inferencegateway.scheduling..",
             "io.inferencegateway.tracing..", "io.inferencegateway.auth..", "io.inferencegateway.ratelimit..",
             "io.inferencegateway.request..", "io.inferencegateway.edge..", "io.inferencegateway.rollout..",
-            "io.inferencegateway.shadow..", "io.inferencegateway.tokenize.."};
+            "io.inferencegateway.shadow..", "io.inferencegateway.tokenize..",
+            "io.inferencegateway.kvevents.."};
     static final String OBSERVABILITY = "io.inferencegateway.observability..";
     static final String RUNTIME = "io.inferencegateway.runtime..";
     static final String EDGE = "io.inferencegateway.edge..";
