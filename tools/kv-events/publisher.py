@@ -5,8 +5,7 @@ gateway's interoperability tests: a second encoder of the wire format, apart fro
     python3 publisher.py REPLAY TOPIC ENCODING RANK BUFFER_STEPS
 
 REPLAY is 1 for a replay socket, 0 for none; ENCODING is "array" (msgspec's array_like, tag first) or "map" (tagged
-maps). Both sockets bind random loopback ports above Linux's ephemeral range (61000 and up; inside it a subscriber
-at times never connected), which the first line says: "ready PORT REPLAY_PORT" (0: none).
+maps). Both sockets bind random loopback ports, which the first line says: "ready PORT REPLAY_PORT" (0: none).
 Commands, one JSON line each on stdin; each answers one line on stdout:
     {"publish": [EVENT, ...]}   send a batch                          -> its sequence number
     {"lose": [EVENT, ...]}      number and buffer a batch, not sent   -> its sequence number
@@ -25,7 +24,6 @@ import zmq
 
 END_SEQ = (-1).to_bytes(8, "big", signed=True)
 LOOPBACK = "tcp://127.0.0.1"
-FIRST_PORT = 61000
 
 
 def event(e, as_map):
@@ -58,14 +56,14 @@ def main():
     context = zmq.Context()
     pub = context.socket(zmq.PUB)
     pub.setsockopt(zmq.LINGER, 0)
-    port = pub.bind_to_random_port(LOOPBACK, min_port=FIRST_PORT, max_port=65536)
+    port = pub.bind_to_random_port(LOOPBACK)
     buffer = deque(maxlen=int(steps))
     lock = threading.Lock()
     state = {"next": 0}
 
     router = context.socket(zmq.ROUTER)
     router.setsockopt(zmq.LINGER, 0)
-    replay_port = router.bind_to_random_port(LOOPBACK, min_port=FIRST_PORT, max_port=65536) if replay == "1" else 0
+    replay_port = router.bind_to_random_port(LOOPBACK) if replay == "1" else 0
 
     def serve_replays():
         while True:

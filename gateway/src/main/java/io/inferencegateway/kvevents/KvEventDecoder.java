@@ -18,7 +18,8 @@ import org.msgpack.value.ValueType;
  * or SGLang's {@code attn_dp_rank}); each event as a tagged array ({@code ["BlockStored", block_hashes,
  * parent_block_hash, token_ids, block_size, lora_id, medium, lora_name, extra_keys, group_idx, ...]}) or as a map with
  * a {@code type}. Hashes may be integers (unsigned 64-bit ones included) or byte strings. Fields it does not know are
- * ignored, events of a type it does not know are counted and skipped; anything else is a {@link KvEventFormatException}.
+ * ignored, events of a type it does not know are counted and skipped; anything else is a
+ * {@link KvEventFormatException}.
  *
  * <p>The payload is read into plain values first, refusing more elements than it has bytes and nesting deeper than
  * {@link #MAX_DEPTH}, so that a hostile or broken frame costs its own size and no more.

@@ -22,14 +22,13 @@ import org.zeromq.ZMQ;
  * {@link KvEventBatch}. Each publisher's numbers are followed ({@link PublisherSequence}): on a gap the publisher's
  * replay socket (ZMQ ROUTER) is asked for the missed messages from the first missing number, and they are applied in
  * order before the message that showed the gap; when it has no replay socket, or no longer holds them, or the
- * publisher restarted, the listener hears {@link KvEventListener#reset} for the endpoint (what it knew of that engine is void)
- * and the messages after it are applied as they come. A frame that does not decode is counted and dropped.
+ * publisher restarted, the listener hears {@link KvEventListener#reset} for the endpoint (what it knew of that engine
+ * is void) and the messages after it are applied as they come. A frame that does not decode is counted and dropped.
  *
  * <p>One thread for all publishers (JeroMQ's sockets belong to one thread each): it polls every subscription with one
- * poller, and applies subscription changes between polls. Each replay socket is connected when its endpoint is
- * subscribed to (a request sent on a connection made at that moment was lost at times), and a replay is asked for on
- * that thread and waited for up to {@link #REPLAY_TIMEOUT_MS}, the other publishers' messages queueing in their
- * sockets meanwhile.
+ * poller, and applies subscription changes between polls. Each endpoint's replay socket is connected when it is
+ * subscribed to, so that a gap's replay goes over a connection already made; it is asked for on that thread and
+ * waited for up to {@link #REPLAY_TIMEOUT_MS}, the other publishers' messages queueing in their sockets meanwhile.
  */
 public final class KvEventSubscriber implements AutoCloseable {
 
@@ -144,8 +143,7 @@ public final class KvEventSubscriber implements AutoCloseable {
     }
 
     private void run() {
-        // one poller for the subscriber's life, sockets registered and unregistered as subscriptions change: a
-        // poller made afresh for each change missed a new socket's connection at times (about one in six)
+        // one poller for the subscriber's life, sockets registered and unregistered as subscriptions change
         ZMQ.Poller poller = context.createPoller(8);
         Map<Integer, Subscription> polled = new HashMap<>();
         while (running) {

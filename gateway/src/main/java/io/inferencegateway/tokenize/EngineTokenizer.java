@@ -94,8 +94,8 @@ final class EngineTokenizer {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + pod.host() + ":" + pod.port() + "/tokenize"))
-                .timeout(TIMEOUT).header("Content-Type", "application/json")
+        URI uri = URI.create("http://" + pod.host() + ":" + pod.port() + "/tokenize");
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build();
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
                 .thenApply(EngineTokenizer::tokens)

@@ -8,7 +8,10 @@ import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +26,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The tokenizers of the pools that name one ({@code spec.schedulers[].tokenizer}): the model's files, loaded once per
- * distinct config and shared by the pools that name the same files, or the engine of a pod of the pool, asked. A reload loads the new ones before anything changes, so that files it
- * cannot read refuse it; tokenizers no pool names any more are closed at the next reload (a request tokenizes right
- * after its pool is resolved, long before that) or when the gateway closes.
+ * distinct config and shared by the pools that name the same files, or the engine of a pod of the pool, asked. A
+ * reload loads the new files before anything changes, so that files it cannot read refuse it; tokenizers no pool names
+ * any more are closed at the next reload (a request tokenizes right after its pool is resolved, long before that) or
+ * when the gateway closes.
  *
  * <p>Thread-safe: requests read the current map; {@link #apply} is called by one thread at a time.
  */
@@ -43,6 +47,7 @@ public final class PoolTokenizers implements AutoCloseable {
     private volatile Map<String, TokenizerConfig> configs = Map.of();
 
     private final ThreadPoolExecutor workers;
+    private final ExecutorService engineResponses;
     private final EngineTokenizer engine;
 
     /**
@@ -52,14 +57,20 @@ public final class PoolTokenizers implements AutoCloseable {
      */
     public PoolTokenizers(TokenizeMeters meters, int threads) {
         this.meters = meters;
-        AtomicInteger n = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                new ArrayBlockingQueue<>(QUEUE), r -> {
-                    Thread t = new Thread(r, "prompt-tokenizer-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        this.engine = new EngineTokenizer(workers);
+                new ArrayBlockingQueue<>(QUEUE), daemons("prompt-tokenizer-"));
+        // the HTTP client's own two threads for the engines' answers (a full queue above must not refuse its tasks)
+        this.engineResponses = Executors.newFixedThreadPool(2, daemons("tokenize-engine-"));
+        this.engine = new EngineTokenizer(engineResponses);
+    }
+
+    private static ThreadFactory daemons(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     /**
@@ -181,6 +192,7 @@ public final class PoolTokenizers implements AutoCloseable {
     @Override
     public synchronized void close() {
         workers.shutdownNow();
+        engineResponses.shutdownNow();
         loaded.values().forEach(PromptTokenizer::close);
         retired.forEach(PromptTokenizer::close);
         loaded = Map.of();

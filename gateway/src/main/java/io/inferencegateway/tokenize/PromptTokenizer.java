@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -176,7 +177,7 @@ public final class PromptTokenizer implements AutoCloseable {
             probe.append(token).append(" a probe line\n  with spaces ").append(token).append("x\n");
         }
         String text = probe.toString();
-        return java.util.Arrays.equals(encode(text), library(text));
+        return Arrays.equals(encode(text), library(text));
     }
 
     /** The names a template may read beside the messages: {@code bos_token}, {@code eos_token} and their kind. */

@@ -10,8 +10,8 @@ import java.util.function.Function;
  * used pieces go. Pieces shorter than {@link #MIN_CHARS} are encoded each time: looking them up costs about what
  * encoding them does.
  *
- * <p>Thread-safe: one lock, held for a lookup or an insertion, never while encoding (two threads may encode the same new
- * piece at once; both get the same tokens).
+ * <p>Thread-safe: one lock, held for a lookup or an insertion, never while encoding (two threads may encode the same
+ * new piece at once; both get the same tokens).
  */
 final class TokenCache {
 

@@ -120,7 +120,8 @@ class ExactTokensEndToEndTest {
             assertThat(engineCount).isPositive();
 
             client(gateway).chat().completions().create(ChatCompletionCreateParams.builder().model(MODEL)
-                    .addSystemMessage("Be brief.").addUserMessage("Hello, how are you?").maxCompletionTokens(4).build());
+                    .addSystemMessage("Be brief.").addUserMessage("Hello, how are you?").maxCompletionTokens(4)
+                    .build());
             assertThat(gateway.metric("inference_gateway_prompt_tokens_sum", "pool=\"qwen\"")).isEqualTo(engineCount);
             assertThat(gateway.metric("inference_gateway_prompt_tokenize_skipped_total", "pool=\"qwen\"")).isZero();
         }

@@ -63,7 +63,8 @@ class KvEventInteropTest {
         python = new ProcessBuilder(PYTHON, PUBLISHER.toString(), "1", "kv-events", encoding, "0", "100")
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(python.getInputStream(), StandardCharsets.UTF_8));
-        BufferedWriter in = new BufferedWriter(new OutputStreamWriter(python.getOutputStream(), StandardCharsets.UTF_8));
+        BufferedWriter in = new BufferedWriter(
+                new OutputStreamWriter(python.getOutputStream(), StandardCharsets.UTF_8));
         String[] ready = out.readLine().split(" "); // ready PORT REPLAY_PORT
         assertThat(ready[0]).isEqualTo("ready");
         int port = Integer.parseInt(ready[1]);

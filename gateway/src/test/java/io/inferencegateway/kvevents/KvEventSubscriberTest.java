@@ -69,7 +69,8 @@ class KvEventSubscriberTest {
         pod.publisher.lose(stored(3));
         pod.publisher.publish(stored(4));
 
-        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard).containsExactly(pod.batch(1), pod.batch(2), pod.batch(3), pod.batch(4)));
+        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard)
+                .containsExactly(pod.batch(1), pod.batch(2), pod.batch(3), pod.batch(4)));
         KvEventSubscriber.SubscriptionCounts counts = subscriber.counts(pod.endpoint);
         assertThat(counts.gaps()).isEqualTo(1);
         assertThat(counts.replayed()).isEqualTo(2);
@@ -83,7 +84,8 @@ class KvEventSubscriberTest {
         pod.publisher.lose(stored(3));
         pod.publisher.publish(stored(4));
 
-        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard).containsExactly("reset " + pod.endpoint.port(), pod.batch(4)));
+        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard)
+                .containsExactly("reset " + pod.endpoint.port(), pod.batch(4)));
     }
 
     @Test
@@ -92,7 +94,8 @@ class KvEventSubscriberTest {
         pod.publisher.lose(stored(2));
         pod.publisher.publish(stored(3));
 
-        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard).containsExactly("reset " + pod.endpoint.port(), pod.batch(3)));
+        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard)
+                .containsExactly("reset " + pod.endpoint.port(), pod.batch(3)));
     }
 
     @Test
@@ -104,7 +107,8 @@ class KvEventSubscriberTest {
         pod.publisher.restart();
         pod.publisher.publish(stored(3));
 
-        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard).containsExactly(pod.batch(1), pod.batch(2), "reset " + pod.endpoint.port(), pod.batch(3)));
+        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard)
+                .containsExactly(pod.batch(1), pod.batch(2), "reset " + pod.endpoint.port(), pod.batch(3)));
         assertThat(subscriber.counts(pod.endpoint).undecodable()).isEqualTo(1);
     }
 
@@ -115,7 +119,8 @@ class KvEventSubscriberTest {
         rank0.publisher.publish(stored(10));
         rank1.publisher.publish(stored(20));
 
-        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard).containsExactlyInAnyOrder(rank0.batch(10), rank1.batch(20)));
+        await().atMost(ARRIVES).untilAsserted(() -> assertThat(heard)
+                .containsExactlyInAnyOrder(rank0.batch(10), rank1.batch(20)));
     }
 
     /** A publisher subscribed to, once its first (empty) batches come through: a SUB socket misses what precedes it. */

@@ -93,7 +93,8 @@ public class PromptTokenizerTest {
     @MethodSource("chatCases")
     void aChatRequestRendersAndTokenizesAsTheReferenceImplementationDoes(ChatCase c) {
         assertThat(tokenizer.render(c.messages(), c.tools(), c.add_generation_prompt())).isEqualTo(c.text());
-        assertThat(tokenizer.chat(c.messages(), c.tools(), c.add_generation_prompt(), Map.of())).containsExactly(c.ids());
+        assertThat(tokenizer.chat(c.messages(), c.tools(), c.add_generation_prompt(), Map.of()))
+                .containsExactly(c.ids());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -104,7 +105,8 @@ public class PromptTokenizerTest {
 
     @Test
     void aConversationsNextTurnReusesTheTokensOfItsHistory() throws IOException {
-        ChatCase longest = reference().chat().stream().filter(c -> c.name().equals("long text")).findFirst().orElseThrow();
+        ChatCase longest = reference().chat().stream().filter(c -> c.name().equals("long text")).findFirst()
+                .orElseThrow();
         try (PromptTokenizer fresh = PromptTokenizer.load(modelDir, 1_000_000)) {
             int[] first = fresh.chat(longest.messages(), null, true, Map.of());
             long held = fresh.cachedTokens();
@@ -145,7 +147,8 @@ public class PromptTokenizerTest {
     @Test
     void templateArgumentsReachTheTemplate() {
         ChatTemplate thinking = new ChatTemplate(
-                "{{ messages[0].content }}{% if enable_thinking is defined and not enable_thinking %}/no_think{% endif %}",
+                "{{ messages[0].content }}"
+                        + "{% if enable_thinking is defined and not enable_thinking %}/no_think{% endif %}",
                 Map.of());
         assertThat(thinking.render(List.of(Map.of("role", "user", "content", "hi")), null, true,
                 Map.of("enable_thinking", false))).isEqualTo("hi/no_think");

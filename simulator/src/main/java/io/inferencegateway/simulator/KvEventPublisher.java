@@ -46,9 +46,6 @@ public final class KvEventPublisher implements AutoCloseable {
     public record Cleared() implements Event {
     }
 
-    /** The lowest port it binds. */
-    static final int FIRST_PORT = 61_000;
-
     private final ZContext context = new ZContext(1);
     private final ZMQ.Socket pub;
     private final ZMQ.Socket router;
@@ -64,10 +61,8 @@ public final class KvEventPublisher implements AutoCloseable {
     private volatile boolean running = true;
 
     /**
-     * Binds a PUB socket, and a replay socket when {@code replay}, on random loopback ports from {@link #FIRST_PORT}
-     * up: above Linux's default range of ephemeral ports (32768-60999). On a port inside it, as a probed free port is,
-     * a subscriber at times never connected (7 of 40 tries), and on ZeroMQ's own random range (49152 and up, half
-     * inside it) still now and then.
+     * Binds a PUB socket, and a replay socket when {@code replay}, on random loopback ports ({@link #address()},
+     * {@link #replayAddress()}).
      *
      * @param bufferSteps how many recent messages the replay socket holds (vLLM's {@code buffer_steps})
      */
@@ -78,7 +73,7 @@ public final class KvEventPublisher implements AutoCloseable {
         this.bufferSteps = bufferSteps;
         pub = context.createSocket(SocketType.PUB);
         pub.setLinger(0);
-        port = pub.bindToRandomPort("tcp://127.0.0.1", FIRST_PORT, 65535);
+        port = pub.bindToRandomPort("tcp://127.0.0.1");
         if (!replay) {
             router = null;
             replayThread = null;
@@ -87,7 +82,7 @@ public final class KvEventPublisher implements AutoCloseable {
         }
         router = context.createSocket(SocketType.ROUTER);
         router.setLinger(0);
-        replayPort = router.bindToRandomPort("tcp://127.0.0.1", FIRST_PORT, 65535);
+        replayPort = router.bindToRandomPort("tcp://127.0.0.1");
         replayThread = new Thread(this::serveReplays, "kv-events-replay-" + port);
         replayThread.setDaemon(true);
         replayThread.start();
@@ -124,7 +119,7 @@ public final class KvEventPublisher implements AutoCloseable {
         return seq;
     }
 
-    /** Numbers {@code events} as the next batch and keeps it for replays, but sends nothing: a message lost on the way. */
+    /** Numbers {@code events} as the next batch and keeps it for replays, but sends nothing: a message lost. */
     public synchronized void lose(List<Event> events) {
         keep(next++, encode(events));
     }

@@ -37,8 +37,8 @@ import io.inferencegateway.tokenize.PromptTokenizerTest;
 
 /**
  * What exact tokenization costs a chat request (tokenize/PromptTokenizer, called by camel/TokenizePrompt when the pool
- * names a tokenizer): Qwen2.5's chat template rendered and its tokenizer run over a conversation of about 1k, 8k and 32k
- * tokens (a system prompt, then user and assistant turns of about 500 tokens, then a new question).
+ * names a tokenizer): Qwen2.5's chat template rendered and its tokenizer run over a conversation of about 1k, 8k and
+ * 32k tokens (a system prompt, then user and assistant turns of about 500 tokens, then a new question).
  * {@code cold}: nothing of it tokenized before (a cache of 0 tokens, and each call's text differs). {@code warm}: the
  * conversation's next turn, its history tokenized before, its new question not.
  *
@@ -129,7 +129,8 @@ public class TokenizeBenchmark {
         long t = turn++;
         List<Map<String, Object>> messages = new ArrayList<>(history.size() + 1);
         for (Map<String, Object> m : history) {
-            messages.add(cache.equals("cold") ? Map.of("role", m.get("role"), "content", t + " " + m.get("content")) : m);
+            messages.add(cache.equals("cold")
+                    ? Map.of("role", m.get("role"), "content", t + " " + m.get("content")) : m);
         }
         messages.add(Map.of("role", "user", "content", "Question " + t + ": what does the last answer say about the "
                 + "gateway's queue, and why?"));
