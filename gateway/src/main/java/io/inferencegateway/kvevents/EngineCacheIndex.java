@@ -44,8 +44,8 @@ public final class EngineCacheIndex implements KvEventSubscriber.KvEventListener
      * @param tokens         its tokens (whole blocks)
      * @param weightedTokens the same, each block weighted by the medium it sits in
      */
-    public record Match(int tokens, double weightedTokens) {
-        public static final Match NONE = new Match(0, 0);
+    public record PrefixHeld(int tokens, double weightedTokens) {
+        public static final PrefixHeld NONE = new PrefixHeld(0, 0);
     }
 
     private final int maxBlocks;
@@ -89,10 +89,10 @@ public final class EngineCacheIndex implements KvEventSubscriber.KvEventListener
      * The longest prefix of {@code promptTokens} that {@code endpoint} holds, for requests to the base model when
      * {@code lora} is null, else to that adapter.
      */
-    public Match match(Endpoint endpoint, int[] promptTokens, String lora) {
+    public PrefixHeld match(Endpoint endpoint, int[] promptTokens, String lora) {
         Engine engine = engines.get(endpoint);
         if (engine == null || engine.blockSize == 0) {
-            return Match.NONE;
+            return PrefixHeld.NONE;
         }
         int size = engine.blockSize;
         long key = root(lora);
@@ -107,7 +107,7 @@ public final class EngineCacheIndex implements KvEventSubscriber.KvEventListener
             tokens += size;
             weighted += size * best(media);
         }
-        return new Match(tokens, weighted);
+        return new PrefixHeld(tokens, weighted);
     }
 
     /** How many blocks the index holds for {@code endpoint}. */

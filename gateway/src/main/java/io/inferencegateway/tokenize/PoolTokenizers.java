@@ -48,7 +48,7 @@ public final class PoolTokenizers implements AutoCloseable {
 
     private final ThreadPoolExecutor workers;
     private final ExecutorService engineResponses;
-    private final EngineTokenizer engine;
+    private volatile EngineTokenizer engine; // made when a pool first asks its engine (its HTTP client has a thread)
 
     /**
      * @param meters  the tokenizers' meters
@@ -61,7 +61,6 @@ public final class PoolTokenizers implements AutoCloseable {
                 new ArrayBlockingQueue<>(QUEUE), daemons("prompt-tokenizer-"));
         // the HTTP client's own two threads for the engines' answers (a full queue above must not refuse its tasks)
         this.engineResponses = Executors.newFixedThreadPool(2, daemons("tokenize-engine-"));
-        this.engine = new EngineTokenizer(engineResponses);
     }
 
     private static ThreadFactory daemons(String prefix) {
@@ -109,6 +108,10 @@ public final class PoolTokenizers implements AutoCloseable {
         loaded = Map.copyOf(next);
         Map<String, TokenizerConfig> byPool = new HashMap<>();
         for (PoolConfig pool : pools) {
+            if (pool.tokenizer() != null && pool.tokenizer().source() == TokenizerConfig.TokenSource.ENGINE
+                    && engine == null) {
+                engine = new EngineTokenizer(engineResponses);
+            }
             if (pool.tokenizer() != null) {
                 byPool.put(pool.name(), pool.tokenizer());
                 poolMeters.computeIfAbsent(pool.name(), name -> meters.pool(name, () -> cachedTokens(name)));

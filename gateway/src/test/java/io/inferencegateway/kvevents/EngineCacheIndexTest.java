@@ -30,7 +30,7 @@ class EngineCacheIndexTest {
         assertThat(index.match(POD, new int[] {1, 2, 3, 9, 5, 6}, null).tokens()).isEqualTo(2);
         assertThat(index.match(POD, new int[] {3, 4, 5, 6}, null).tokens()).as("a prefix starts at the prompt's start")
                 .isZero();
-        assertThat(index.match(OTHER, new int[] {1, 2, 3, 4}, null)).isEqualTo(EngineCacheIndex.Match.NONE);
+        assertThat(index.match(OTHER, new int[] {1, 2, 3, 4}, null)).isEqualTo(EngineCacheIndex.PrefixHeld.NONE);
         assertThat(index.blocks(POD)).isEqualTo(3);
     }
 
@@ -41,7 +41,7 @@ class EngineCacheIndexTest {
                 new KvEvent.BlockStored(new long[] {102}, 101L, new int[] {3, 4}, 2, null, KvEvent.Medium.CPU, 0),
                 new KvEvent.BlockRemoved(new long[] {102}, KvEvent.Medium.GPU, 0)), -1, 0));
 
-        EngineCacheIndex.Match m = index.match(POD, new int[] {1, 2, 3, 4, 5, 6}, null);
+        EngineCacheIndex.PrefixHeld m = index.match(POD, new int[] {1, 2, 3, 4, 5, 6}, null);
         assertThat(m.tokens()).isEqualTo(6);
         assertThat(m.weightedTokens()).isEqualTo(2 + 2 * 0.8 + 2);
 
