@@ -2,10 +2,19 @@ package io.inferencegateway.config;
 
 import java.time.Duration;
 
-/** Parses Kubernetes-style durations: {@code 300s}, {@code 250ms}, {@code 5m}, {@code 1h30m}. */
+/** Parses Kubernetes-style durations ({@code 300s}, {@code 250ms}, {@code 5m}, {@code 1h30m}), and makes bucket bounds. */
 public final class Durations {
 
     private Durations() {
+    }
+
+    /** {@code values} seconds each as a duration: a meter's bucket bounds written as in Prometheus. */
+    public static Duration[] seconds(double... values) {
+        Duration[] out = new Duration[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = Duration.ofNanos(Math.round(values[i] * 1e9));
+        }
+        return out;
     }
 
     public static Duration parse(String text) {

@@ -1,5 +1,7 @@
 package io.inferencegateway.observability;
 
+import static io.inferencegateway.config.Durations.seconds;
+
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
@@ -230,13 +232,5 @@ public final class RequestMeters implements MeterBinder, RequestListener {
                     .tags("pool", pool, "model_name", model, "target_model_name", target, "error_code", code)
                     .register(registry);
         }
-    }
-
-    private static Duration[] seconds(double... values) {
-        Duration[] out = new Duration[values.length];
-        for (int i = 0; i < values.length; i++) {
-            out[i] = Duration.ofNanos(Math.round(values[i] * 1e9));
-        }
-        return out;
     }
 }

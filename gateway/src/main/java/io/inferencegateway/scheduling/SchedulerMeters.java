@@ -1,5 +1,7 @@
 package io.inferencegateway.scheduling;
 
+import static io.inferencegateway.config.Durations.seconds;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -307,13 +309,5 @@ public final class SchedulerMeters implements MeterBinder, SchedulerEvents, Requ
 
     private static SessionTable sessions(SchedulingPolicy policy) {
         return policy instanceof PluginPolicy plugins ? plugins.sessions() : null;
-    }
-
-    private static Duration[] seconds(double... values) {
-        Duration[] out = new Duration[values.length];
-        for (int i = 0; i < values.length; i++) {
-            out[i] = Duration.ofNanos(Math.round(values[i] * 1e9));
-        }
-        return out;
     }
 }

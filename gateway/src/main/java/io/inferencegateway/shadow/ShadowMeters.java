@@ -1,5 +1,7 @@
 package io.inferencegateway.shadow;
 
+import static io.inferencegateway.config.Durations.seconds;
+
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
@@ -124,13 +126,5 @@ public final class ShadowMeters implements MeterBinder {
                 outputTokens.increment(output);
             }
         }
-    }
-
-    private static Duration[] seconds(double... s) {
-        Duration[] d = new Duration[s.length];
-        for (int i = 0; i < s.length; i++) {
-            d[i] = Duration.ofNanos(Math.round(s[i] * 1e9));
-        }
-        return d;
     }
 }

@@ -128,8 +128,8 @@ public final class PoolTokenizers implements AutoCloseable {
 
     /**
      * The prompt of a chat (or Responses) request, when {@code chat}, or else of a completion request to {@code pool}
-     * with this {@code body}, tokenized; null when the pool has no tokenizer or
-     * the body has no exact count ({@link RequestPrompt#of}).
+     * with this {@code body}, tokenized; null when the pool has no tokenizer or the body has no exact count
+     * ({@link RequestPrompt#of}).
      *
      * @throws TemplateException when the model's chat template refuses the messages
      */
@@ -148,10 +148,7 @@ public final class PoolTokenizers implements AutoCloseable {
             LOG.debug("A prompt to pool {} was not tokenized: {}", pool.name(), e.toString());
             prompt = null;
         }
-        TokenizeMeters.Pool m = poolMeters.get(pool.name());
-        if (m != null) {
-            m.tokenized(prompt == null ? -1 : prompt.tokens().length, System.nanoTime() - start);
-        }
+        counted(pool, prompt, System.nanoTime() - start);
         return prompt;
     }
 
@@ -165,23 +162,28 @@ public final class PoolTokenizers implements AutoCloseable {
      */
     public CompletableFuture<RequestPrompt> tokenizeAsync(PoolConfig pool, List<Endpoint> pods, JsonNode body,
             boolean chat) {
-        TokenizeMeters.Pool m = poolMeters.get(pool.name());
         if (pool.tokenizer() != null && pool.tokenizer().source() == TokenizerConfig.TokenSource.ENGINE) {
             if (pods.isEmpty()) {
-                m.tokenized(-1, 0);
+                counted(pool, null, 0);
                 return CompletableFuture.completedFuture(null);
             }
             long start = System.nanoTime();
             return engine.tokenize(pods.get(ThreadLocalRandom.current().nextInt(pods.size())), body, chat)
-                    .whenComplete((p, e) -> m.tokenized(p == null ? -1 : p.tokens().length, System.nanoTime() - start));
+                    .whenComplete((p, e) -> counted(pool, p, System.nanoTime() - start));
         }
         try {
             return CompletableFuture.supplyAsync(() -> tokenize(pool, body, chat), workers);
         } catch (RejectedExecutionException e) {
-            if (m != null) {
-                m.tokenized(-1, 0);
-            }
+            counted(pool, null, 0);
             return CompletableFuture.completedFuture(null);
+        }
+    }
+
+    /** Counts a request to {@code pool} in its meters: {@code prompt}'s tokens, or skipped when null. */
+    private void counted(PoolConfig pool, RequestPrompt prompt, long nanos) {
+        TokenizeMeters.Pool m = poolMeters.get(pool.name());
+        if (m != null) {
+            m.tokenized(prompt == null ? -1 : prompt.tokens().length, nanos);
         }
     }
 

@@ -93,18 +93,20 @@ public final class PromptTokenizer implements AutoCloseable {
      */
     public int[] chat(List<?> messages, List<?> tools, boolean addGenerationPrompt,
             Map<String, Object> templateArguments) {
-        if (template == null) {
-            throw new IllegalStateException("The model's tokenizer_config.json has no chat_template");
-        }
-        return encode(template.render(messages, tools, addGenerationPrompt, templateArguments));
+        return encode(render(messages, tools, addGenerationPrompt, templateArguments));
     }
 
-    /** The chat template's text for these messages (what {@link #chat} encodes). */
+    /** The chat template's text for these messages (what {@link #chat} encodes), without template arguments. */
     public String render(List<?> messages, List<?> tools, boolean addGenerationPrompt) {
+        return render(messages, tools, addGenerationPrompt, Map.of());
+    }
+
+    private String render(List<?> messages, List<?> tools, boolean addGenerationPrompt,
+            Map<String, Object> templateArguments) {
         if (template == null) {
             throw new IllegalStateException("The model's tokenizer_config.json has no chat_template");
         }
-        return template.render(messages, tools, addGenerationPrompt, Map.of());
+        return template.render(messages, tools, addGenerationPrompt, templateArguments);
     }
 
     /** The tokens of {@code text}, no special tokens added: as an engine encodes a rendered chat prompt. */

@@ -1,6 +1,7 @@
 package io.inferencegateway.tokenize;
 
-import java.time.Duration;
+import static io.inferencegateway.config.Durations.seconds;
+
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
@@ -48,14 +49,6 @@ public final class TokenizeMeters implements MeterBinder {
                         .description("Requests to a pool with a tokenizer whose body has no exact count here (images, "
                                 + "token arrays, batches): they keep the estimate")
                         .tags("pool", pool).register(r));
-    }
-
-    private static Duration[] seconds(double... values) {
-        Duration[] d = new Duration[values.length];
-        for (int i = 0; i < values.length; i++) {
-            d[i] = Duration.ofNanos((long) (values[i] * 1e9));
-        }
-        return d;
     }
 
     /** One pool's meters. */
